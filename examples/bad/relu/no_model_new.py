@@ -1,0 +1,7 @@
+"""Compile error: defines the kernel but no ModelNew class."""
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.relu()

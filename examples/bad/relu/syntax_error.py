@@ -1,0 +1,7 @@
+"""Compile error: not valid Python."""
+import torch.nn as nn
+
+
+class ModelNew(nn.Module)
+    def forward(self, x):
+        return x

@@ -1,0 +1,16 @@
+"""A broken task: get_inputs() raises."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.relu()
+
+
+def get_inputs():
+    raise RuntimeError("dataset not found")
+
+
+def get_init_inputs():
+    return []

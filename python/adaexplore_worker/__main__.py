@@ -1,0 +1,113 @@
+"""Entry point: python -m adaexplore_worker --fd 3 --device cuda|cpu --scratch DIR --slots N.
+
+Imports torch and triton once, probes the device in a throwaway child (the zygote itself must
+never initialise CUDA, or its forks could not), says hello, then serves jobs until shutdown or
+until the controller closes the connection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+from . import PROTOCOL_VERSION
+from .protocol import Channel
+
+PROBE_TIMEOUT_SECONDS = 120
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="adaexplore_worker")
+    parser.add_argument("--fd", type=int, default=3)
+    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    parser.add_argument("--scratch", required=True)
+    parser.add_argument("--slots", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    channel = Channel(args.fd)
+    start = time.perf_counter()
+    try:
+        import torch
+        import triton
+    except Exception as e:  # noqa: BLE001
+        channel.send({"type": "hello", "protocol": PROTOCOL_VERSION,
+                      "error": f"cannot import torch/triton: {type(e).__name__}: {e}"})
+        return 1
+    import_s = time.perf_counter() - start
+    os.makedirs(os.path.join(args.scratch, "jobs"), exist_ok=True)
+    device = _probe(args.device)
+    hello: dict[str, Any] = {
+        "type": "hello", "protocol": PROTOCOL_VERSION, "pid": os.getpid(),
+        "python": platform.python_version(), "torch": torch.__version__,
+        "triton": triton.__version__, "device": device, "slots": max(1, args.slots),
+        "import_s": round(import_s, 3),
+        "triton_interpret": os.environ.get("TRITON_INTERPRET") == "1",
+    }
+    if "error" in device:
+        hello["error"] = device["error"]
+        channel.send(hello)
+        return 1
+    channel.send(hello)
+    os.set_blocking(args.fd, False)
+    from .zygote import Zygote
+    Zygote(channel, args.device, args.scratch, max(1, args.slots)).run()
+    return 0
+
+
+def _probe(kind: str) -> dict[str, Any]:
+    """Device facts, read in a forked child so that this process never initialises CUDA."""
+    import json
+    import select
+
+    if kind == "cpu":
+        return {"kind": "cpu", "name": platform.processor() or platform.machine(),
+                "count": os.cpu_count() or 1}
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        code = 0
+        try:
+            import torch
+            if not torch.cuda.is_available():
+                facts: dict[str, Any] = {"error": "CUDA is not available in this worker"}
+            else:
+                props = torch.cuda.get_device_properties(0)
+                facts = {"kind": "cuda", "name": props.name, "count": torch.cuda.device_count(),
+                         "capability": f"{props.major}.{props.minor}",
+                         "memory_mb": props.total_memory // (1 << 20),
+                         "multiprocessors": props.multi_processor_count,
+                         "cuda": torch.version.cuda}
+        except Exception as e:  # noqa: BLE001
+            facts = {"error": f"probing the GPU failed: {type(e).__name__}: {e}"}
+            code = 1
+        os.write(write_end, json.dumps(facts).encode())
+        os._exit(code)
+    os.close(write_end)
+    data = b""
+    deadline = time.monotonic() + PROBE_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([read_end], [], [], 1.0)
+        if ready:
+            chunk = os.read(read_end, 65536)
+            if not chunk:
+                break
+            data += chunk
+    os.close(read_end)
+    try:
+        os.kill(pid, 9)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(data.decode())
+    except ValueError:
+        return {"error": "the GPU probe did not answer"}
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

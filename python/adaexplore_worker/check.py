@@ -1,0 +1,159 @@
+"""Checking one output against its reference: structure first (type, shape, dtype, strides,
+aliasing), then values, elementwise and in chunks so outputs of many gigabytes fit in memory.
+
+Criteria (the C++ side picks one and its constants):
+  scaled    |out - ref| <= atol * max|ref| + rtol * |ref|   (tolerance scaled to the output)
+  allclose  |out - ref| <= atol + rtol * |ref|              (torch.allclose, the paper profile)
+A non-finite output element always fails unless the reference has the same non-finite value there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .protocol import finite_or_none
+
+CHUNK_ELEMENTS = 1 << 26  # 64 Mi elements: 512 MiB per float64 temporary.
+
+
+def flatten_outputs(out: Any) -> list[Any]:
+    if isinstance(out, (tuple, list)):
+        return list(out)
+    return [out]
+
+
+def structure_facts(out: Any, ref: torch.Tensor, inputs: list[Any]) -> dict[str, Any]:
+    """Facts about an output's form; `problems` lists what is wrong in words."""
+    problems: list[str] = []
+    facts: dict[str, Any] = {"type": f"{type(out).__module__}.{type(out).__qualname__}"}
+    if not isinstance(out, torch.Tensor):
+        problems.append(f"output is a {facts['type']}, not a torch.Tensor")
+        facts["problems"] = problems
+        facts["exact_tensor"] = False
+        return facts
+    facts["exact_tensor"] = type(out) is torch.Tensor
+    if not facts["exact_tensor"]:
+        problems.append(f"output is a tensor subclass ({facts['type']}), not a plain torch.Tensor")
+    facts["shape"] = list(out.shape)
+    facts["dtype"] = str(out.dtype).replace("torch.", "")
+    facts["shape_ok"] = tuple(out.shape) == tuple(ref.shape)
+    facts["dtype_ok"] = out.dtype == ref.dtype
+    if not facts["shape_ok"]:
+        problems.append(f"output shape {list(out.shape)} != reference shape {list(ref.shape)}")
+    if not facts["dtype_ok"]:
+        problems.append(f"output dtype {facts['dtype']} != reference dtype "
+                        f"{str(ref.dtype).replace('torch.', '')}")
+    facts["zero_stride"] = any(st == 0 and n > 1 for st, n in zip(out.stride(), out.shape))
+    if facts["zero_stride"]:
+        problems.append("output has a zero stride (an expanded view, not computed values)")
+    facts["aliases_input"] = _aliases(out, inputs)
+    if facts["aliases_input"]:
+        problems.append("output shares storage with an input")
+    facts["problems"] = problems
+    return facts
+
+
+def _aliases(out: torch.Tensor, inputs: list[Any]) -> bool:
+    try:
+        base = out.untyped_storage().data_ptr()
+        end = base + out.untyped_storage().nbytes()
+    except (RuntimeError, NotImplementedError):
+        return False
+    for x in inputs:
+        if isinstance(x, torch.Tensor):
+            try:
+                xb = x.untyped_storage().data_ptr()
+                xe = xb + x.untyped_storage().nbytes()
+            except (RuntimeError, NotImplementedError):
+                continue
+            if base < xe and xb < end:
+                return True
+    return False
+
+
+def compare(out: torch.Tensor, ref: torch.Tensor, criterion: str, atol: float,
+            rtol: float) -> dict[str, Any]:
+    """Elementwise comparison facts. `ref` may live on the CPU; it is streamed to out's device."""
+    o = out.detach().reshape(-1)
+    r = ref.detach().reshape(-1)
+    n = o.numel()
+    if not (o.is_floating_point() or o.is_complex()) and not r.is_floating_point():
+        equal = bool(torch.equal(o, r.to(o.device)))
+        return {"numel": n, "violations": 0 if equal else int((o != r.to(o.device)).sum()),
+                "max_abs_err": None, "max_rel_err": None, "ref_max_abs": None,
+                "nonfinite_out": 0, "passed": equal, "exact": True}
+    ref_max = 0.0
+    for start in range(0, n, CHUNK_ELEMENTS):
+        rc = r[start:start + CHUNK_ELEMENTS].to(o.device, torch.float64)
+        finite = rc[torch.isfinite(rc)]
+        if finite.numel():
+            ref_max = max(ref_max, float(finite.abs().max()))
+    scale = atol * ref_max if criterion == "scaled" else atol
+    violations = 0
+    nonfinite_out = 0
+    max_abs = 0.0
+    max_rel = 0.0
+    worst_ratio = -1.0
+    worst: dict[str, Any] | None = None
+    for start in range(0, n, CHUNK_ELEMENTS):
+        oc = o[start:start + CHUNK_ELEMENTS].to(torch.float64)
+        rc = r[start:start + CHUNK_ELEMENTS].to(o.device, torch.float64)
+        ref_finite = torch.isfinite(rc)
+        out_finite = torch.isfinite(oc)
+        same_special = (~ref_finite) & ((oc == rc) | (torch.isnan(oc) & torch.isnan(rc)))
+        nonfinite_out += int((~out_finite & ~same_special).sum())
+        diff = torch.where(ref_finite & out_finite, (oc - rc).abs(), torch.zeros_like(oc))
+        threshold = scale + rtol * rc.abs()
+        bad = ((diff > threshold) & ref_finite) | (~out_finite & ~same_special) | (
+            ~ref_finite & ~same_special)
+        violations += int(bad.sum())
+        if diff.numel():
+            max_abs = max(max_abs, float(diff.max()))
+            rel = diff / rc.abs().clamp_min(1e-30)
+            rel = torch.where(ref_finite & out_finite & (rc != 0), rel, torch.zeros_like(rel))
+            max_rel = max(max_rel, float(rel.max()))
+            ratio = torch.where(bad, torch.full_like(diff, float("inf")),
+                                diff / threshold.clamp_min(1e-300))
+            i = int(torch.argmax(ratio))
+            value = float(ratio[i])
+            if value > worst_ratio:
+                worst_ratio = value
+                worst = {"flat_index": start + i, "out": finite_or_none(float(oc[i])),
+                         "ref": finite_or_none(float(rc[i])),
+                         "out_text": repr(float(oc[i])), "ref_text": repr(float(rc[i]))}
+    return {"numel": n, "violations": violations, "max_abs_err": max_abs, "max_rel_err": max_rel,
+            "ref_max_abs": ref_max, "nonfinite_out": nonfinite_out, "passed": violations == 0,
+            "exact": False, "worst": worst}
+
+
+def bitwise_equal(a: Any, b: Any) -> bool:
+    """Same values bit for bit (NaN payloads included); non-tensors compare with ==."""
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        if a.numel() == 0:
+            return True
+        return bool(torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8)))
+    return a == b
+
+
+def max_difference(a: torch.Tensor, b: torch.Tensor) -> float | None:
+    """Largest |a - b| over finite elements (None where shapes differ)."""
+    if a.shape != b.shape:
+        return None
+    if a.numel() == 0:
+        return 0.0
+    best = 0.0
+    fa, fb = a.reshape(-1), b.reshape(-1)
+    for start in range(0, fa.numel(), CHUNK_ELEMENTS):
+        x = fa[start:start + CHUNK_ELEMENTS].to(torch.float64)
+        y = fb[start:start + CHUNK_ELEMENTS].to(torch.float64)
+        both = torch.isfinite(x) & torch.isfinite(y)
+        d = torch.where(both, (x - y).abs(), torch.zeros_like(x))
+        mismatch_special = (~both) & ~((x == y) | (torch.isnan(x) & torch.isnan(y)))
+        if bool(mismatch_special.any()):
+            return float("inf")
+        best = max(best, float(d.max()))
+    return best

@@ -1,0 +1,540 @@
+"""One evaluation, in a freshly forked child: the only process that initialises CUDA.
+
+Order matters for trust: the task is loaded, and every trial's inputs and reference outputs are
+made, before the candidate is imported. The candidate then runs on fresh copies of the same inputs;
+its outputs are checked for form and value, the inputs for mutation, and the first trial is run
+twice for determinism. Timing takes the device exclusively (the zygote arbitrates) and interleaves
+the reference with the candidate on fresh inputs every run, re-checking every timed output.
+
+The result is a dict of facts. Verdicts are decided by the C++ side.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import random
+import time
+from typing import Any, Callable, Iterator
+
+import torch
+
+from . import check, inputs, load
+from .protocol import Channel, finite_or_none
+from .timing import Timer
+
+CANDIDATE_MODULE = "adaexplore_candidate"
+POISON_BYTE = 0xFF  # NaN in every float format, -1 in signed integers.
+
+
+class Abort(Exception):
+    """Ends the evaluation early; the facts already say why."""
+
+
+class Session:
+    """The child's link to the zygote: GPU lock requests and phase reports."""
+
+    def __init__(self, channel: Channel, facts: dict[str, Any]) -> None:
+        self.channel = channel
+        self.facts = facts
+        self.exclusive_only = False
+
+    @contextlib.contextmanager
+    def gpu(self, mode: str) -> Iterator[None]:
+        mode = "exclusive" if self.exclusive_only else mode
+        self.channel.send({"type": "acquire", "mode": mode})
+        while True:
+            message = self.channel.read_blocking()
+            if message.get("type") == "granted":
+                break
+        try:
+            yield
+        finally:
+            self.channel.send({"type": "release"})
+
+    @contextlib.contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        self.channel.send({"type": "phase", "phase": name})
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.facts["phases"][name] = round(time.perf_counter() - start, 4)
+
+
+def evaluate(job: dict[str, Any], channel: Channel, task_path: str,
+             candidate_path: str) -> dict[str, Any]:
+    facts: dict[str, Any] = {"status": "ok", "phases": {}, "notes": [], "trials": []}
+    session = Session(channel, facts)
+    session.exclusive_only = bool(job["options"].get("exclusive", False))
+    try:
+        Evaluation(job["options"], session, facts).run(task_path, candidate_path)
+    except Abort:
+        pass
+    except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
+        described = load.describe(e)
+        if described["cuda_error"] or described["out_of_memory"]:
+            facts["status"] = "forward_error"
+        elif isinstance(e, (SystemExit, KeyboardInterrupt)):
+            facts["status"] = "forward_error"
+        else:
+            facts["status"] = "harness_error"
+        facts["error"] = described
+    return facts
+
+
+class Evaluation:
+    def __init__(self, options: dict[str, Any], session: Session, facts: dict[str, Any]) -> None:
+        self.o = options
+        self.session = session
+        self.facts = facts
+        self.device = torch.device(options.get("device", "cpu"))
+        self.on_gpu = self.device.type == "cuda"
+        self.precision = options.get("precision", "fp32")
+        self.dtype = inputs.dtype_for(self.precision)
+        self.generate_on = options.get("generate_on", "device")
+        self.gpu_busy_ms = 0.0
+
+    # -- the steps -------------------------------------------------------------------------------
+
+    def run(self, task_path: str, candidate_path: str) -> None:
+        with self.session.phase("load_task"):
+            self.task = self._guard("task_error", lambda: load.load_task(task_path))
+        with self.session.gpu("shared"), self.session.phase("reference"):
+            self._set_up_torch()
+            self._make_references()
+        threads_before = _thread_count()
+        with self.session.phase("import"):
+            model_new_class = self._guard(
+                "import_error", lambda: load.load_candidate(candidate_path, CANDIDATE_MODULE))
+        self._check_flags_after_import()
+        with self.session.gpu("shared"), self.session.phase("check"):
+            self.model_new = self._guard("init_error", lambda: self._build(model_new_class))
+            self._check_trials()
+            self._check_determinism()
+        self.facts["threads_started"] = max(0, _thread_count() - threads_before)
+        all_passed = all(t.get("passed") for t in self.facts["trials"])
+        self.facts["determinism_passed"] = self.facts.get("determinism", {}).get("passed", True)
+        if self.o.get("measure", True) and (all_passed or not self.o.get("time_only_if_correct",
+                                                                           True)):
+            with self.session.gpu("exclusive"), self.session.phase("timing"):
+                self._time()
+        self.facts["gpu_busy_ms"] = round(self.gpu_busy_ms, 3)
+
+    def _guard(self, status: str, fn: Callable[[], Any]) -> Any:
+        """Runs fn; on any exception records `status` and its description and aborts."""
+        try:
+            return fn()
+        except load.LoadError as e:
+            self.facts["status"] = status
+            self.facts["error"] = {"type": "LoadError", "message": str(e), "traceback": str(e),
+                                   "triton_compile": False, "cuda_error": None,
+                                   "out_of_memory": False}
+        except BaseException as e:  # noqa: BLE001 - SystemExit from candidate code included.
+            self.facts["status"] = status
+            self.facts["error"] = load.describe(e)
+        raise Abort()
+
+    def _set_up_torch(self) -> None:
+        allow_tf32 = bool(self.o.get("allow_tf32", False))
+        torch.backends.cuda.matmul.allow_tf32 = allow_tf32
+        torch.backends.cudnn.allow_tf32 = allow_tf32
+        torch.set_float32_matmul_precision("high" if allow_tf32 else "highest")
+        if self.on_gpu:
+            torch.cuda.set_device(self.device)
+            torch.cuda.init()
+            self.facts["device_name"] = torch.cuda.get_device_name(self.device)
+        else:
+            self.facts["device_name"] = "cpu"
+        self.flags = _precision_flags()
+
+    def _build(self, model_class: type) -> torch.nn.Module:
+        torch.manual_seed(int(self.o.get("init_seed", 42)))
+        if self.generate_on == "device":
+            with torch.device(self.device):
+                model = model_class(*self.init_args)
+        else:
+            model = model_class(*self.init_args)
+        return model.to(device=self.device, dtype=self.dtype)
+
+    def _make_inputs(self, seed: int, distribution: str) -> list[Any]:
+        return inputs.make_inputs(self.task.get_inputs, seed, distribution, self.precision,
+                                  self.device, self.generate_on)
+
+    def _make_references(self) -> None:
+        """Builds the reference model and computes every trial's reference output."""
+        def init_args() -> list[Any]:
+            torch.manual_seed(int(self.o.get("init_seed", 42)))
+            raw = self.task.get_init_inputs()
+            if not isinstance(raw, (list, tuple)):
+                raise load.LoadError(f"get_init_inputs() returned {type(raw).__name__}, not a list")
+            return [x.to(self.device, self.dtype if x.is_floating_point() else x.dtype)
+                    if isinstance(x, torch.Tensor) else x for x in raw]
+
+        self.init_args = self._guard("task_error", init_args)
+        self.ref_model = self._guard("task_error", lambda: self._build(self.task.model_class))
+        self.ref_exact = None
+        if self.o.get("reference_precision", "task") == "fp64" and self.dtype != torch.float64:
+            try:
+                self.ref_exact = copy.deepcopy(self.ref_model).to(torch.float64)
+            except Exception as e:  # noqa: BLE001
+                self.facts["notes"].append(f"float64 reference unavailable ({e}); "
+                                           "using the task precision")
+        count = int(self.o.get("trials", 5))
+        self.seeds = inputs.trial_seeds(self.o.get("seed_mode", "derived"),
+                                        int(self.o.get("seed", 42)), count)
+        distributions = list(self.o.get("distributions", ["task"])) or ["task"]
+        self.references: list[dict[str, Any]] = []
+        budget = self._reference_budget_bytes()
+        stored = 0
+        if self.on_gpu:
+            torch.cuda.reset_peak_memory_stats(self.device)
+        for i, seed in enumerate(self.seeds):
+            wanted = distributions[i % len(distributions)]
+            entry = self._reference_for(seed, wanted)
+            stored += sum(r.numel() * r.element_size() for r in entry["outputs"])
+            if stored > budget:
+                entry["outputs"] = [r.cpu() for r in entry["outputs"]]
+            self.references.append(entry)
+        self.peak_reference_bytes = (torch.cuda.max_memory_allocated(self.device)
+                                     if self.on_gpu else 0)
+        self.facts["reference"] = {
+            "fp64": self.ref_exact is not None,
+            "outputs": [{"shape": list(r.shape), "dtype": str(r.dtype).replace("torch.", "")}
+                        for r in self.references[0]["expected"]],
+            "self_error": [e["self_error"] for e in self.references],
+            "distributions": [e["distribution"] for e in self.references],
+        }
+
+    def _reference_for(self, seed: int, wanted: str) -> dict[str, Any]:
+        """One trial's reference; falls back to the task's own inputs where another distribution
+        makes the reference fail or produce non-finite values."""
+        for distribution in ([wanted, "task"] if wanted != "task" else ["task"]):
+            try:
+                x = self._make_inputs(seed, distribution)
+            except Exception as e:  # noqa: BLE001
+                if distribution == "task":
+                    self._fail_task(e)
+                continue
+            try:
+                with torch.no_grad():
+                    expected = check.flatten_outputs(self.ref_model(*x))
+                    if self.ref_exact is not None:
+                        x64 = [t.to(torch.float64) if isinstance(t, torch.Tensor)
+                               and t.is_floating_point() else t for t in x]
+                        exact = check.flatten_outputs(self.ref_exact(*x64))
+                    else:
+                        exact = expected
+            except Exception as e:  # noqa: BLE001
+                if distribution == "task":
+                    self._fail_task(e)
+                continue
+            if not all(isinstance(t, torch.Tensor) for t in expected):
+                self._fail_task(load.LoadError("the reference Model returned something other than "
+                                               "tensors"))
+            finite = all(bool(torch.isfinite(t).all()) for t in exact if t.is_floating_point())
+            if not finite and distribution != "task":
+                continue
+            outputs = [self._stored(e, t) for e, t in zip(expected, exact)]
+            self_error = _relative_error(expected, exact) if exact is not expected else 0.0
+            label = distribution if distribution == wanted else f"task (fallback from {wanted})"
+            spec = inputs.InputSpec.of(x)
+            del x
+            return {"seed": seed, "distribution": label, "base": distribution, "spec": spec,
+                    "outputs": outputs,
+                    # Shape and dtype the candidate must produce, without the storage.
+                    "expected": [torch.empty(t.shape, dtype=t.dtype, device="meta")
+                                 for t in expected],
+                    "self_error": self_error}
+        raise AssertionError("unreachable: the task distribution either returns or fails")
+
+    def _stored(self, expected: torch.Tensor, exact: torch.Tensor) -> torch.Tensor:
+        """The reference kept for comparison: the exact output rounded to float32 (float64 for
+        float64 tasks), which costs nothing at any tolerance we use."""
+        if not exact.is_floating_point():
+            return exact.detach()
+        keep = torch.float64 if expected.dtype == torch.float64 else torch.float32
+        return exact.detach().to(keep)
+
+    def _fail_task(self, e: BaseException) -> None:
+        self.facts["status"] = "task_error"
+        self.facts["error"] = load.describe(e)
+        raise Abort()
+
+    def _reference_budget_bytes(self) -> int:
+        if not self.on_gpu:
+            return 1 << 62
+        free, _total = torch.cuda.mem_get_info(self.device)
+        return int(free * float(self.o.get("reference_gpu_fraction", 0.25)))
+
+    def _check_flags_after_import(self) -> None:
+        now = _precision_flags()
+        changed = sorted(k for k in now if now[k] != self.flags.get(k))
+        self.facts["flags_changed_by_import"] = changed
+        if changed:
+            _restore_precision_flags(self.flags)
+
+    # -- correctness ------------------------------------------------------------------------------
+
+    def _poison(self) -> None:
+        """Fills memory the candidate's allocations will come from with 0xFF bytes (NaN), so
+        output elements it never writes cannot inherit the reference's values."""
+        if not (self.on_gpu and self.o.get("poison_memory", True)):
+            return
+        torch.cuda.synchronize(self.device)
+        torch.cuda.empty_cache()
+        free, _ = torch.cuda.mem_get_info(self.device)
+        size = min(max(self.peak_reference_bytes, 64 << 20), int(free * 0.5))
+        blocks = [torch.empty(size, dtype=torch.uint8, device=self.device)]
+        blocks += [torch.empty(512 << 10, dtype=torch.uint8, device=self.device)
+                   for _ in range(32)]
+        for b in blocks:
+            b.fill_(POISON_BYTE)
+        torch.cuda.synchronize(self.device)
+        del blocks  # Back to the caching allocator, still holding the poison.
+
+    def _run_candidate(self, args: list[Any], trial: int) -> Any:
+        try:
+            with torch.no_grad():
+                start = time.perf_counter()
+                out = self.model_new(*args)
+                if self.on_gpu:
+                    torch.cuda.synchronize(self.device)
+                self.gpu_busy_ms += (time.perf_counter() - start) * 1e3
+                return out
+        except BaseException as e:  # noqa: BLE001
+            self.facts["status"] = "forward_error"
+            self.facts["error"] = load.describe(e)
+            self.facts["error"]["trial"] = trial
+            raise Abort()
+
+    def _check_trials(self) -> None:
+        criterion = self.o.get("criterion", "scaled")
+        atol, rtol = float(self.o.get("atol", 1e-4)), float(self.o.get("rtol", 1e-4))
+        for i, ref in enumerate(self.references):
+            x = self._make_inputs(ref["seed"], ref["base"])
+            if inputs.InputSpec.of(x) != ref["spec"]:
+                self._inputs_changed(i)
+            candidate_inputs = inputs.clone_inputs(x)
+            self._poison()
+            out = self._run_candidate(candidate_inputs, i)
+            trial: dict[str, Any] = {"index": i, "seed": ref["seed"],
+                                     "distribution": ref["distribution"]}
+            outputs = check.flatten_outputs(out)
+            trial["outputs"] = []
+            passed = len(outputs) == len(ref["outputs"])
+            if not passed:
+                trial["problems"] = [f"the candidate returned {len(outputs)} outputs, the "
+                                     f"reference {len(ref['outputs'])}"]
+            for got, expected, stored in zip(outputs, ref["expected"], ref["outputs"]):
+                form = check.structure_facts(got, expected, candidate_inputs)
+                entry: dict[str, Any] = {"form": form}
+                if not form["problems"] or (form.get("shape_ok") and isinstance(got, torch.Tensor)):
+                    entry["values"] = check.compare(got, stored, criterion, atol, rtol)
+                passed = passed and not form["problems"] and entry.get("values", {}).get("passed",
+                                                                                        False)
+                trial["outputs"].append(entry)
+            trial["inputs_mutated"] = [j for j, (a, b) in enumerate(zip(candidate_inputs, x))
+                                       if not check.bitwise_equal(a, b)]
+            passed = passed and not trial["inputs_mutated"]
+            trial["passed"] = passed
+            self.facts["trials"].append(trial)
+            if i == 0:
+                self.first_output = [o.detach().clone() if isinstance(o, torch.Tensor) else o
+                                     for o in outputs]
+            del out, outputs, candidate_inputs, x
+            if not passed and self.o.get("stop_at_first_failure", True):
+                break
+
+    def _check_determinism(self) -> None:
+        if not self.o.get("determinism_check", True) or not self.facts["trials"]:
+            return
+        if not self.facts["trials"][0].get("passed"):
+            return
+        ref = self.references[0]
+        x = self._make_inputs(ref["seed"], ref["base"])
+        self._poison()
+        again = check.flatten_outputs(self._run_candidate(inputs.clone_inputs(x), 0))
+        worst = 0.0
+        identical = True
+        special_mismatch = False
+        for a, b in zip(self.first_output, again):
+            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+                continue
+            identical = identical and check.bitwise_equal(a, b)
+            d = check.max_difference(a, b)
+            if d is None or d == float("inf"):
+                special_mismatch = True
+            else:
+                worst = max(worst, d)
+        atol = float(self.o.get("atol", 1e-4))
+        rtol = float(self.o.get("rtol", 1e-4))
+        scale = max((t.get("values") or {}).get("ref_max_abs") or 0.0
+                    for t in self.facts["trials"][0]["outputs"])
+        allowed = atol * scale + rtol * scale
+        self.facts["determinism"] = {"identical": identical, "max_abs_diff": worst,
+                                     "special_mismatch": special_mismatch,
+                                     "passed": identical or (not special_mismatch
+                                                             and worst <= allowed)}
+
+    def _inputs_changed(self, where: int | str) -> None:
+        self.facts["status"] = "inputs_changed"
+        self.facts["error"] = {
+            "type": "InputsChanged", "traceback": "",
+            "message": f"the task's inputs changed shape or type after the candidate was imported "
+                       f"(at {where})", "triton_compile": False, "cuda_error": None,
+            "out_of_memory": False}
+        raise Abort()
+
+    # -- timing -----------------------------------------------------------------------------------
+
+    def _time(self) -> None:
+        o = self.o
+        timer = Timer(self.device, bool(o.get("l2_flush", True)), bool(o.get("device_sync", True)))
+        rng = random.Random(int(o.get("seed", 42)) * 7919 + 1)
+        warmup, runs = int(o.get("warmup_runs", 10)), int(o.get("timed_runs", 100))
+        fresh = bool(o.get("fresh_inputs_per_run", True))
+        interleave = bool(o.get("interleave_reference", True))
+        revalidate = bool(o.get("revalidate_timed", True))
+        criterion = o.get("criterion", "scaled")
+        ratol = float(o.get("revalidate_atol", 1e-3))
+        rrtol = float(o.get("revalidate_rtol", 1e-3))
+        spec = self.references[0]["spec"] if self.references[0]["base"] == "task" else None
+        fixed = None if fresh else self._make_inputs(self.seeds[0], "task")
+        samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
+                                           "candidate_wall_ms": [], "reference_wall_ms": []}
+        failures, mutated, checked = 0, 0, 0
+        first_failure: dict[str, Any] | None = None
+
+        def record(kind: str, i: int, ms: float, wall: float) -> None:
+            self.gpu_busy_ms += ms
+            if i >= warmup:
+                samples[f"{kind}_ms"].append(round(ms, 6))
+                samples[f"{kind}_wall_ms"].append(round(wall, 6))
+
+        with torch.no_grad():
+            for i in range(warmup + runs):
+                if fresh:
+                    x = self._make_inputs(rng.getrandbits(32), "task")
+                    if spec is not None and inputs.InputSpec.of(x) != spec:
+                        self._inputs_changed(f"timed run {i}")
+                    cx = inputs.clone_inputs(x)
+                else:
+                    x = cx = fixed
+                if not interleave:
+                    out, ms, wall = self._timed_candidate(timer, cx, i)
+                    record("candidate", i, ms, wall)
+                    continue
+                if rng.random() < 0.5:
+                    ref_out, rms, rwall = timer.time(self.ref_model, x)
+                    out, ms, wall = self._timed_candidate(timer, cx, i)
+                else:
+                    out, ms, wall = self._timed_candidate(timer, cx, i)
+                    ref_out, rms, rwall = timer.time(self.ref_model, x)
+                record("candidate", i, ms, wall)
+                record("reference", i, rms, rwall)
+                if revalidate and i >= warmup:
+                    checked += 1
+                    ok, detail = self._revalidate(out, ref_out, criterion, ratol, rrtol)
+                    if fresh and not all(check.bitwise_equal(a, b) for a, b in zip(cx, x)):
+                        mutated += 1
+                        ok = False
+                    if not ok:
+                        failures += 1
+                        first_failure = first_failure or {"run": i - warmup, **detail}
+                del out
+            if not interleave:
+                for i in range(warmup + runs):
+                    _, rms, rwall = timer.time(self.ref_model, fixed)
+                    record("reference", i, rms, rwall)
+        timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": runs, **samples,
+                                  "clock": "cuda_event" if self.on_gpu else "perf_counter",
+                                  "meaningful": self.on_gpu, "fresh_inputs": fresh,
+                                  "interleaved": interleave, "revalidated": checked,
+                                  "revalidation_failures": failures,
+                                  "inputs_mutated_runs": mutated}
+        if first_failure:
+            timing["first_revalidation_failure"] = first_failure
+        if o.get("compile_baseline", False):
+            timing["compiled_reference_ms"] = self._time_compiled(timer, warmup, runs, rng)
+        self.facts["timing"] = timing
+
+    def _timed_candidate(self, timer: Timer, args: list[Any], i: int) -> tuple[Any, float, float]:
+        try:
+            return timer.time(self.model_new, args)
+        except BaseException as e:  # noqa: BLE001
+            self.facts["status"] = "forward_error"
+            self.facts["error"] = load.describe(e)
+            self.facts["error"]["timed_run"] = i
+            raise Abort()
+
+    def _revalidate(self, out: Any, ref_out: Any, criterion: str, atol: float,
+                    rtol: float) -> tuple[bool, dict[str, Any]]:
+        got, want = check.flatten_outputs(out), check.flatten_outputs(ref_out)
+        if len(got) != len(want):
+            return False, {"problem": "number of outputs changed"}
+        for g, w in zip(got, want):
+            if not isinstance(g, torch.Tensor) or g.shape != w.shape:
+                return False, {"problem": "output form changed"}
+            values = check.compare(g, w, criterion, atol, rtol)
+            if not values["passed"]:
+                return False, {"problem": "values", "max_abs_err": values["max_abs_err"],
+                               "violations": values["violations"]}
+        return True, {}
+
+    def _time_compiled(self, timer: Timer, warmup: int, runs: int,
+                       rng: random.Random) -> list[float] | None:
+        try:
+            compiled = torch.compile(self.ref_model)
+            out: list[float] = []
+            with torch.no_grad():
+                for i in range(warmup + runs):
+                    x = self._make_inputs(rng.getrandbits(32), "task")
+                    _, ms, _ = timer.time(compiled, x)
+                    if i >= warmup:
+                        out.append(round(ms, 6))
+            return out
+        except Exception as e:  # noqa: BLE001
+            self.facts["notes"].append(f"torch.compile baseline failed: {type(e).__name__}: {e}")
+            return None
+
+
+def _relative_error(expected: list[torch.Tensor], exact: list[torch.Tensor]) -> float | None:
+    """max |task-precision reference - float64 reference| / max |float64 reference|: how far
+    PyTorch itself is from exact at the task's precision."""
+    worst = 0.0
+    for e, x in zip(expected, exact):
+        if not x.is_floating_point() or e.shape != x.shape:
+            continue
+        d = check.max_difference(e.to(x.dtype), x)
+        scale = float(x[torch.isfinite(x)].abs().max()) if x.numel() else 0.0
+        if d is None or scale == 0.0:
+            continue
+        worst = max(worst, d / scale)
+    return finite_or_none(worst)
+
+
+def _precision_flags() -> dict[str, Any]:
+    return {
+        "cuda.matmul.allow_tf32": torch.backends.cuda.matmul.allow_tf32,
+        "cudnn.allow_tf32": torch.backends.cudnn.allow_tf32,
+        "float32_matmul_precision": torch.get_float32_matmul_precision(),
+        "cuda.matmul.allow_fp16_reduced_precision_reduction":
+            torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
+        "cuda.matmul.allow_bf16_reduced_precision_reduction":
+            torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
+    }
+
+
+def _restore_precision_flags(flags: dict[str, Any]) -> None:
+    torch.backends.cuda.matmul.allow_tf32 = flags["cuda.matmul.allow_tf32"]
+    torch.backends.cudnn.allow_tf32 = flags["cudnn.allow_tf32"]
+    torch.set_float32_matmul_precision(flags["float32_matmul_precision"])
+
+
+def _thread_count() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0

@@ -1,0 +1,476 @@
+"""The long-lived worker process ("zygote"): imports torch and triton once, never touches CUDA,
+and forks a fresh child per candidate. A kernel that corrupts its CUDA context, segfaults, loops
+forever or eats memory only ever takes its own child down.
+
+Protocol with the C++ side (JSON lines on --fd, see docs/protocol.md):
+
+    zygote                                 C++
+      | ---- hello {protocol, device...} --> |
+      | <--- eval {id, nonce, task, ...} --- |   (up to `slots` at a time)
+      | ---- started {id, pid} ------------> |
+      | ---- progress {id, phase} ---------> |   (zero or more)
+      | ---- result {id, facts} -----------> |   (exactly one per eval)
+      | <--- cancel {id} / shutdown -------- |
+
+Each child is the leader of its own process group; a timeout or the memory watchdog kills the
+whole group. Children share the device through a reader-writer lock the zygote arbitrates:
+loading and correctness runs take it shared, timing takes it exclusively, so a timed run never
+shares the GPU with another child's work.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from .protocol import Channel, ChannelClosed
+
+TICK_SECONDS = 0.25
+MEMORY_POLL_SECONDS = 0.5
+OUTPUT_TAIL_BYTES = 16_000
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass
+class Child:
+    job_id: str
+    pid: int
+    channel: Channel
+    nonce: str
+    deadline: float
+    memory_limit_bytes: int
+    job_dir: str
+    started: float = field(default_factory=time.monotonic)
+    phase: str = "starting"
+    results: list[dict[str, Any]] = field(default_factory=list)
+    stray_lines: int = 0
+    killed_for: str | None = None
+    peak_rss: int = 0
+    lock: str | None = None
+    open: bool = True
+
+
+class GpuLock:
+    """FIFO reader-writer lock over child ids. A waiting writer blocks later readers."""
+
+    def __init__(self) -> None:
+        self.shared: set[str] = set()
+        self.exclusive: str | None = None
+        self.queue: deque[tuple[str, str]] = deque()
+
+    def request(self, job_id: str, mode: str) -> None:
+        self.queue.append((job_id, mode))
+
+    def grant(self) -> list[tuple[str, str]]:
+        granted: list[tuple[str, str]] = []
+        while self.queue:
+            job_id, mode = self.queue[0]
+            if self.exclusive is not None:
+                break
+            if mode == "shared":
+                self.shared.add(job_id)
+            elif not self.shared:
+                self.exclusive = job_id
+            else:
+                break
+            self.queue.popleft()
+            granted.append((job_id, mode))
+        return granted
+
+    def release(self, job_id: str) -> None:
+        self.shared.discard(job_id)
+        if self.exclusive == job_id:
+            self.exclusive = None
+        self.queue = deque(item for item in self.queue if item[0] != job_id)
+
+
+class Zygote:
+    def __init__(self, channel: Channel, device: str, scratch: str, slots: int) -> None:
+        self.channel = channel
+        self.device = device
+        self.scratch = scratch
+        self.slots = slots
+        self.children: dict[str, Child] = {}
+        self.waiting: deque[dict[str, Any]] = deque()
+        self.lock = GpuLock()
+        self.shutting_down = False
+        self.next_memory_poll = 0.0
+
+    # -- the loop ---------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        while not (self.shutting_down and not self.children):
+            self._start_waiting()
+            readers = [c.channel.fd for c in self.children.values() if c.open]
+            if not self.shutting_down:
+                readers.append(self.channel.fd)
+            readable, _, _ = select.select(readers, [], [], self._timeout())
+            for fd in readable:
+                if fd == self.channel.fd:
+                    self._on_controller()
+                else:
+                    self._on_child(fd)
+            self._reap()
+            self._enforce_limits()
+
+    def _timeout(self) -> float:
+        now = time.monotonic()
+        deadlines = [c.deadline - now for c in self.children.values() if c.killed_for is None]
+        return max(0.0, min([TICK_SECONDS, *deadlines]))
+
+    def _on_controller(self) -> None:
+        try:
+            messages = self.channel.read_available()
+        except ChannelClosed:
+            self._kill_all("controller closed the connection")
+            self.shutting_down = True
+            self.waiting.clear()
+            return
+        for message in messages:
+            if not isinstance(message, dict):
+                _log(f"ignoring a malformed line from the controller: {message[:200]!r}")
+                continue
+            kind = message.get("type")
+            if kind == "eval":
+                self.waiting.append(message)
+            elif kind == "cancel":
+                self._cancel(str(message.get("id")))
+            elif kind == "shutdown":
+                self._kill_all("shutdown")
+                self.shutting_down = True
+                self.waiting.clear()
+            else:
+                _log(f"ignoring an unknown message type {kind!r}")
+
+    def _cancel(self, job_id: str) -> None:
+        self.waiting = deque(j for j in self.waiting if str(j.get("id")) != job_id)
+        child = self.children.get(job_id)
+        if child is not None and child.killed_for is None:
+            self._kill(child, "cancelled")
+
+    def _on_child(self, fd: int) -> None:
+        child = next(c for c in self.children.values() if c.channel.fd == fd)
+        try:
+            messages = child.channel.read_available()
+        except ChannelClosed:
+            child.open = False
+            return
+        for message in messages:
+            if not isinstance(message, dict):
+                child.stray_lines += 1
+                continue
+            kind = message.get("type")
+            if kind == "acquire":
+                self.lock.request(child.job_id, "exclusive" if message.get("mode") == "exclusive"
+                                  else "shared")
+                self._grant()
+            elif kind == "release":
+                self.lock.release(child.job_id)
+                self._grant()
+            elif kind == "phase":
+                child.phase = str(message.get("phase"))[:64]
+                self._send({"type": "progress", "id": child.job_id, "phase": child.phase})
+            elif kind == "result":
+                child.results.append(message)
+            else:
+                child.stray_lines += 1
+
+    def _grant(self) -> None:
+        for job_id, mode in self.lock.grant():
+            child = self.children.get(job_id)
+            if child is not None and child.open:
+                try:
+                    child.channel.send({"type": "granted", "mode": mode})
+                except OSError:
+                    child.open = False
+
+    # -- children ---------------------------------------------------------------------------------
+
+    def _start_waiting(self) -> None:
+        while self.waiting and len(self.children) < self.slots and not self.shutting_down:
+            job = self.waiting.popleft()
+            try:
+                self._fork(job)
+            except Exception as e:  # noqa: BLE001 - a bad job must not stop the worker.
+                self._send({"type": "result", "id": str(job.get("id")),
+                            "facts": {"status": "harness_error",
+                                      "error": {"type": type(e).__name__, "message": str(e),
+                                                "traceback": "", "triton_compile": False,
+                                                "cuda_error": None, "out_of_memory": False}}})
+
+    def _fork(self, job: dict[str, Any]) -> None:
+        job_id = str(job["id"])
+        job_dir = os.path.join(self.scratch, "jobs", _safe_name(job_id))
+        shutil.rmtree(job_dir, ignore_errors=True)
+        os.makedirs(job_dir)
+        task_path = os.path.join(job_dir, _safe_file(job["task"].get("filename", "task.py")))
+        candidate_path = os.path.join(job_dir, "candidate_" + _safe_file(
+            job["candidate"].get("filename", "candidate.py")))
+        with open(task_path, "w", encoding="utf-8") as f:
+            f.write(job["task"]["source"])
+        with open(candidate_path, "w", encoding="utf-8") as f:
+            f.write(job["candidate"]["source"])
+        ours, theirs = _socketpair()
+        pid = os.fork()
+        if pid == 0:  # The child: never returns.
+            os.close(ours)
+            _child_main(job, theirs, job_dir, task_path, candidate_path)
+        os.close(theirs)
+        try:
+            os.setpgid(pid, pid)  # Also done in the child; whichever runs first wins the race.
+        except OSError:
+            pass
+        os.set_blocking(ours, False)
+        timeout = float(job.get("timeout_s", 180))
+        limit_mb = float(job.get("memory_limit_mb", 0) or 0)
+        self.children[job_id] = Child(job_id=job_id, pid=pid, channel=Channel(ours),
+                                      nonce=str(job.get("nonce", "")),
+                                      deadline=time.monotonic() + timeout,
+                                      memory_limit_bytes=int(limit_mb * (1 << 20)),
+                                      job_dir=job_dir)
+        self._send({"type": "started", "id": job_id, "pid": pid})
+
+    def _reap(self) -> None:
+        for child in list(self.children.values()):
+            try:
+                pid, status = os.waitpid(child.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid, status = child.pid, 0
+            if pid == 0:
+                continue
+            if child.open:  # Drain what it wrote before it exited.
+                try:
+                    for message in child.channel.read_available():
+                        if isinstance(message, dict) and message.get("type") == "result":
+                            child.results.append(message)
+                except (ChannelClosed, OSError):
+                    pass
+            _kill_group(child.pid)  # Whatever it started dies with it.
+            self._finish(child, status)
+
+    def _finish(self, child: Child, status: int) -> None:
+        facts = self._facts_for(child, status)
+        facts["wall_s"] = round(time.monotonic() - child.started, 4)
+        facts["child_pid"] = child.pid
+        facts["peak_rss_mb"] = round(child.peak_rss / (1 << 20), 1)
+        facts["stdout"] = _tail(os.path.join(child.job_dir, "stdout.txt"))
+        facts["stderr"] = _tail(os.path.join(child.job_dir, "stderr.txt"))
+        if child.stray_lines:
+            facts["stray_lines"] = child.stray_lines
+        self._send({"type": "result", "id": child.job_id, "facts": facts})
+        os.close(child.channel.fd)
+        self.lock.release(child.job_id)
+        del self.children[child.job_id]
+        shutil.rmtree(child.job_dir, ignore_errors=True)
+        self._grant()
+
+    def _facts_for(self, child: Child, status: int) -> dict[str, Any]:
+        exit_info = {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                     "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                     "phase": child.phase}
+        if child.killed_for == "timeout":
+            return {"status": "timeout", **exit_info}
+        if child.killed_for == "memory":
+            return {"status": "memory_limit",
+                    "memory_limit_mb": round(child.memory_limit_bytes / (1 << 20), 1),
+                    **exit_info}
+        if child.killed_for == "cancelled":
+            return {"status": "cancelled", **exit_info}
+        valid = [r for r in child.results if r.get("nonce") == child.nonce
+                 and isinstance(r.get("facts"), dict)]
+        if len(child.results) > 1 or (child.results and not valid):
+            return {"status": "protocol_violation", **exit_info,
+                    "message": f"the candidate process sent {len(child.results)} result messages "
+                               f"({len(valid)} with the job's nonce); only the harness may send "
+                               f"one"}
+        if valid:
+            facts = dict(valid[0]["facts"])
+            facts.setdefault("exit", exit_info)
+            return facts
+        return {"status": "crash", **exit_info}
+
+    def _enforce_limits(self) -> None:
+        now = time.monotonic()
+        for child in self.children.values():
+            if child.killed_for is None and now > child.deadline:
+                self._kill(child, "timeout")
+        if now < self.next_memory_poll:
+            return
+        self.next_memory_poll = now + MEMORY_POLL_SECONDS
+        for child in self.children.values():
+            if child.killed_for is not None:
+                continue
+            rss = _group_rss(child.pid)
+            child.peak_rss = max(child.peak_rss, rss)
+            if child.memory_limit_bytes and rss > child.memory_limit_bytes:
+                self._kill(child, "memory")
+
+    def _kill(self, child: Child, reason: str) -> None:
+        child.killed_for = reason
+        _kill_group(child.pid)
+
+    def _kill_all(self, reason: str) -> None:
+        for child in self.children.values():
+            if child.killed_for is None:
+                self._kill(child, "cancelled")
+        _log(f"stopping all children: {reason}")
+
+    def _send(self, message: dict[str, Any]) -> None:
+        try:
+            self.channel.send(message)
+        except OSError:
+            self.shutting_down = True  # The controller is gone; finish up.
+
+
+def _child_main(job: dict[str, Any], fd: int, job_dir: str, task_path: str,
+                candidate_path: str) -> None:
+    """Runs in the forked child. Exits with os._exit; never returns to the zygote's loop."""
+    code = 0
+    try:
+        os.setpgid(0, 0)
+        _die_with_parent()
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
+            signal.signal(sig, signal.SIG_DFL)
+        _redirect_output(job_dir)
+        _close_fds_except({0, 1, 2, fd})
+        import faulthandler
+        import resource
+        faulthandler.enable(file=sys.stderr, all_threads=True)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(job_dir, "torch_extensions")
+        os.chdir(job_dir)
+        from . import child
+        channel = Channel(fd)
+        facts = child.evaluate(job, channel, task_path, candidate_path)
+        channel.send({"type": "result", "nonce": job.get("nonce", ""), "facts": _sanitize(facts)})
+    except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
+        code = 70
+        try:
+            sys.stderr.write(f"adaexplore worker child failed: {type(e).__name__}: {e}\n")
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001
+                pass
+        os._exit(code)  # Skips atexit handlers, including any the candidate registered.
+
+
+def _die_with_parent() -> None:
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except Exception:  # noqa: BLE001 - best effort: the C++ side also kills orphans.
+        pass
+    if os.getppid() == 1:
+        os._exit(71)
+
+
+def _redirect_output(job_dir: str) -> None:
+    for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
+        target = os.open(os.path.join(job_dir, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(target, fd)
+        os.close(target)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+
+
+def _close_fds_except(keep: set[int]) -> None:
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 1024))
+    for fd in fds:
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _socketpair() -> tuple[int, int]:
+    import socket
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    fa, fb = a.detach(), b.detach()
+    return fa, fb
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _group_rss(pgid: int) -> int:
+    """Resident bytes of every process in group `pgid` (the child and what it started)."""
+    total = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rfind(b")") + 2:].split()
+            if int(fields[2]) != pgid:
+                continue
+            with open(f"/proc/{name}/statm", "rb") as f:
+                total += int(f.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def _tail(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - OUTPUT_TAIL_BYTES))
+            data = f.read()
+    except OSError:
+        return ""
+    text = data.decode("utf-8", errors="replace")
+    return ("[... earlier output dropped ...]\n" + text) if size > OUTPUT_TAIL_BYTES else text
+
+
+def _sanitize(value: Any) -> Any:
+    """Makes facts JSON-safe: non-finite floats become None, unknown objects strings."""
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else None
+    if isinstance(value, (str, int, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {str(k): _sanitize(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_sanitize(v) for v in value]
+    return str(value)
+
+
+def _safe_name(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text)[:80] or "job"
+
+
+def _safe_file(name: str) -> str:
+    base = os.path.basename(name)
+    stem = _safe_name(base[:-3] if base.endswith(".py") else base)
+    return stem + ".py"
+
+
+def _log(text: str) -> None:
+    sys.stderr.write(f"[adaexplore worker {os.getpid()}] {text}\n")
+    sys.stderr.flush()

@@ -1,0 +1,94 @@
+"""Fixtures: a real worker process (CPU mode, Triton's interpreter) driven over its protocol
+socket, the way the C++ side drives it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PYTHON_DIR = Path(__file__).resolve().parents[1]
+ROOT = PYTHON_DIR.parent
+EXAMPLES = ROOT / "examples"
+sys.path.insert(0, str(PYTHON_DIR))
+
+from adaexplore_worker.protocol import Channel  # noqa: E402
+
+# Options as the C++ strict profile sends them, scaled down for the CPU.
+CPU_OPTIONS: dict[str, Any] = {
+    "device": "cpu", "precision": "fp32", "trials": 3, "seed": 1234, "seed_mode": "derived",
+    "distributions": ["task", "normal", "uniform_pm1", "scaled", "negative"],
+    "reference_precision": "fp64", "criterion": "scaled", "atol": 1e-4, "rtol": 1e-4,
+    "determinism_check": True, "poison_memory": True, "warmup_runs": 1, "timed_runs": 3,
+    "fresh_inputs_per_run": True, "interleave_reference": True, "revalidate_timed": True,
+    "revalidate_atol": 1e-3, "revalidate_rtol": 1e-3, "l2_flush": True, "device_sync": True,
+    "measure": True, "generate_on": "device",
+}
+
+
+class Worker:
+    def __init__(self, tmp: Path, slots: int = 1) -> None:
+        ours, theirs = socket.socketpair()
+        self.sock = ours
+        env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(PYTHON_DIR))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "adaexplore_worker", "--fd", str(theirs.fileno()),
+             "--device", "cpu", "--scratch", str(tmp), "--slots", str(slots)],
+            pass_fds=[theirs.fileno()], env=env, stdout=subprocess.DEVNULL,
+            stderr=open(tmp / "worker.log", "w"), start_new_session=True)
+        theirs.close()
+        self.channel = Channel(ours.fileno())
+        self.hello = self.channel.read_blocking()
+
+    def submit(self, task: str, kernel: str, timeout_s: float = 60, **overrides: Any) -> str:
+        job_id = uuid.uuid4().hex[:12]
+        options = dict(CPU_OPTIONS, **overrides.pop("options", {}))
+        message = {"type": "eval", "id": job_id, "nonce": uuid.uuid4().hex,
+                   "task": {"filename": Path(task).name, "source": Path(task).read_text()},
+                   "candidate": {"filename": Path(kernel).name,
+                                 "source": Path(kernel).read_text()},
+                   "options": options, "timeout_s": timeout_s, **overrides}
+        self.channel.send(message)
+        return job_id
+
+    def result(self, job_id: str, limit_s: float = 120) -> dict[str, Any]:
+        deadline = time.monotonic() + limit_s
+        while time.monotonic() < deadline:
+            message = self.channel.read_blocking()
+            if message.get("type") == "result" and message.get("id") == job_id:
+                return message["facts"]
+        raise TimeoutError(job_id)
+
+    def evaluate(self, task: str, kernel: str, **kw: Any) -> dict[str, Any]:
+        return self.result(self.submit(task, kernel, **kw))
+
+    def close(self) -> None:
+        try:
+            self.channel.send({"type": "shutdown"})
+            self.proc.wait(timeout=20)
+        except Exception:  # noqa: BLE001
+            self.proc.kill()
+            self.proc.wait()
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory: pytest.TempPathFactory):
+    w = Worker(tmp_path_factory.mktemp("worker"))
+    yield w
+    w.close()
+
+
+def task(name: str) -> str:
+    return str(EXAMPLES / "tasks" / f"{name}.py")
+
+
+def kernel(task_name: str, name: str) -> str:
+    return str(EXAMPLES / "kernels" / task_name / f"{name}.py")

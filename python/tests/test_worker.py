@@ -1,0 +1,60 @@
+"""The worker process end to end (CPU mode): the facts it reports for real kernels."""
+
+from conftest import Worker, kernel, task
+
+
+def test_hello_describes_the_worker(worker: Worker) -> None:
+    hello = worker.hello
+    assert hello["protocol"] == 1
+    assert hello["device"]["kind"] == "cpu"
+    assert hello["triton_interpret"] is True
+    assert hello["torch"] and hello["triton"]
+
+
+def test_correct_kernel_facts(worker: Worker) -> None:
+    facts = worker.evaluate(task("relu"), kernel("relu", "ok"))
+    assert facts["status"] == "ok"
+    assert [t["distribution"] for t in facts["trials"]] == ["task", "normal", "uniform_pm1"]
+    assert all(t["passed"] for t in facts["trials"])
+    assert facts["determinism"]["identical"] is True
+    assert facts["reference"]["fp64"] is True
+    timing = facts["timing"]
+    assert len(timing["candidate_ms"]) == 3 and len(timing["reference_ms"]) == 3
+    assert timing["revalidated"] == 3 and timing["revalidation_failures"] == 0
+    assert set(facts["phases"]) >= {"load_task", "reference", "import", "check", "timing"}
+    assert facts["flags_changed_by_import"] == []
+
+
+def test_wrong_kernel_is_not_timed(worker: Worker) -> None:
+    facts = worker.evaluate(task("relu"), kernel("relu", "wrong_values"))
+    assert facts["status"] == "ok"
+    assert facts["trials"][0]["passed"] is False
+    assert "timing" not in facts
+
+
+def test_reference_self_error_shows_fp32_rounding(worker: Worker) -> None:
+    facts = worker.evaluate(task("gemm_relu"), kernel("gemm_relu", "ok"))
+    errors = facts["reference"]["self_error"]
+    assert all(e is not None and 0 <= e < 1e-5 for e in errors)
+
+
+def test_fallback_distribution_is_reported(worker: Worker) -> None:
+    facts = worker.evaluate(task("log_softplus"), kernel("log_softplus", "ok"))
+    distributions = facts["reference"]["distributions"]
+    assert distributions[0] == "task"
+    assert distributions[1] == "task (fallback from normal)"
+
+
+def test_two_slots_run_candidates_concurrently(tmp_path) -> None:
+    w = Worker(tmp_path, slots=2)
+    try:
+        ids = [w.submit(task("relu"), kernel("relu", "ok")) for _ in range(3)]
+        results = {}
+        while len(results) < 3:
+            message = w.channel.read_blocking()
+            if message.get("type") == "result":
+                results[message["id"]] = message["facts"]
+        assert set(results) == set(ids)
+        assert all(f["status"] == "ok" for f in results.values())
+    finally:
+        w.close()

@@ -1,0 +1,46 @@
+#include "cli/app.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "cli/eval_command.h"
+
+#ifndef ADAEXPLORE_VERSION
+#define ADAEXPLORE_VERSION "0.0.0"
+#endif
+
+namespace adaexplore {
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return 0;
+    case StatusCode::kCancelled:
+      return 130;
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kParseError:
+    case StatusCode::kNotFound:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+Result<int> RunCli(int argc, char** argv) {
+  CLI::App app{"adaexplore: LLM-driven GPU kernel search with a trustworthy evaluation harness"};
+  app.set_version_flag("--version", ADAEXPLORE_VERSION);
+  app.require_subcommand(1);
+  EvalFlags eval_flags;
+  AddEvalCommand(app, eval_flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);  // Prints help, version or the usage error; 0 for --help.
+  }
+  if (app.got_subcommand("eval")) {
+    return RunEval(eval_flags);
+  }
+  return InvalidArgument("unknown command");
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,49 @@
+#pragma once
+
+// `adaexplore eval`: evaluate candidates against tasks and print verdicts.
+//
+//   adaexplore eval --task T.py --kernel K.py [--kernel K2.py ...] [--kernel-dir D]
+//   adaexplore eval --tasks-dir TD --kernels-dir KD     (KD/<task>/*.py against TD/<task>.py)
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace adaexplore {
+
+struct EvalFlags {
+  std::string config_path;
+  std::string task;
+  std::vector<std::string> kernels;
+  std::string kernel_dir;
+  std::string tasks_dir;
+  std::string kernels_dir;
+  std::string profile;
+  std::string precision;
+  std::string device;
+  std::vector<int> gpus;
+  int slots = -1;
+  double timeout_s = 0;
+  int trials = 0;
+  int timed_runs = 0;
+  int warmup_runs = -1;
+  double memory_limit_mb = -1;
+  bool compile_baseline = false;
+  std::string python;
+  std::string cache_path;
+  bool no_cache = false;
+  bool refresh = false;
+  bool json = false;
+  bool verbose = false;
+  std::string log_level;
+};
+
+void AddEvalCommand(CLI::App& app, EvalFlags& flags);
+
+// Runs the command; the exit code is 0 when every candidate got a verdict (whatever it is), 1 when
+// some could not be evaluated (verdict "error" or "task_error").
+Result<int> RunEval(const EvalFlags& flags);
+
+}  // namespace adaexplore

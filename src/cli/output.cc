@@ -1,0 +1,96 @@
+#include "cli/output.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace adaexplore {
+namespace {
+
+constexpr size_t kMaxErrorLines = 40;
+
+std::string Indent(const std::string& text, size_t max_lines) {
+  std::string out;
+  size_t start = 0;
+  // Show the last lines: the end of a traceback is where the error is.
+  std::vector<std::string> all;
+  while (start <= text.size()) {
+    const size_t end = text.find('\n', start);
+    all.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) {
+      break;
+    }
+    start = end + 1;
+  }
+  while (!all.empty() && all.back().empty()) {
+    all.pop_back();
+  }
+  const size_t first = all.size() > max_lines ? all.size() - max_lines : 0;
+  if (first > 0) {
+    out += fmt::format("    [... {} earlier lines ...]\n", first);
+  }
+  for (size_t i = first; i < all.size(); ++i) {
+    out += "    " + all[i] + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string FormatHuman(const EvalResult& r, Detail detail) {
+  std::string line = fmt::format("{}  [{}]  {}", r.kernel_path, r.task, VerdictName(r.verdict));
+  if (r.verdict == Verdict::kCorrect && r.speedup && r.candidate_timing && r.reference_timing) {
+    const double c = r.statistic == "trimmed_mean" ? r.candidate_timing->trimmed_mean_ms
+                                                   : r.candidate_timing->median_ms;
+    const double ref = r.statistic == "trimmed_mean" ? r.reference_timing->trimmed_mean_ms
+                                                     : r.reference_timing->median_ms;
+    line +=
+        fmt::format("  {:.2f}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
+                    *r.speedup, c, ref, r.statistic == "trimmed_mean" ? "trimmed mean" : "median",
+                    r.candidate_timing->runs, 100 * r.candidate_timing->cv);
+    if (r.speedup_compiled) {
+      line += fmt::format("  {:.2f}x vs torch.compile", *r.speedup_compiled);
+    }
+    if (!r.timing_meaningful) {
+      line += "  [CPU interpreter: timing not meaningful]";
+    }
+    if (r.max_abs_err) {
+      line += fmt::format("  max err {:.2g}", *r.max_abs_err);
+    }
+  } else {
+    line += "  " + r.reason;
+  }
+  if (r.cached) {
+    line += "  (cached)";
+  }
+  line += "\n";
+  if (detail == Detail::kFull && r.verdict != Verdict::kCorrect && !r.error_text.empty()) {
+    line += Indent(r.error_text, kMaxErrorLines);
+  }
+  return line;
+}
+
+std::string FormatJsonLine(const EvalResult& r) {
+  nlohmann::json j = ToJson(r);
+  j.erase("facts");  // The raw facts are for the run database; --json stays readable.
+  return j.dump() + "\n";
+}
+
+std::string FormatSummary(const std::vector<EvalResult>& results) {
+  std::map<std::string, int> counts;
+  for (const EvalResult& r : results) {
+    ++counts[std::string(VerdictName(r.verdict))];
+  }
+  std::string parts;
+  for (Verdict v : {Verdict::kCorrect, Verdict::kIncorrect, Verdict::kRejected,
+                    Verdict::kCompileError, Verdict::kRuntimeError, Verdict::kTimeout,
+                    Verdict::kCrash, Verdict::kTaskError, Verdict::kError}) {
+    const int n = counts[std::string(VerdictName(v))];
+    if (n > 0) {
+      parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", n, VerdictName(v));
+    }
+  }
+  return fmt::format("{} candidate{}: {}\n", results.size(), results.size() == 1 ? "" : "s", parts);
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,160 @@
+#include "config/config.h"
+
+#include <toml++/toml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+const std::map<std::string, std::set<std::string>>& KnownKeys() {
+  static const std::map<std::string, std::set<std::string>> keys = {
+      {"eval",
+       {"profile", "precision", "trials", "warmup_runs", "timed_runs", "timeout_s", "atol", "rtol",
+        "memory_limit_mb", "compile_baseline"}},
+      {"workers", {"python", "device", "gpus", "slots"}},
+      {"cache", {"enabled", "path"}},
+      {"log", {"level"}},
+  };
+  return keys;
+}
+
+Status CheckKeys(const toml::table& root, const std::string& origin) {
+  for (const auto& [section, node] : root) {
+    const std::string name(section.str());
+    auto known = KnownKeys().find(name);
+    if (known == KnownKeys().end() || !node.is_table()) {
+      return InvalidArgument(origin + ": unknown section [" + name + "]");
+    }
+    for (const auto& [key, value] : *node.as_table()) {
+      if (!known->second.contains(std::string(key.str()))) {
+        return InvalidArgument(origin + ": unknown key '" + std::string(key.str()) + "' in [" +
+                               name + "]");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+template <typename T>
+Status Read(const toml::table& root, const char* section, const char* key,
+            const std::string& origin, T& out) {
+  const toml::node* node = root.at_path(std::string(section) + "." + key).node();
+  if (node == nullptr) {
+    return Status::Ok();
+  }
+  std::optional<T> value = node->value<T>();
+  if (!value) {
+    return InvalidArgument(origin + ": [" + section + "] " + key + " has the wrong type");
+  }
+  out = *value;
+  return Status::Ok();
+}
+
+Status ApplyEval(const toml::table& root, const std::string& origin, Config& config) {
+  std::string profile_name = config.profile.name;
+  RETURN_IF_ERROR(Read(root, "eval", "profile", origin, profile_name));
+  if (profile_name != config.profile.name) {
+    Result<EvalProfile> profile = ProfileByName(profile_name);
+    if (!profile.ok()) {
+      return profile.status().WithContext(origin);
+    }
+    config.profile = *profile;
+  }
+  EvalProfile& p = config.profile;
+  std::string precision = p.precision;
+  RETURN_IF_ERROR(Read(root, "eval", "precision", origin, precision));
+  if (Status s = SetPrecision(p, precision); !s.ok()) {
+    return s.WithContext(origin);
+  }
+  int64_t trials = p.trials, warmup = p.warmup_runs, timed = p.timed_runs;
+  RETURN_IF_ERROR(Read(root, "eval", "trials", origin, trials));
+  RETURN_IF_ERROR(Read(root, "eval", "warmup_runs", origin, warmup));
+  RETURN_IF_ERROR(Read(root, "eval", "timed_runs", origin, timed));
+  if (trials < 1 || warmup < 0 || timed < 1) {
+    return InvalidArgument(origin + ": trials and timed_runs must be >= 1, warmup_runs >= 0");
+  }
+  p.trials = static_cast<int>(trials);
+  p.warmup_runs = static_cast<int>(warmup);
+  p.timed_runs = static_cast<int>(timed);
+  RETURN_IF_ERROR(Read(root, "eval", "timeout_s", origin, p.timeout_s));
+  RETURN_IF_ERROR(Read(root, "eval", "atol", origin, p.atol));
+  RETURN_IF_ERROR(Read(root, "eval", "rtol", origin, p.rtol));
+  RETURN_IF_ERROR(Read(root, "eval", "memory_limit_mb", origin, p.memory_limit_mb));
+  RETURN_IF_ERROR(Read(root, "eval", "compile_baseline", origin, p.compile_baseline));
+  if (p.timeout_s <= 0 || p.atol < 0 || p.rtol < 0) {
+    return InvalidArgument(origin + ": timeout_s must be > 0 and tolerances >= 0");
+  }
+  return Status::Ok();
+}
+
+Status ApplyWorkers(const toml::table& root, const std::string& origin, Config& config) {
+  RETURN_IF_ERROR(Read(root, "workers", "python", origin, config.python));
+  RETURN_IF_ERROR(Read(root, "workers", "device", origin, config.device));
+  if (config.device != "auto" && config.device != "cuda" && config.device != "cpu") {
+    return InvalidArgument(origin + ": [workers] device must be auto, cuda or cpu");
+  }
+  int64_t slots = config.slots;
+  RETURN_IF_ERROR(Read(root, "workers", "slots", origin, slots));
+  if (slots < 0) {
+    return InvalidArgument(origin + ": [workers] slots must be >= 0");
+  }
+  config.slots = static_cast<int>(slots);
+  if (const toml::array* gpus = root.at_path("workers.gpus").as_array()) {
+    config.gpus.clear();
+    for (const toml::node& n : *gpus) {
+      std::optional<int64_t> index = n.value<int64_t>();
+      if (!index || *index < 0) {
+        return InvalidArgument(origin + ": [workers] gpus must be a list of GPU indices");
+      }
+      config.gpus.push_back(static_cast<int>(*index));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ApplyConfigText(std::string_view text, const std::string& origin, Config& config) {
+  toml::table root;
+  try {
+    root = toml::parse(text, origin);  // Debian's toml++ is built with exceptions.
+  } catch (const toml::parse_error& e) {
+    return ParseError(origin + ":" + std::to_string(e.source().begin.line) + ": " +
+                      std::string(e.description()));
+  }
+  RETURN_IF_ERROR(CheckKeys(root, origin));
+  RETURN_IF_ERROR(ApplyEval(root, origin, config));
+  RETURN_IF_ERROR(ApplyWorkers(root, origin, config));
+  RETURN_IF_ERROR(Read(root, "cache", "enabled", origin, config.cache_enabled));
+  RETURN_IF_ERROR(Read(root, "cache", "path", origin, config.cache_path));
+  RETURN_IF_ERROR(Read(root, "log", "level", origin, config.log_level));
+  return Status::Ok();
+}
+
+Status LoadConfigFile(const std::string& path, bool required, Config& config) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    if (!required && text.status().code() == StatusCode::kNotFound) {
+      return Status::Ok();
+    }
+    return text.status().WithContext("reading configuration");
+  }
+  return ApplyConfigText(*text, path, config);
+}
+
+std::string DefaultCacheDirectory() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg != nullptr && *xdg != '\0') {
+    return std::string(xdg) + "/adaexplore";
+  }
+  const char* home = std::getenv("HOME");
+  return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/.cache/adaexplore";
+}
+
+}  // namespace adaexplore

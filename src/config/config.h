@@ -1,0 +1,43 @@
+#pragma once
+
+// Configuration: defaults, then a TOML file (adaexplore.toml in the working directory, or the
+// file given with --config), then command-line flags, each overriding the one before. Unknown
+// keys are errors, so a typo never silently does nothing.
+//
+//   [eval]     profile, precision, trials, warmup_runs, timed_runs, timeout_s, atol, rtol,
+//              memory_limit_mb, compile_baseline
+//   [workers]  python, device ("auto" | "cuda" | "cpu"), gpus (list of indices), slots
+//   [cache]    enabled, path
+//   [log]      level
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "eval/profile.h"
+
+namespace adaexplore {
+
+struct Config {
+  EvalProfile profile = StrictProfile();
+  std::string python;           // Empty: ADAEXPLORE_PYTHON, then the project's .venv.
+  std::string device = "auto";  // "auto": GPUs if any are visible, else the CPU.
+  std::vector<int> gpus;        // Empty: every visible GPU.
+  int slots = 0;                // Evaluations per device at once; 0: 2 per GPU, 1-2 on CPU.
+  bool cache_enabled = true;
+  std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.
+  std::string log_level = "warn";
+};
+
+// Reads `path` over `config`. A missing explicit file is an error; pass `required = false` for
+// the implicit ./adaexplore.toml.
+Status LoadConfigFile(const std::string& path, bool required, Config& config);
+
+// Parses TOML text (for tests).
+Status ApplyConfigText(std::string_view text, const std::string& origin, Config& config);
+
+// $XDG_CACHE_HOME/adaexplore, or ~/.cache/adaexplore.
+std::string DefaultCacheDirectory();
+
+}  // namespace adaexplore

@@ -1,0 +1,320 @@
+#include "eval/classify.h"
+
+// The order of the checks follows the order of the evaluation: the first failure decides, so a
+// candidate that never imported is a compile error even if it would also have timed out.
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace adaexplore {
+namespace {
+
+using nlohmann::json;
+
+std::string Str(const json& j, const char* key, std::string fallback = "") {
+  if (j.is_object() && j.contains(key) && j[key].is_string()) {
+    return j[key].get<std::string>();
+  }
+  return fallback;
+}
+
+bool Bool(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_boolean() && j[key].get<bool>();
+}
+
+std::optional<double> Num(const json& j, const char* key) {
+  if (j.is_object() && j.contains(key) && j[key].is_number()) {
+    return j[key].get<double>();
+  }
+  return std::nullopt;
+}
+
+std::string FirstLine(const std::string& text) {
+  const size_t newline = text.find('\n');
+  std::string line = newline == std::string::npos ? text : text.substr(0, newline);
+  constexpr size_t kMaxReason = 400;
+  if (line.size() > kMaxReason) {
+    line = line.substr(0, kMaxReason) + "...";
+  }
+  return line;
+}
+
+std::string ErrorSummary(const json& error) {
+  const std::string type = Str(error, "type", "error");
+  const std::string message = Str(error, "message");
+  return message.empty() ? type : type + ": " + FirstLine(message);
+}
+
+std::string SignalName(const json& facts) {
+  if (auto sig = Num(facts, "signal")) {
+    const char* name = sigabbrev_np(static_cast<int>(*sig));
+    return name != nullptr ? std::string("SIG") + name : fmt::format("signal {}", *sig);
+  }
+  if (auto code = Num(facts, "exit_code")) {
+    return fmt::format("exit code {}", *code);
+  }
+  return "an unknown cause";
+}
+
+void SetError(EvalResult& r, Verdict verdict, std::string reason, const json& facts) {
+  r.verdict = verdict;
+  r.reason = std::move(reason);
+  const json error = facts.value("error", json::object());
+  r.error_text = Str(error, "traceback");
+  if (r.error_text.empty()) {
+    r.error_text = Str(error, "message");
+  }
+  if (r.error_text.empty() && !r.stderr_tail.empty()) {
+    r.error_text = r.stderr_tail;
+  }
+}
+
+void ClassifyFailureStatus(const std::string& status, const json& facts, const EvalProfile& p,
+                           EvalResult& r) {
+  const json error = facts.value("error", json::object());
+  const std::string phase = Str(facts, "phase", "unknown");
+  if (status == "task_error") {
+    SetError(r, Verdict::kTaskError, "the task itself failed: " + ErrorSummary(error), facts);
+  } else if (status == "import_error") {
+    SetError(r, Verdict::kCompileError, "the candidate does not load: " + ErrorSummary(error),
+             facts);
+  } else if (status == "init_error" || status == "forward_error") {
+    const std::string where = status == "init_error" ? "ModelNew(*get_init_inputs())" : "forward";
+    if (Bool(error, "triton_compile")) {
+      SetError(r, Verdict::kCompileError,
+               "a Triton kernel does not compile: " + ErrorSummary(error), facts);
+    } else if (!Str(error, "cuda_error").empty()) {
+      SetError(r, Verdict::kRuntimeError,
+               fmt::format("CUDA error in {}: {} (the CUDA context was poisoned; the evaluation "
+                           "process was discarded)",
+                           where, Str(error, "cuda_error")),
+               facts);
+    } else if (Bool(error, "out_of_memory")) {
+      SetError(r, Verdict::kRuntimeError,
+               fmt::format("out of memory in {}: {}", where, ErrorSummary(error)), facts);
+    } else {
+      SetError(r, Verdict::kRuntimeError, fmt::format("{} raised {}", where, ErrorSummary(error)),
+               facts);
+    }
+  } else if (status == "timeout") {
+    SetError(r, Verdict::kTimeout,
+             fmt::format("no result within {:g} s (during {}); its process group was killed",
+                         p.timeout_s, phase),
+             facts);
+  } else if (status == "memory_limit") {
+    SetError(r, Verdict::kRuntimeError,
+             fmt::format("host memory above the limit of {:g} MiB (during {}); killed",
+                         Num(facts, "memory_limit_mb").value_or(p.memory_limit_mb), phase),
+             facts);
+  } else if (status == "crash") {
+    std::string reason = Str(facts, "message");
+    if (reason.empty()) {
+      reason = fmt::format("the evaluation process died ({}) during {} without a result",
+                           SignalName(facts), phase);
+    }
+    SetError(r, Verdict::kCrash, reason, facts);
+  } else if (status == "protocol_violation" || status == "inputs_changed") {
+    const std::string message =
+        status == "inputs_changed" ? Str(error, "message") : Str(facts, "message");
+    SetError(r, Verdict::kRejected, message, facts);
+  } else if (status == "cancelled") {
+    SetError(r, Verdict::kError, "cancelled before it finished", facts);
+  } else {
+    SetError(r, Verdict::kError,
+             fmt::format("the harness failed ({}): {}", status, ErrorSummary(error)), facts);
+  }
+}
+
+std::string DescribeValues(const json& trial, const json& values) {
+  std::string where;
+  if (values.contains("worst") && values["worst"].is_object()) {
+    const json& w = values["worst"];
+    where = fmt::format("; worst at flat index {}: got {}, expected {}", w.value("flat_index", 0),
+                        Str(w, "out_text", "?"), Str(w, "ref_text", "?"));
+  }
+  return fmt::format("trial {} ({} inputs): {} of {} elements outside tolerance{}{}",
+                     trial.value("index", 0), Str(trial, "distribution", "?"),
+                     values.value("violations", 0), values.value("numel", 0),
+                     values.value("nonfinite_out", 0) > 0
+                         ? fmt::format(" ({} NaN/Inf)", values.value("nonfinite_out", 0))
+                         : "",
+                     where);
+}
+
+// Returns true and sets the verdict when a trial failed.
+bool ClassifyTrials(const json& trials, EvalResult& r) {
+  for (const json& trial : trials) {
+    if (trial.value("passed", false)) {
+      continue;
+    }
+    for (const std::string& problem : trial.value("problems", std::vector<std::string>{})) {
+      r.verdict = Verdict::kIncorrect;
+      r.reason = fmt::format("trial {}: {}", trial.value("index", 0), problem);
+      return true;
+    }
+    for (const json& output : trial.value("outputs", json::array())) {
+      const json form = output.value("form", json::object());
+      const bool integrity = !form.value("exact_tensor", true) || Bool(form, "zero_stride") ||
+                             Bool(form, "aliases_input");
+      for (const std::string& problem : form.value("problems", std::vector<std::string>{})) {
+        r.verdict = integrity ? Verdict::kRejected : Verdict::kIncorrect;
+        r.reason = fmt::format("trial {}: {}", trial.value("index", 0), problem);
+        return true;
+      }
+      const json values = output.value("values", json::object());
+      if (!values.value("passed", true)) {
+        r.verdict = Verdict::kIncorrect;
+        r.reason = DescribeValues(trial, values);
+        return true;
+      }
+    }
+    const json mutated = trial.value("inputs_mutated", json::array());
+    if (!mutated.empty()) {
+      r.verdict = Verdict::kRejected;
+      r.reason = fmt::format("trial {}: the candidate modified its input(s) {}",
+                             trial.value("index", 0), mutated.dump());
+      return true;
+    }
+    r.verdict = Verdict::kIncorrect;
+    r.reason = fmt::format("trial {} failed", trial.value("index", 0));
+    return true;
+  }
+  return false;
+}
+
+void CollectErrorFigures(const json& trials, EvalResult& r) {
+  for (const json& trial : trials) {
+    for (const json& output : trial.value("outputs", json::array())) {
+      const json values = output.value("values", json::object());
+      if (auto a = Num(values, "max_abs_err")) {
+        r.max_abs_err = std::max(r.max_abs_err.value_or(0.0), *a);
+      }
+      if (auto rel = Num(values, "max_rel_err")) {
+        r.max_rel_err = std::max(r.max_rel_err.value_or(0.0), *rel);
+      }
+    }
+  }
+}
+
+std::vector<double> Samples(const json& timing, const char* key) {
+  std::vector<double> out;
+  if (timing.contains(key) && timing[key].is_array()) {
+    for (const json& v : timing[key]) {
+      if (v.is_number()) {
+        out.push_back(v.get<double>());
+      }
+    }
+  }
+  return out;
+}
+
+double Statistic(const TimingStats& s, const std::string& statistic) {
+  return statistic == "trimmed_mean" ? s.trimmed_mean_ms : s.median_ms;
+}
+
+void ClassifyTiming(const json& timing, const EvalProfile& p, EvalResult& r) {
+  r.statistic = p.statistic;
+  r.timing_meaningful = timing.value("meaningful", false);
+  const TimingStats candidate = ComputeTimingStats(Samples(timing, "candidate_ms"));
+  const TimingStats reference = ComputeTimingStats(Samples(timing, "reference_ms"));
+  if (candidate.runs > 0) {
+    r.candidate_timing = candidate;
+  }
+  if (reference.runs > 0) {
+    r.reference_timing = reference;
+  }
+  const TimingStats compiled = ComputeTimingStats(Samples(timing, "compiled_reference_ms"));
+  if (compiled.runs > 0) {
+    r.compiled_reference_timing = compiled;
+  }
+  const double c = Statistic(candidate, p.statistic);
+  if (candidate.runs > 0 && reference.runs > 0 && c > 0) {
+    r.speedup = Statistic(reference, p.statistic) / c;
+  }
+  if (candidate.runs > 0 && compiled.runs > 0 && c > 0) {
+    r.speedup_compiled = Statistic(compiled, p.statistic) / c;
+  }
+}
+
+void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& r) {
+  if (!facts.is_object()) {
+    r.verdict = Verdict::kError;
+    r.reason = "the worker sent no facts";
+    return;
+  }
+  r.facts = facts;
+  r.wall_s = Num(facts, "wall_s").value_or(0.0);
+  r.stdout_tail = Str(facts, "stdout");
+  r.stderr_tail = Str(facts, "stderr");
+  if (r.device.empty()) {
+    r.device = Str(facts, "device_name");
+  }
+  const json trials = facts.value("trials", json::array());
+  CollectErrorFigures(trials, r);
+  const std::string status = Str(facts, "status", "missing");
+  if (status != "ok") {
+    ClassifyFailureStatus(status, facts, profile, r);
+    return;
+  }
+  if (!trials.is_array() || trials.empty()) {
+    r.verdict = Verdict::kError;
+    r.reason = "the worker reported success without any trial results";
+    return;
+  }
+  if (ClassifyTrials(trials, r)) {
+    return;
+  }
+  const json determinism = facts.value("determinism", json::object());
+  if (determinism.is_object() && determinism.contains("passed") && !Bool(determinism, "passed")) {
+    r.verdict = Verdict::kIncorrect;
+    r.reason = Bool(determinism, "special_mismatch")
+                   ? "nondeterministic: two runs on the same inputs disagree on NaN/Inf elements"
+                   : fmt::format(
+                         "nondeterministic: two runs on the same inputs differ by up to "
+                         "{:.3g}, beyond the tolerance",
+                         Num(determinism, "max_abs_diff").value_or(0.0));
+    return;
+  }
+  const json flags = facts.value("flags_changed_by_import", json::array());
+  if (profile.reject_flag_changes && flags.is_array() && !flags.empty()) {
+    r.verdict = Verdict::kRejected;
+    r.reason = "the candidate changed precision flags when imported: " + flags.dump() +
+               " (they were restored; a kernel must not change global numerics)";
+    return;
+  }
+  json timing = facts.value("timing", json::object());
+  if (!timing.is_object()) {
+    timing = json::object();  // No usable timing: correct, but without a speedup.
+  }
+  if (timing.value("revalidation_failures", 0) > 0 || timing.value("inputs_mutated_runs", 0) > 0) {
+    r.verdict = Verdict::kRejected;
+    r.reason = fmt::format(
+        "{} of {} timed runs gave outputs that do not match the reference on the same fresh "
+        "inputs ({} mutated their inputs): results are being replayed, cached or computed "
+        "incompletely",
+        timing.value("revalidation_failures", 0), timing.value("revalidated", 0),
+        timing.value("inputs_mutated_runs", 0));
+    return;
+  }
+  r.verdict = Verdict::kCorrect;
+  r.reason = "matches the reference on every trial";
+  if (!timing.empty()) {
+    ClassifyTiming(timing, profile, r);
+  }
+}
+
+}  // namespace
+
+void Classify(const json& facts, const EvalProfile& profile, EvalResult& r) {
+  r.profile = profile.name;
+  try {
+    ClassifyChecked(facts, profile, r);
+  } catch (const json::exception& e) {
+    // Facts come from another process: a wrong type anywhere is the worker's bug, not ours.
+    r.verdict = Verdict::kError;
+    r.reason = std::string("malformed facts from the worker: ") + e.what();
+  }
+}
+
+}  // namespace adaexplore

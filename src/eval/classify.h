@@ -1,0 +1,17 @@
+#pragma once
+
+// Turning the worker's facts into a verdict. This is where the policy lives: which facts make a
+// candidate incorrect, which make it rejected, and what the speedup is. The worker only reports.
+
+#include <nlohmann/json.hpp>
+
+#include "eval/profile.h"
+#include "eval/verdict.h"
+
+namespace adaexplore {
+
+// Fills verdict, reason, error text, timing and error figures of `result` from `facts` (the
+// worker's "facts" object). Never fails: malformed facts give Verdict::kError with the reason.
+void Classify(const nlohmann::json& facts, const EvalProfile& profile, EvalResult& result);
+
+}  // namespace adaexplore

@@ -1,0 +1,183 @@
+#include "eval/classify.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+using nlohmann::json;
+
+json PassingTrial(int index) {
+  return {{"index", index},
+          {"distribution", "task"},
+          {"passed", true},
+          {"inputs_mutated", json::array()},
+          {"outputs",
+           {{{"form", {{"problems", json::array()}, {"exact_tensor", true}}},
+             {"values",
+              {{"passed", true},
+               {"max_abs_err", 1e-7},
+               {"max_rel_err", 1e-6},
+               {"ref_max_abs", 2.0}}}}}}};
+}
+
+json Timing(double candidate_ms, double reference_ms) {
+  json c = json::array(), r = json::array();
+  for (int i = 0; i < 20; ++i) {
+    c.push_back(candidate_ms);
+    r.push_back(reference_ms);
+  }
+  return {{"candidate_ms", c}, {"reference_ms", r},          {"meaningful", true},
+          {"revalidated", 20}, {"revalidation_failures", 0}, {"inputs_mutated_runs", 0}};
+}
+
+EvalResult ClassifyFacts(const json& facts, const EvalProfile& profile = StrictProfile()) {
+  EvalResult r;
+  Classify(facts, profile, r);
+  return r;
+}
+
+TEST(ClassifyTest, CorrectWithSpeedup) {
+  EvalResult r = ClassifyFacts({{"status", "ok"},
+                                {"trials", {PassingTrial(0), PassingTrial(1)}},
+                                {"determinism", {{"passed", true}}},
+                                {"flags_changed_by_import", json::array()},
+                                {"timing", Timing(0.5, 1.5)}});
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  ASSERT_TRUE(r.speedup.has_value());
+  EXPECT_DOUBLE_EQ(*r.speedup, 3.0);
+  EXPECT_DOUBLE_EQ(*r.max_abs_err, 1e-7);
+  EXPECT_TRUE(r.timing_meaningful);
+  EXPECT_EQ(r.statistic, "median");
+}
+
+TEST(ClassifyTest, WrongValuesAreIncorrectWithTheWorstElement) {
+  json trial = PassingTrial(2);
+  trial["passed"] = false;
+  trial["distribution"] = "normal";
+  trial["outputs"][0]["values"] = {
+      {"passed", false},
+      {"violations", 7},
+      {"numel", 100},
+      {"nonfinite_out", 0},
+      {"max_abs_err", 0.5},
+      {"worst", {{"flat_index", 3}, {"out_text", "1.5"}, {"ref_text", "1.0"}}}};
+  EvalResult r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0), trial}}});
+  EXPECT_EQ(r.verdict, Verdict::kIncorrect);
+  EXPECT_EQ(r.reason,
+            "trial 2 (normal inputs): 7 of 100 elements outside tolerance; worst at "
+            "flat index 3: got 1.5, expected 1.0");
+  EXPECT_FALSE(r.speedup.has_value());
+}
+
+TEST(ClassifyTest, AliasingAndSubclassesAreRejectedButShapesAreIncorrect) {
+  json alias = PassingTrial(0);
+  alias["passed"] = false;
+  alias["outputs"][0]["form"] = {{"exact_tensor", true},
+                                 {"aliases_input", true},
+                                 {"problems", {"output shares storage with an input"}}};
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {alias}}}).verdict, Verdict::kRejected);
+  json shape = PassingTrial(0);
+  shape["passed"] = false;
+  shape["outputs"][0]["form"] = {{"exact_tensor", true},
+                                 {"problems", {"output shape [2] != reference shape [3]"}}};
+  EvalResult r = ClassifyFacts({{"status", "ok"}, {"trials", {shape}}});
+  EXPECT_EQ(r.verdict, Verdict::kIncorrect);
+  EXPECT_EQ(r.reason, "trial 0: output shape [2] != reference shape [3]");
+}
+
+TEST(ClassifyTest, MutatedInputsAndReplayAreRejected) {
+  json trial = PassingTrial(0);
+  trial["passed"] = false;
+  trial["inputs_mutated"] = {0};
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {trial}}}).verdict, Verdict::kRejected);
+  json timing = Timing(0.01, 1.0);
+  timing["revalidation_failures"] = 19;
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("19 of 20 timed runs"), std::string::npos);
+}
+
+TEST(ClassifyTest, NondeterminismBeyondToleranceIsIncorrect) {
+  EvalResult r = ClassifyFacts({{"status", "ok"},
+                                {"trials", {PassingTrial(0)}},
+                                {"determinism", {{"passed", false}, {"max_abs_diff", 0.25}}}});
+  EXPECT_EQ(r.verdict, Verdict::kIncorrect);
+  EXPECT_NE(r.reason.find("nondeterministic"), std::string::npos);
+}
+
+TEST(ClassifyTest, FlagChangesRejectedInStrictOnly) {
+  json facts = {{"status", "ok"},
+                {"trials", {PassingTrial(0)}},
+                {"flags_changed_by_import", {"cuda.matmul.allow_tf32"}}};
+  EXPECT_EQ(ClassifyFacts(facts).verdict, Verdict::kRejected);
+  EXPECT_EQ(ClassifyFacts(facts, PaperProfile()).verdict, Verdict::kCorrect);
+}
+
+TEST(ClassifyTest, PaperProfileUsesTheTrimmedMean) {
+  json timing = Timing(1.0, 2.0);
+  timing["candidate_ms"][0] = 1000.0;  // An outlier the trimmed mean drops.
+  EvalResult r = ClassifyFacts(
+      {{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}}, PaperProfile());
+  EXPECT_EQ(r.statistic, "trimmed_mean");
+  EXPECT_DOUBLE_EQ(*r.speedup, 2.0);
+}
+
+TEST(ClassifyTest, FailureStatusesMapToVerdicts) {
+  struct Case {
+    json facts;
+    Verdict verdict;
+    const char* reason_part;
+  };
+  const json triton = {
+      {"type", "CompilationError"}, {"message", "at 3:4: bad"}, {"triton_compile", true}};
+  const json ima = {{"type", "AcceleratorError"},
+                    {"message", "CUDA error"},
+                    {"cuda_error", "illegal memory access"}};
+  const std::vector<Case> cases = {
+      {{{"status", "task_error"}, {"error", {{"type", "NameError"}, {"message", "x"}}}},
+       Verdict::kTaskError,
+       "the task itself failed: NameError: x"},
+      {{{"status", "import_error"}, {"error", {{"type", "SyntaxError"}, {"message", "bad"}}}},
+       Verdict::kCompileError,
+       "does not load: SyntaxError: bad"},
+      {{{"status", "forward_error"}, {"error", triton}},
+       Verdict::kCompileError,
+       "does not compile"},
+      {{{"status", "forward_error"}, {"error", ima}},
+       Verdict::kRuntimeError,
+       "illegal memory access"},
+      {{{"status", "init_error"}, {"error", {{"type", "TypeError"}, {"message", "args"}}}},
+       Verdict::kRuntimeError,
+       "ModelNew(*get_init_inputs()) raised TypeError: args"},
+      {{{"status", "timeout"}, {"phase", "check"}}, Verdict::kTimeout, "during check"},
+      {{{"status", "memory_limit"}, {"memory_limit_mb", 512}}, Verdict::kRuntimeError, "512 MiB"},
+      {{{"status", "crash"}, {"signal", 11}, {"phase", "check"}}, Verdict::kCrash, "SIGSEGV"},
+      {{{"status", "crash"}, {"exit_code", 3}}, Verdict::kCrash, "exit code 3"},
+      {{{"status", "protocol_violation"}, {"message", "2 result messages"}},
+       Verdict::kRejected,
+       "2 result messages"},
+      {{{"status", "harness_error"}}, Verdict::kError, "the harness failed"},
+      {{{"status", "???"}}, Verdict::kError, "the harness failed"},
+  };
+  for (const Case& c : cases) {
+    EvalResult r = ClassifyFacts(c.facts);
+    EXPECT_EQ(r.verdict, c.verdict) << c.facts.dump();
+    EXPECT_NE(r.reason.find(c.reason_part), std::string::npos) << r.reason;
+  }
+}
+
+TEST(ClassifyTest, MalformedFactsAreAnErrorNotACrash) {
+  EXPECT_EQ(ClassifyFacts(json("text")).verdict, Verdict::kError);
+  EXPECT_EQ(ClassifyFacts(json::object()).verdict, Verdict::kError);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", "nope"}}).verdict, Verdict::kError);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", json::array()}}).verdict, Verdict::kError);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {"x", 3}}}).verdict, Verdict::kError);
+  EvalResult r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", 3}});
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_FALSE(r.speedup.has_value());
+}
+
+}  // namespace
+}  // namespace adaexplore

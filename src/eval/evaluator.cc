@@ -1,0 +1,148 @@
+#include "eval/evaluator.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <random>
+
+#include "core/hash.h"
+#include "eval/classify.h"
+
+namespace adaexplore {
+namespace {
+
+std::string RandomNonce() {
+  std::random_device device;
+  return fmt::format("{:08x}{:08x}{:08x}{:08x}", device(), device(), device(), device());
+}
+
+}  // namespace
+
+Evaluator::Evaluator(EvaluatorOptions options, std::unique_ptr<WorkerPool> pool,
+                     std::optional<ResultCache> cache)
+    : options_(std::move(options)), pool_(std::move(pool)), cache_(std::move(cache)) {
+  workers_ = pool_->ready_workers();
+}
+
+Result<std::unique_ptr<Evaluator>> Evaluator::Start(EvaluatorOptions options,
+                                                    const InterruptGuard* guard) {
+  std::optional<ResultCache> cache;
+  if (options.cache_path) {
+    Result<ResultCache> opened = ResultCache::Open(*options.cache_path);
+    if (!opened.ok()) {
+      return opened.status().WithContext("opening the result cache");
+    }
+    cache.emplace(std::move(*opened));
+  }
+  options.pool.logger = options.logger;
+  auto pool = std::make_unique<WorkerPool>(options.workers, options.pool);
+  RETURN_IF_ERROR(pool->Start());
+  RETURN_IF_ERROR(pool->WaitReady(Clock::now() + Seconds(options.startup_timeout_s), guard));
+  return std::unique_ptr<Evaluator>(
+      new Evaluator(std::move(options), std::move(pool), std::move(cache)));
+}
+
+std::string Evaluator::CacheKey(const EvalRequest& request) const {
+  const std::string device = workers_.empty() ? "none" : workers_.front().Fingerprint();
+  return Sha256Builder()
+      .Add("adaexplore-eval-v1")
+      .Add(request.task.sha256)
+      .Add(request.candidate.sha256)
+      .Add(options_.profile.Fingerprint().dump())
+      .Add(device)
+      .Finish();
+}
+
+nlohmann::json Evaluator::JobMessage(const EvalRequest& request, const std::string& key) const {
+  const EvalProfile& p = options_.profile;
+  nlohmann::json options = p.ToJobOptions();
+  options["device"] = workers_.empty() ? "cpu" : workers_.front().device_kind;
+  // Derived seeds differ per candidate but are reproducible: the same work, the same inputs.
+  options["seed"] = p.seed ? *p.seed : std::stoull(key.substr(0, 12), nullptr, 16);
+  return {
+      {"nonce", RandomNonce()},
+      {"task", {{"filename", request.task.name + ".py"}, {"source", request.task.source}}},
+      {"candidate",
+       {{"filename", request.candidate.name + ".py"}, {"source", request.candidate.source}}},
+      {"options", options},
+      {"memory_limit_mb", p.memory_limit_mb},
+  };
+}
+
+EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
+                             const PoolOutcome& outcome) {
+  EvalResult result;
+  result.task = request.task.name;
+  result.task_path = request.task.path;
+  result.kernel_path = request.candidate.path;
+  result.cache_key = key;
+  result.device = workers_.empty() ? "" : workers_.front().device_name;
+  Classify(outcome.facts, options_.profile, result);
+  if (cache_ && result.verdict != Verdict::kError) {
+    nlohmann::json stored = ToJson(result);
+    if (Status s = cache_->Store(key, std::string(VerdictName(result.verdict)), stored); !s.ok()) {
+      options_.logger->warn("could not store a result in the cache: {}", s.message());
+    }
+  }
+  return result;
+}
+
+Result<std::vector<EvalResult>> Evaluator::Run(
+    const std::vector<EvalRequest>& requests,
+    const std::function<void(size_t, const EvalResult&)>& on_result, const InterruptGuard* guard) {
+  std::vector<std::optional<EvalResult>> results(requests.size());
+  std::map<std::string, std::vector<size_t>> waiting;  // Key -> requests sharing it.
+  auto deliver = [&](size_t index, EvalResult result) {
+    result.task = requests[index].task.name;
+    result.task_path = requests[index].task.path;
+    result.kernel_path = requests[index].candidate.path;
+    if (on_result) {
+      on_result(index, result);
+    }
+    results[index] = std::move(result);
+  };
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const std::string key = CacheKey(requests[i]);
+    if (cache_ && !options_.refresh_cache) {
+      ASSIGN_OR_RETURN(std::optional<nlohmann::json> hit, cache_->Find(key));
+      if (hit) {
+        EvalResult cached = EvalResultFromJson(*hit);
+        cached.cached = true;
+        deliver(i, std::move(cached));
+        continue;
+      }
+    }
+    auto [it, fresh] = waiting.try_emplace(key);
+    it->second.push_back(i);
+    if (fresh) {
+      pool_->Submit(PoolJob{.id = key.substr(0, 16),
+                            .message = JobMessage(requests[i], key),
+                            .timeout_s = options_.profile.timeout_s});
+    }
+  }
+  while (!pool_->idle()) {
+    ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(std::nullopt, guard));
+    for (const PoolOutcome& outcome : done) {
+      auto it = std::find_if(waiting.begin(), waiting.end(), [&](const auto& entry) {
+        return entry.first.substr(0, 16) == outcome.id;
+      });
+      if (it == waiting.end()) {
+        continue;
+      }
+      const EvalResult result = Finish(requests[it->second.front()], it->first, outcome);
+      for (size_t index : it->second) {
+        deliver(index, result);
+      }
+      waiting.erase(it);
+    }
+  }
+  std::vector<EvalResult> out;
+  out.reserve(results.size());
+  for (std::optional<EvalResult>& r : results) {
+    CHECK(r.has_value());  // The pool produces exactly one outcome per submitted job.
+    out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,68 @@
+#pragma once
+
+// Evaluator: the harness as one call. Given tasks and candidates, it answers from the result cache
+// where it can, sends the rest to the worker pool, classifies the facts that come back and stores
+// the results. Results are keyed by content (task, candidate, profile, device and software), so
+// the same work is never done twice, in one run or across runs.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/log.h"
+#include "eval/pool.h"
+#include "eval/profile.h"
+#include "eval/verdict.h"
+#include "store/result_cache.h"
+#include "task/source_file.h"
+
+namespace adaexplore {
+
+struct EvalRequest {
+  SourceFile task;
+  SourceFile candidate;
+};
+
+struct EvaluatorOptions {
+  EvalProfile profile;
+  std::vector<WorkerSpec> workers;
+  std::optional<std::string> cache_path;  // Unset: no cache.
+  bool refresh_cache = false;             // Evaluate again and overwrite cached results.
+  double startup_timeout_s = 300;
+  PoolOptions pool;
+  Logger logger = NullLogger();
+};
+
+class Evaluator {
+ public:
+  // Spawns the workers and waits until they are ready (or have failed: at least one must work).
+  static Result<std::unique_ptr<Evaluator>> Start(EvaluatorOptions options,
+                                                  const InterruptGuard* guard);
+
+  // Evaluates every request. `on_result` (optional) sees each result as it completes; the
+  // returned vector holds them in request order. Fails only when interrupted or when the cache
+  // cannot be read; every other problem is a verdict.
+  Result<std::vector<EvalResult>> Run(
+      const std::vector<EvalRequest>& requests,
+      const std::function<void(size_t, const EvalResult&)>& on_result, const InterruptGuard* guard);
+
+  // The content key of a request (exposed for tests and the run database).
+  std::string CacheKey(const EvalRequest& request) const;
+
+  const std::vector<WorkerHello>& workers() const { return workers_; }
+
+ private:
+  Evaluator(EvaluatorOptions options, std::unique_ptr<WorkerPool> pool,
+            std::optional<ResultCache> cache);
+  nlohmann::json JobMessage(const EvalRequest& request, const std::string& key) const;
+  EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
+
+  EvaluatorOptions options_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::optional<ResultCache> cache_;
+  std::vector<WorkerHello> workers_;
+};
+
+}  // namespace adaexplore

@@ -1,0 +1,122 @@
+#pragma once
+
+// WorkerPool: every evaluation worker of a run, driven by one ppoll loop on the caller's thread.
+// It hands jobs to workers with free slots, enforces an outer deadline per job (the worker has its
+// own, shorter one), restarts a worker that died, and turns every way a job can end (including
+// its worker dying under it twice) into an outcome with facts. It never blocks longer than asked
+// and never loses a job: each submitted job produces exactly one outcome.
+//
+// Example:
+//   WorkerPool pool(specs, {.logger = logger});
+//   RETURN_IF_ERROR(pool.Start());
+//   pool.Submit({.id = "j1", .message = job_json, .timeout_s = 180});
+//   while (!pool.idle()) { ASSIGN_OR_RETURN(auto done, pool.Step(std::nullopt, &guard)); ... }
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "eval/worker.h"
+#include "sys/signals.h"
+
+namespace adaexplore {
+
+struct PoolJob {
+  std::string id;
+  nlohmann::json message;  // The "eval" message without id, timeout_s (the pool adds them).
+  double timeout_s = 180;
+};
+
+struct PoolOutcome {
+  std::string id;
+  nlohmann::json facts;  // The worker's facts, or facts the pool made (crash, timeout, error).
+  std::string worker;    // Label of the worker that produced it.
+  int attempts = 1;
+};
+
+struct PoolOptions {
+  Logger logger = NullLogger();
+  double deadline_margin_s = 30;  // Outer deadline = job timeout + this, from dispatch.
+  int max_restarts_per_worker = 10;
+  double restart_backoff_s = 1.0;  // Doubles per restart of the same worker, up to 30 s.
+  // Called with (job id, phase) as jobs progress; may be empty.
+  std::function<void(const std::string&, const std::string&)> on_progress;
+};
+
+class WorkerPool {
+ public:
+  WorkerPool(std::vector<WorkerSpec> specs, PoolOptions options);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Spawns every worker. Fails only if none could be spawned at all.
+  Status Start();
+
+  // Runs the loop until every worker is ready or failed (or `deadline`). Fails if none is ready.
+  Status WaitReady(TimePoint deadline, const InterruptGuard* guard);
+
+  void Submit(PoolJob job);
+
+  // One turn of the loop: dispatch, wait for events until `until` or the first outcome, handle
+  // deadlines and deaths. Returns the outcomes that finished (possibly none). Cancelled when an
+  // interrupt signal arrived.
+  Result<std::vector<PoolOutcome>> Step(std::optional<TimePoint> until,
+                                        const InterruptGuard* guard);
+
+  bool idle() const { return pending_.empty() && running_.empty(); }
+  size_t in_flight() const { return running_.size(); }
+
+  // The hellos of the workers that are ready now.
+  std::vector<WorkerHello> ready_workers() const;
+  // Why workers failed (startup errors), for messages to the user.
+  std::vector<std::string> failures() const;
+
+  // Asks workers to stop, then kills whatever remains.
+  void Shutdown();
+
+ private:
+  struct Slot {
+    WorkerSpec spec;
+    std::unique_ptr<Worker> worker;
+    int restarts = 0;
+    std::optional<TimePoint> restart_at;
+    std::string last_failure;
+  };
+  struct Pending {
+    PoolJob job;
+    int attempts = 0;
+    bool solo = false;  // After a worker died under it: run it alone to know who killed it.
+  };
+  struct Running {
+    Pending pending;
+    size_t slot = 0;
+    TimePoint deadline;
+    std::string phase = "queued";
+  };
+
+  void Dispatch();
+  void HandleEvents(size_t slot, std::vector<PoolOutcome>& done);
+  void HandleDeadWorker(size_t slot, std::vector<PoolOutcome>& done);
+  void HandleDeadlines(std::vector<PoolOutcome>& done);
+  void RestartDue();
+  void FailEverythingIfNoWorkerLeft(std::vector<PoolOutcome>& done);
+  size_t RunningOn(size_t slot) const;
+  bool SoloRunningOn(size_t slot) const;
+  std::optional<TimePoint> NextWakeup() const;
+  PoolOutcome MakeOutcome(const Running& running, nlohmann::json facts) const;
+
+  std::vector<Slot> slots_;
+  PoolOptions options_;
+  std::deque<Pending> pending_;
+  std::map<std::string, Running> running_;
+};
+
+}  // namespace adaexplore

@@ -1,0 +1,104 @@
+#include "eval/profile.h"
+
+namespace adaexplore {
+namespace {
+
+constexpr double kStrictFp32Tolerance = 1e-4;
+constexpr double kStrictHalfTolerance = 1e-2;
+constexpr double kPaperTolerance = 5e-2;
+constexpr uint64_t kPaperSeed = 42;
+
+}  // namespace
+
+EvalProfile StrictProfile() { return EvalProfile{}; }
+
+EvalProfile PaperProfile() {
+  EvalProfile p;
+  p.name = "paper";
+  p.seed_mode = "paper";
+  p.seed = kPaperSeed;
+  p.distributions = {"task"};
+  p.reference_precision = "task";
+  p.criterion = "allclose";
+  p.atol = p.rtol = kPaperTolerance;
+  p.determinism_check = false;
+  p.poison_memory = false;
+  p.warmup_runs = 10;
+  p.timed_runs = 100;
+  p.fresh_inputs_per_run = false;
+  p.interleave_reference = false;
+  p.revalidate_timed = false;
+  p.l2_flush = false;
+  p.device_sync = false;
+  p.generate_on = "cpu";
+  p.statistic = "trimmed_mean";
+  p.reject_flag_changes = false;
+  return p;
+}
+
+Result<EvalProfile> ProfileByName(std::string_view name) {
+  if (name == "strict") {
+    return StrictProfile();
+  }
+  if (name == "paper") {
+    return PaperProfile();
+  }
+  return InvalidArgument("unknown evaluation profile '" + std::string(name) +
+                         "' (use strict or paper)");
+}
+
+Status SetPrecision(EvalProfile& profile, std::string_view precision) {
+  if (precision != "fp32" && precision != "bf16" && precision != "fp16") {
+    return InvalidArgument("unknown precision '" + std::string(precision) +
+                           "' (use fp32, bf16 or fp16)");
+  }
+  profile.precision = std::string(precision);
+  if (profile.name == "strict") {
+    profile.atol = profile.rtol = precision == "fp32" ? kStrictFp32Tolerance : kStrictHalfTolerance;
+  }
+  return Status::Ok();
+}
+
+nlohmann::json EvalProfile::ToJobOptions() const {
+  return {
+      {"precision", precision},
+      {"allow_tf32", allow_tf32},
+      {"trials", trials},
+      {"seed_mode", seed_mode},
+      {"distributions", distributions},
+      {"reference_precision", reference_precision},
+      {"criterion", criterion},
+      {"atol", atol},
+      {"rtol", rtol},
+      {"determinism_check", determinism_check},
+      {"poison_memory", poison_memory},
+      {"stop_at_first_failure", stop_at_first_failure},
+      {"warmup_runs", warmup_runs},
+      {"timed_runs", timed_runs},
+      {"fresh_inputs_per_run", fresh_inputs_per_run},
+      {"interleave_reference", interleave_reference},
+      {"revalidate_timed", revalidate_timed},
+      {"revalidate_atol", atol * revalidate_factor},
+      {"revalidate_rtol", rtol * revalidate_factor},
+      {"l2_flush", l2_flush},
+      {"device_sync", device_sync},
+      {"compile_baseline", compile_baseline},
+      {"generate_on", generate_on},
+      {"measure", measure},
+      {"time_only_if_correct", true},
+  };
+}
+
+nlohmann::json EvalProfile::Fingerprint() const {
+  // Everything the worker is told, plus what the C++ side decides with: the statistic the
+  // speedup compares and which checks reject. Timeouts and limits are left out: they do not
+  // change a result that completes.
+  nlohmann::json j = ToJobOptions();
+  j["profile"] = name;
+  j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
+  j["statistic"] = statistic;
+  j["reject_flag_changes"] = reject_flag_changes;
+  return j;
+}
+
+}  // namespace adaexplore

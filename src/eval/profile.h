@@ -1,0 +1,68 @@
+#pragma once
+
+// Evaluation profiles: every knob of correctness checking and timing, as data. The C++ side owns
+// these decisions; the worker receives them as the job's "options" and carries them out.
+//
+//   strict (default)  fp64 reference, 5 trials over varied input distributions, the scaled
+//                     tolerance, determinism re-run, poisoned memory, fresh inputs and an
+//                     interleaved reference on every timed run, median.
+//   paper             the AdaExplore reference release: 5 trials on the task's own inputs
+//                     (seeds from 42), torch.allclose at atol = rtol = 5e-2, 10 warm-up + 100
+//                     timed runs on one input set, trimmed mean, eager baseline timed after.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace adaexplore {
+
+struct EvalProfile {
+  std::string name = "strict";
+  std::string precision = "fp32";     // fp32 | bf16 | fp16: dtype of weights and float inputs.
+  bool allow_tf32 = false;            // TF32 off unless a task says otherwise.
+  int trials = 5;                     // Correctness trials, each with its own seed.
+  std::string seed_mode = "derived";  // "derived": from `seed`; "paper": the release's scheme.
+  std::optional<uint64_t> seed;       // Unset: derived from the job's content hash.
+  std::vector<std::string> distributions = {"task", "normal", "uniform_pm1", "scaled", "heavy"};
+  std::string reference_precision = "fp64";  // "fp64" or "task".
+  std::string criterion = "scaled";          // "scaled" or "allclose" (see python/.../check.py).
+  double atol = 1e-4;
+  double rtol = 1e-4;
+  bool determinism_check = true;
+  bool poison_memory = true;
+  bool stop_at_first_failure = true;
+  int warmup_runs = 10;
+  int timed_runs = 100;
+  bool fresh_inputs_per_run = true;  // New input buffers and values for every timed run.
+  bool interleave_reference = true;  // Reference timed beside the candidate, random order.
+  bool revalidate_timed = true;      // Check every timed output against the reference.
+  double revalidate_factor = 10;     // Tolerance multiplier for those checks (they catch replay,
+                                     // not rounding).
+  bool l2_flush = true;
+  bool device_sync = true;             // End event after a device-wide sync (all streams).
+  bool compile_baseline = false;       // Also time torch.compile(reference).
+  std::string generate_on = "device";  // "device" or "cpu" (bit-identical to KernelBench).
+  std::string statistic = "median";    // "median" or "trimmed_mean".
+  bool reject_flag_changes = true;     // Reject candidates that change precision flags.
+  double timeout_s = 180;              // Per candidate, compile included.
+  double memory_limit_mb = 0;          // Host memory of one evaluation; 0: chosen at start.
+  bool measure = true;                 // Time correct candidates.
+
+  // The options object sent to the worker.
+  nlohmann::json ToJobOptions() const;
+  // What decides a result (for the cache key): everything but timeouts and limits.
+  nlohmann::json Fingerprint() const;
+};
+
+EvalProfile StrictProfile();
+EvalProfile PaperProfile();
+Result<EvalProfile> ProfileByName(std::string_view name);
+
+// Sets the tolerances the profile uses for `precision` (strict: 1e-4 for fp32, 1e-2 for
+// bf16/fp16; paper: 5e-2 throughout).
+Status SetPrecision(EvalProfile& profile, std::string_view precision);
+
+}  // namespace adaexplore

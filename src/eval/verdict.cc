@@ -1,0 +1,175 @@
+#include "eval/verdict.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+namespace adaexplore {
+namespace {
+
+constexpr std::array<std::pair<Verdict, std::string_view>, 9> kNames = {{
+    {Verdict::kCorrect, "correct"},
+    {Verdict::kIncorrect, "incorrect"},
+    {Verdict::kRejected, "rejected"},
+    {Verdict::kCompileError, "compile_error"},
+    {Verdict::kRuntimeError, "runtime_error"},
+    {Verdict::kTimeout, "timeout"},
+    {Verdict::kCrash, "crash"},
+    {Verdict::kTaskError, "task_error"},
+    {Verdict::kError, "error"},
+}};
+
+constexpr double kTrimFraction = 0.05;
+
+template <typename T>
+nlohmann::json OptionalJson(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::optional<double> OptionalDouble(const nlohmann::json& j, const char* key) {
+  if (j.contains(key) && j[key].is_number()) {
+    return j[key].get<double>();
+  }
+  return std::nullopt;
+}
+
+std::optional<TimingStats> OptionalStats(const nlohmann::json& j, const char* key) {
+  if (j.contains(key) && j[key].is_object()) {
+    return TimingStatsFromJson(j[key]);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view VerdictName(Verdict verdict) {
+  for (const auto& [v, name] : kNames) {
+    if (v == verdict) {
+      return name;
+    }
+  }
+  return "error";
+}
+
+std::optional<Verdict> ParseVerdict(std::string_view name) {
+  for (const auto& [v, n] : kNames) {
+    if (n == name) {
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+TimingStats ComputeTimingStats(std::vector<double> samples) {
+  TimingStats stats;
+  if (samples.empty()) {
+    return stats;
+  }
+  std::sort(samples.begin(), samples.end());
+  const size_t n = samples.size();
+  stats.runs = static_cast<int>(n);
+  stats.min_ms = samples.front();
+  stats.max_ms = samples.back();
+  stats.median_ms = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+  stats.mean_ms = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(n);
+  double squares = 0;
+  for (double s : samples) {
+    squares += (s - stats.mean_ms) * (s - stats.mean_ms);
+  }
+  stats.std_ms = n > 1 ? std::sqrt(squares / static_cast<double>(n - 1)) : 0.0;
+  stats.cv = stats.mean_ms > 0 ? stats.std_ms / stats.mean_ms : 0.0;
+  // The reference release drops int(5% of n) samples at each end (5 of 100).
+  const size_t trim = static_cast<size_t>(static_cast<double>(n) * kTrimFraction);
+  const auto first = samples.begin() + static_cast<std::ptrdiff_t>(trim);
+  const auto last = samples.end() - static_cast<std::ptrdiff_t>(trim);
+  stats.trimmed_mean_ms =
+      std::accumulate(first, last, 0.0) / static_cast<double>(std::distance(first, last));
+  return stats;
+}
+
+nlohmann::json ToJson(const TimingStats& s) {
+  return {
+      {"runs", s.runs},       {"median_ms", s.median_ms}, {"trimmed_mean_ms", s.trimmed_mean_ms},
+      {"mean_ms", s.mean_ms}, {"std_ms", s.std_ms},       {"cv", s.cv},
+      {"min_ms", s.min_ms},   {"max_ms", s.max_ms}};
+}
+
+TimingStats TimingStatsFromJson(const nlohmann::json& j) {
+  TimingStats s;
+  s.runs = j.value("runs", 0);
+  s.median_ms = j.value("median_ms", 0.0);
+  s.trimmed_mean_ms = j.value("trimmed_mean_ms", 0.0);
+  s.mean_ms = j.value("mean_ms", 0.0);
+  s.std_ms = j.value("std_ms", 0.0);
+  s.cv = j.value("cv", 0.0);
+  s.min_ms = j.value("min_ms", 0.0);
+  s.max_ms = j.value("max_ms", 0.0);
+  return s;
+}
+
+nlohmann::json ToJson(const EvalResult& r) {
+  nlohmann::json timing = {
+      {"statistic", r.statistic},
+      {"meaningful", r.timing_meaningful},
+      {"candidate", r.candidate_timing ? ToJson(*r.candidate_timing) : nlohmann::json(nullptr)},
+      {"reference", r.reference_timing ? ToJson(*r.reference_timing) : nlohmann::json(nullptr)},
+      {"compiled_reference", r.compiled_reference_timing ? ToJson(*r.compiled_reference_timing)
+                                                         : nlohmann::json(nullptr)},
+  };
+  return {
+      {"task", r.task},
+      {"task_path", r.task_path},
+      {"kernel", r.kernel_path},
+      {"verdict", VerdictName(r.verdict)},
+      {"reason", r.reason},
+      {"speedup", OptionalJson(r.speedup)},
+      {"speedup_compiled", OptionalJson(r.speedup_compiled)},
+      {"max_abs_err", OptionalJson(r.max_abs_err)},
+      {"max_rel_err", OptionalJson(r.max_rel_err)},
+      {"timing", timing},
+      {"profile", r.profile},
+      {"device", r.device},
+      {"cache_key", r.cache_key},
+      {"cached", r.cached},
+      {"wall_s", r.wall_s},
+      {"error", r.error_text},
+      {"stdout", r.stdout_tail},
+      {"stderr", r.stderr_tail},
+      {"facts", r.facts},
+  };
+}
+
+EvalResult EvalResultFromJson(const nlohmann::json& j) {
+  EvalResult r;
+  r.task = j.value("task", "");
+  r.task_path = j.value("task_path", "");
+  r.kernel_path = j.value("kernel", "");
+  r.verdict = ParseVerdict(j.value("verdict", "error")).value_or(Verdict::kError);
+  r.reason = j.value("reason", "");
+  r.speedup = OptionalDouble(j, "speedup");
+  r.speedup_compiled = OptionalDouble(j, "speedup_compiled");
+  r.max_abs_err = OptionalDouble(j, "max_abs_err");
+  r.max_rel_err = OptionalDouble(j, "max_rel_err");
+  if (j.contains("timing") && j["timing"].is_object()) {
+    const nlohmann::json& t = j["timing"];
+    r.statistic = t.value("statistic", "");
+    r.timing_meaningful = t.value("meaningful", false);
+    r.candidate_timing = OptionalStats(t, "candidate");
+    r.reference_timing = OptionalStats(t, "reference");
+    r.compiled_reference_timing = OptionalStats(t, "compiled_reference");
+  }
+  r.profile = j.value("profile", "");
+  r.device = j.value("device", "");
+  r.cache_key = j.value("cache_key", "");
+  r.cached = j.value("cached", false);
+  r.wall_s = j.value("wall_s", 0.0);
+  r.error_text = j.value("error", "");
+  r.stdout_tail = j.value("stdout", "");
+  r.stderr_tail = j.value("stderr", "");
+  r.facts = j.value("facts", nlohmann::json::object());
+  return r;
+}
+
+}  // namespace adaexplore

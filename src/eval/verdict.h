@@ -1,0 +1,76 @@
+#pragma once
+
+// The verdict on one candidate, and the figures behind it. A verdict is data, not an error: a
+// kernel that does not compile is a normal outcome of the search and is stored like any other.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace adaexplore {
+
+enum class Verdict {
+  kCorrect,       // Matches the reference on every trial; timed.
+  kIncorrect,     // Ran, but an output is wrong (values, shape, dtype, NaN, nondeterminism).
+  kRejected,      // An integrity check failed (aliasing, mutated inputs, forged or replayed
+                  // results, changed precision flags...); the reason names the check.
+  kCompileError,  // Does not import, defines no ModelNew, or its kernel does not compile.
+  kRuntimeError,  // Raised while building or running (incl. CUDA faults and out of memory).
+  kTimeout,       // Did not finish in time; its process group was killed.
+  kCrash,         // Its process died (signal, os._exit, killed its worker).
+  kTaskError,     // The task itself is broken; no candidate can be judged against it.
+  kError,         // The harness could not evaluate it (no worker, internal error). Not cached.
+};
+
+std::string_view VerdictName(Verdict verdict);
+std::optional<Verdict> ParseVerdict(std::string_view name);
+
+// Summary statistics of one series of timed runs, in milliseconds.
+struct TimingStats {
+  int runs = 0;
+  double median_ms = 0;
+  double trimmed_mean_ms = 0;  // Mean after dropping 5% at each end (the reference's statistic).
+  double mean_ms = 0;
+  double std_ms = 0;
+  double cv = 0;  // std / mean.
+  double min_ms = 0;
+  double max_ms = 0;
+};
+
+// Computes the statistics of `samples_ms`; an empty series gives runs == 0.
+TimingStats ComputeTimingStats(std::vector<double> samples_ms);
+
+nlohmann::json ToJson(const TimingStats& stats);
+TimingStats TimingStatsFromJson(const nlohmann::json& j);
+
+struct EvalResult {
+  std::string task;  // Task name (file stem).
+  std::string task_path;
+  std::string kernel_path;
+  Verdict verdict = Verdict::kError;
+  std::string reason;             // One line, in words a user can act on.
+  std::string error_text;         // Full traceback or detail, for people and the skill memory.
+  std::optional<double> speedup;  // Reference / candidate on the profile's statistic.
+  std::optional<double> speedup_compiled;  // torch.compile'd reference / candidate, when timed.
+  std::optional<TimingStats> candidate_timing;
+  std::optional<TimingStats> reference_timing;
+  std::optional<TimingStats> compiled_reference_timing;
+  bool timing_meaningful = false;     // False on the CPU (Triton's interpreter).
+  std::optional<double> max_abs_err;  // Worst over the trials that ran.
+  std::optional<double> max_rel_err;
+  std::string statistic;  // "median" or "trimmed_mean": what the speedup compares.
+  std::string profile;
+  std::string device;
+  std::string cache_key;
+  bool cached = false;
+  double wall_s = 0;        // Wall time of the evaluation child.
+  std::string stdout_tail;  // What the candidate printed (captured, never parsed).
+  std::string stderr_tail;
+  nlohmann::json facts;  // Everything the worker reported, for the run database.
+};
+
+nlohmann::json ToJson(const EvalResult& result);
+EvalResult EvalResultFromJson(const nlohmann::json& j);
+
+}  // namespace adaexplore

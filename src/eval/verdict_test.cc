@@ -1,0 +1,63 @@
+#include "eval/verdict.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+TEST(VerdictTest, NamesRoundTrip) {
+  for (Verdict v : {Verdict::kCorrect, Verdict::kIncorrect, Verdict::kRejected,
+                    Verdict::kCompileError, Verdict::kRuntimeError, Verdict::kTimeout,
+                    Verdict::kCrash, Verdict::kTaskError, Verdict::kError}) {
+    EXPECT_EQ(ParseVerdict(VerdictName(v)), v);
+  }
+  EXPECT_FALSE(ParseVerdict("fine").has_value());
+}
+
+TEST(TimingStatsTest, MedianTrimmedMeanAndSpread) {
+  std::vector<double> samples;
+  for (int i = 1; i <= 100; ++i) {
+    samples.push_back(i);
+  }
+  samples[99] = 10'000;  // One outlier: the trimmed mean drops it, the mean does not.
+  TimingStats s = ComputeTimingStats(samples);
+  EXPECT_EQ(s.runs, 100);
+  EXPECT_DOUBLE_EQ(s.median_ms, 50.5);
+  EXPECT_DOUBLE_EQ(s.trimmed_mean_ms, 50.5);  // Mean of 6..95.
+  EXPECT_GT(s.mean_ms, 100);
+  EXPECT_DOUBLE_EQ(s.min_ms, 1);
+  EXPECT_DOUBLE_EQ(s.max_ms, 10'000);
+  EXPECT_NEAR(s.cv, s.std_ms / s.mean_ms, 1e-12);
+}
+
+TEST(TimingStatsTest, EmptyAndSingle) {
+  EXPECT_EQ(ComputeTimingStats({}).runs, 0);
+  TimingStats one = ComputeTimingStats({2.0});
+  EXPECT_DOUBLE_EQ(one.median_ms, 2.0);
+  EXPECT_DOUBLE_EQ(one.trimmed_mean_ms, 2.0);
+  EXPECT_DOUBLE_EQ(one.std_ms, 0.0);
+}
+
+TEST(EvalResultTest, JsonRoundTrip) {
+  EvalResult r;
+  r.task = "relu";
+  r.kernel_path = "k.py";
+  r.verdict = Verdict::kCorrect;
+  r.reason = "ok";
+  r.speedup = 1.5;
+  r.candidate_timing = ComputeTimingStats({1, 2, 3});
+  r.statistic = "median";
+  r.timing_meaningful = true;
+  EvalResult back = EvalResultFromJson(ToJson(r));
+  EXPECT_EQ(back.verdict, Verdict::kCorrect);
+  EXPECT_EQ(back.speedup, 1.5);
+  ASSERT_TRUE(back.candidate_timing.has_value());
+  EXPECT_DOUBLE_EQ(back.candidate_timing->median_ms, 2);
+  EXPECT_FALSE(back.reference_timing.has_value());
+  EXPECT_TRUE(back.timing_meaningful);
+  EXPECT_EQ(ToJson(r)["speedup"], 1.5);
+  EXPECT_TRUE(ToJson(EvalResult{})["speedup"].is_null());
+}
+
+}  // namespace
+}  // namespace adaexplore

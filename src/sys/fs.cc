@@ -1,0 +1,104 @@
+#include "sys/fs.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sys/errno_status.h"
+#include "sys/unique_fd.h"
+
+namespace adaexplore {
+namespace {
+
+Status WriteAll(int fd, std::string_view data, const std::string& what) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return ErrnoStatus("write " + what);
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      return NotFound("no such file: " + path);
+    }
+    return IoError("cannot open " + path);
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    return IoError("cannot read " + path);
+  }
+  return buffer.str();
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view content) {
+  const std::filesystem::path target(path);
+  const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+  std::string temp = (std::filesystem::path(dir) / ("." + target.filename().string() + ".XXXXXX"));
+  UniqueFd fd(::mkstemp(temp.data()));
+  if (!fd.valid()) {
+    return ErrnoStatus("mkstemp in " + dir);
+  }
+  Status written = WriteAll(fd.get(), content, temp);
+  if (written.ok() && ::fsync(fd.get()) != 0) {
+    written = ErrnoStatus("fsync " + temp);
+  }
+  fd.Reset();
+  if (written.ok() && ::rename(temp.c_str(), path.c_str()) != 0) {
+    written = ErrnoStatus("rename to " + path);
+  }
+  if (!written.ok()) {
+    ::unlink(temp.c_str());
+    return written;
+  }
+  UniqueFd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir_fd.valid()) {
+    ::fsync(dir_fd.get());  // Makes the rename durable; best effort on filesystems without it.
+  }
+  return Status::Ok();
+}
+
+Status MakeDirectories(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) {
+    return IoError("creating directory " + path + ": " + ec.message());
+  }
+  return Status::Ok();
+}
+
+Result<TempDir> TempDir::Create(const std::string& prefix) {
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/" + prefix + "XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return ErrnoStatus("mkdtemp " + pattern);
+  }
+  return TempDir(pattern);
+}
+
+TempDir::~TempDir() {
+  if (!path_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);  // Best effort: nothing useful to do on failure.
+  }
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,55 @@
+#include "task/source_file.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/hash.h"
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+constexpr size_t kMaxSourceBytes = 4 << 20;
+
+}  // namespace
+
+Result<SourceFile> ReadSourceFile(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    return text.status();
+  }
+  if (text->empty()) {
+    return InvalidArgument(path + " is empty");
+  }
+  if (text->size() > kMaxSourceBytes) {
+    return InvalidArgument(path + " is larger than 4 MiB; not a kernel source file");
+  }
+  if (text->find('\0') != std::string::npos) {
+    return InvalidArgument(path + " contains NUL bytes; not a Python source file");
+  }
+  SourceFile file;
+  file.path = path;
+  file.name = std::filesystem::path(path).stem().string();
+  file.sha256 = Sha256Hex(*text);
+  file.source = std::move(*text);
+  return file;
+}
+
+Result<std::vector<std::string>> ListPythonFiles(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) {
+    return NotFound("cannot list " + dir + ": " + ec.message());
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : it) {
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".py" &&
+        entry.path().filename().string().rfind("__", 0) != 0) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,52 @@
+"""End-to-end tests of `adaexplore eval`: the real binary, the real worker in CPU mode (Triton's
+interpreter), the example tasks and kernels. Every verdict and every kind of bad input is here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--adaexplore-binary", default=str(ROOT / "build" / "adaexplore"))
+
+
+class Cli:
+    def __init__(self, binary: str, tmp: Path) -> None:
+        self.binary = str(Path(binary).resolve())
+        self.tmp = tmp
+        self.env = dict(os.environ, XDG_CACHE_HOME=str(tmp / "cache"),
+                        ADAEXPLORE_PYTHON=str(ROOT / ".venv" / "bin" / "python"))
+
+    def run(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([self.binary, *args], capture_output=True, text=True,
+                              env=self.env, timeout=timeout, cwd=self.tmp)
+
+    def eval_json(self, *args: str, timeout: float = 600) -> tuple[int, dict[str, dict[str, Any]]]:
+        """Runs eval --json on the CPU; returns the exit code and results by kernel file name."""
+        p = self.run("eval", "--device", "cpu", "--json", *args, timeout=timeout)
+        results: dict[str, dict[str, Any]] = {}
+        for line in p.stdout.splitlines():
+            if line.strip():
+                r = json.loads(line)
+                results[Path(r["kernel"]).name] = r
+        if not results:
+            raise AssertionError(f"no results; exit {p.returncode}\nstderr:\n{p.stderr}")
+        return p.returncode, results
+
+
+@pytest.fixture()
+def cli(request: pytest.FixtureRequest, tmp_path: Path) -> Cli:
+    return Cli(request.config.getoption("--adaexplore-binary"), tmp_path)
+
+
+def example(*parts: str) -> str:
+    return str(EXAMPLES.joinpath(*parts))
