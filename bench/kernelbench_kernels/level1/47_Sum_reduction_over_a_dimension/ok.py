@@ -1,0 +1,56 @@
+"""Correct Triton sum-over-one-dimension (keepdim) for KernelBench level1/47_Sum_reduction_over_a_dimension.
+
+The input is viewed as (outer, R, inner), R being the reduced dimension.
+Program (o, j) owns BLOCK_I consecutive inner columns of outer slice o; it
+walks down R in BLOCK_R-row tiles (coalesced loads along the contiguous
+inner axis), accumulates a (BLOCK_R, BLOCK_I) fp32 tile, and reduces it over
+the rows at the end. Output has size 1 at `dim` (keepdim=True). Offsets are
+64-bit: 128*4096*4095 elements is right at the int32 edge.
+"""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def sum_dim_kernel(x_ptr, y_ptr, R, inner,
+                   BLOCK_R: tl.constexpr, BLOCK_I: tl.constexpr):
+    o = tl.program_id(0).to(tl.int64)
+    j = tl.program_id(1)
+    cols = j * BLOCK_I + tl.arange(0, BLOCK_I)
+    col_mask = cols < inner
+    rows = tl.arange(0, BLOCK_R)
+    base = x_ptr + o * R * inner
+    acc = tl.zeros([BLOCK_R, BLOCK_I], tl.float32)
+    for r0 in range(0, R, BLOCK_R):
+        r = r0 + rows
+        ptrs = base + r.to(tl.int64)[:, None] * inner + cols[None, :]
+        mask = (r < R)[:, None] & col_mask[None, :]
+        acc += tl.load(ptrs, mask=mask, other=0.0)
+    total = tl.sum(acc, axis=0)
+    tl.store(y_ptr + o * inner + cols, total, mask=col_mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.contiguous()
+        d = self.dim % x.dim()
+        shape = list(x.shape)
+        R = shape[d]
+        outer = 1
+        for s in shape[:d]:
+            outer *= s
+        inner = 1
+        for s in shape[d + 1:]:
+            inner *= s
+        out_shape = shape[:d] + [1] + shape[d + 1:]
+        y = torch.empty(out_shape, device=x.device, dtype=x.dtype)
+        BLOCK_R, BLOCK_I = 32, 128
+        grid = (outer, triton.cdiv(inner, BLOCK_I))
+        sum_dim_kernel[grid](x, y, R, inner, BLOCK_R=BLOCK_R, BLOCK_I=BLOCK_I, num_warps=4)
+        return y

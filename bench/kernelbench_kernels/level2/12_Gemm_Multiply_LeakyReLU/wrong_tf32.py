@@ -1,0 +1,72 @@
+"""Subtly WRONG fused GEMM for KernelBench level2/12_Gemm_Multiply_LeakyReLU: TF32 tensor-core math.
+
+Identical to ok.py except that tl.dot is called without
+input_precision="ieee". For fp32 operands Triton then defaults to TF32
+(inputs rounded to a 10-bit mantissa) on Ampere/Hopper GPUs. The weights
+are zero-mean, so outputs (|y| up to ~4) come from heavy cancellation and
+TF32's ~5e-4 relative input rounding leaves absolute errors of up to ~1e-3,
+several times the ~4e-4..8e-4 tolerance. Expected to FAIL ON THE GPU ONLY: Triton's
+CPU interpreter computes the dot in full fp32, so it passes there; it would
+also pass if TRITON_F32_DEFAULT=ieee were set in the environment.
+"""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gemm_mul_leaky_kernel(x_ptr, w_ptr, b_ptr, y_ptr, M, N, K,
+                          stride_xm, stride_xk, stride_wn, stride_wk, stride_ym, stride_yn,
+                          multiplier, slope,
+                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                          GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BLOCK_M)
+    num_n = tl.cdiv(N, BLOCK_N)
+    group = GROUP_M * num_n
+    first_m = (pid // group) * GROUP_M
+    size_m = tl.minimum(num_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group) % size_m
+    pid_n = (pid % group) // size_m
+
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    x_ptrs = x_ptr + rm.to(tl.int64)[:, None] * stride_xm + rk[None, :] * stride_xk
+    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn.to(tl.int64)[None, :] * stride_wn
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(x_ptrs, mask=(rm[:, None] < M) & (rk[None, :] + k0 < K), other=0.0)
+        b = tl.load(w_ptrs, mask=(rk[:, None] + k0 < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)  # BUG: default fp32 precision is TF32 on GPU
+        x_ptrs += BLOCK_K * stride_xk
+        w_ptrs += BLOCK_K * stride_wk
+    bias = tl.load(b_ptr + rn, mask=rn < N, other=0.0)
+    v = (acc + bias[None, :]) * multiplier
+    v = tl.where(v >= 0.0, v, v * slope)
+    y_ptrs = y_ptr + rm.to(tl.int64)[:, None] * stride_ym + rn[None, :] * stride_yn
+    tl.store(y_ptrs, v, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+class ModelNew(nn.Module):
+    def __init__(self, in_features, out_features, multiplier, negative_slope):
+        super().__init__()
+        self.gemm = nn.Linear(in_features, out_features)
+        self.multiplier = multiplier
+        self.negative_slope = negative_slope
+
+    def forward(self, x):
+        w, b = self.gemm.weight, self.gemm.bias
+        M, K = x.shape
+        N = w.shape[0]
+        y = torch.empty((M, N), device=x.device, dtype=torch.float32)
+        BM, BN, BK = 128, 128, 16
+        grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
+        gemm_mul_leaky_kernel[grid](x, w, b, y, M, N, K,
+                                    x.stride(0), x.stride(1), w.stride(0), w.stride(1),
+                                    y.stride(0), y.stride(1),
+                                    float(self.multiplier), float(self.negative_slope),
+                                    BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=8,
+                                    num_warps=8, num_stages=3)
+        return y
