@@ -51,6 +51,9 @@ class Session:
         try:
             yield
         finally:
+            if torch.cuda.is_initialized():
+                # Cached blocks would stay out of reach of the other evaluations on this GPU.
+                torch.cuda.empty_cache()
             self.channel.send({"type": "release"})
 
     @contextlib.contextmanager
@@ -89,7 +92,10 @@ class Evaluation:
         self.o = options
         self.session = session
         self.facts = facts
-        self.device = torch.device(options.get("device", "cpu"))
+        device = torch.device(options.get("device", "cpu"))
+        if device.type == "cuda" and device.index is None:
+            device = torch.device("cuda", 0)  # The zygote sees exactly one GPU.
+        self.device = device
         self.on_gpu = self.device.type == "cuda"
         self.precision = options.get("precision", "fp32")
         self.dtype = inputs.dtype_for(self.precision)
@@ -188,8 +194,6 @@ class Evaluation:
         self.references: list[dict[str, Any]] = []
         budget = self._reference_budget_bytes()
         stored = 0
-        if self.on_gpu:
-            torch.cuda.reset_peak_memory_stats(self.device)
         for i, seed in enumerate(self.seeds):
             wanted = distributions[i % len(distributions)]
             entry = self._reference_for(seed, wanted)
@@ -197,8 +201,8 @@ class Evaluation:
             if stored > budget:
                 entry["outputs"] = [r.cpu() for r in entry["outputs"]]
             self.references.append(entry)
-        self.peak_reference_bytes = (torch.cuda.max_memory_allocated(self.device)
-                                     if self.on_gpu else 0)
+        self.output_bytes = sum(t.numel() * t.element_size()
+                                for t in self.references[0]["expected"])
         self.facts["reference"] = {
             "fp64": self.ref_exact is not None,
             "outputs": [{"shape": list(r.shape), "dtype": str(r.dtype).replace("torch.", "")}
@@ -237,12 +241,14 @@ class Evaluation:
             if not finite and distribution != "task":
                 continue
             outputs = [self._stored(e, t) for e, t in zip(expected, exact)]
+            maxima = [check.max_abs_finite(t) if t.is_floating_point() else None
+                      for t in outputs]
             self_error = _relative_error(expected, exact) if exact is not expected else 0.0
             label = distribution if distribution == wanted else f"task (fallback from {wanted})"
             spec = inputs.InputSpec.of(x)
             del x
             return {"seed": seed, "distribution": label, "base": distribution, "spec": spec,
-                    "outputs": outputs,
+                    "outputs": outputs, "maxima": maxima,
                     # Shape and dtype the candidate must produce, without the storage.
                     "expected": [torch.empty(t.shape, dtype=t.dtype, device="meta")
                                  for t in expected],
@@ -285,7 +291,8 @@ class Evaluation:
         torch.cuda.synchronize(self.device)
         torch.cuda.empty_cache()
         free, _ = torch.cuda.mem_get_info(self.device)
-        size = min(max(self.peak_reference_bytes, 64 << 20), int(free * 0.5))
+        # Enough for the outputs twice over plus scratch: where the candidate's allocations land.
+        size = min(2 * self.output_bytes + (256 << 20), int(free * 0.5))
         blocks = [torch.empty(size, dtype=torch.uint8, device=self.device)]
         blocks += [torch.empty(512 << 10, dtype=torch.uint8, device=self.device)
                    for _ in range(32)]
@@ -327,11 +334,12 @@ class Evaluation:
             if not passed:
                 trial["problems"] = [f"the candidate returned {len(outputs)} outputs, the "
                                      f"reference {len(ref['outputs'])}"]
-            for got, expected, stored in zip(outputs, ref["expected"], ref["outputs"]):
+            for got, expected, stored, ref_max in zip(outputs, ref["expected"], ref["outputs"],
+                                                      ref["maxima"]):
                 form = check.structure_facts(got, expected, candidate_inputs)
                 entry: dict[str, Any] = {"form": form}
                 if not form["problems"] or (form.get("shape_ok") and isinstance(got, torch.Tensor)):
-                    entry["values"] = check.compare(got, stored, criterion, atol, rtol)
+                    entry["values"] = check.compare(got, stored, criterion, atol, rtol, ref_max)
                 passed = passed and not form["problems"] and entry.get("values", {}).get("passed",
                                                                                         False)
                 trial["outputs"].append(entry)
@@ -391,7 +399,7 @@ class Evaluation:
 
     def _time(self) -> None:
         o = self.o
-        timer = Timer(self.device, bool(o.get("l2_flush", True)), bool(o.get("device_sync", True)))
+        timer = Timer(self.device, bool(o.get("l2_flush", True)))
         rng = random.Random(int(o.get("seed", 42)) * 7919 + 1)
         warmup, runs = int(o.get("warmup_runs", 10)), int(o.get("timed_runs", 100))
         fresh = bool(o.get("fresh_inputs_per_run", True))
@@ -477,10 +485,9 @@ class Evaluation:
         for g, w in zip(got, want):
             if not isinstance(g, torch.Tensor) or g.shape != w.shape:
                 return False, {"problem": "output form changed"}
-            values = check.compare(g, w, criterion, atol, rtol)
-            if not values["passed"]:
-                return False, {"problem": "values", "max_abs_err": values["max_abs_err"],
-                               "violations": values["violations"]}
+            bad = check.count_mismatches(g, w, criterion, atol, rtol)
+            if bad:
+                return False, {"problem": "values", "violations": bad}
         return True, {}
 
     def _time_compiled(self, timer: Timer, warmup: int, runs: int,
@@ -507,8 +514,8 @@ def _relative_error(expected: list[torch.Tensor], exact: list[torch.Tensor]) -> 
     for e, x in zip(expected, exact):
         if not x.is_floating_point() or e.shape != x.shape:
             continue
-        d = check.max_difference(e.to(x.dtype), x)
-        scale = float(x[torch.isfinite(x)].abs().max()) if x.numel() else 0.0
+        d = check.max_difference(e, x)
+        scale = check.max_abs_finite(x)
         if d is None or scale == 0.0:
             continue
         worst = max(worst, d / scale)

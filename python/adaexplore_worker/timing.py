@@ -1,9 +1,11 @@
 """Timing one call of a model.
 
-GPU: CUDA events around the call. With `device_sync` (the strict profile) the end event is
-recorded only after a device-wide synchronize, so work the call left on other streams is inside
-the window; the host-side wall time of the same window is reported beside it. The L2 flush (a
-write over a buffer larger than the cache) runs before the window opens.
+GPU: CUDA events on the current stream, the way triton.testing.do_bench times: the L2 flush (a
+write over a buffer larger than the cache) is enqueued first, so the GPU is busy with it while the
+host enqueues the call, and the window holds the call's GPU time rather than Python's launch
+latency. After the end event the whole device is synchronised and the host wall time of the call
+is kept beside the event time: work the call left on other streams (or that ran outside the
+stream) shows up as wall time the events did not see, which the C++ side checks.
 
 CPU (Triton's interpreter): perf_counter around the call. Such times are reported but are not
 meaningful as kernel performance.
@@ -20,10 +22,9 @@ L2_FLUSH_BYTES = 512 << 20  # Comfortably above the H200's 60 MiB L2 (and any cu
 
 
 class Timer:
-    def __init__(self, device: torch.device, l2_flush: bool, device_sync: bool) -> None:
+    def __init__(self, device: torch.device, l2_flush: bool) -> None:
         self.device = device
         self.on_gpu = device.type == "cuda"
-        self.device_sync = device_sync
         self._flush = None
         if self.on_gpu and l2_flush:
             self._flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device=device)
@@ -35,18 +36,15 @@ class Timer:
             out = fn(*args)
             wall = (time.perf_counter() - t0) * 1e3
             return out, wall, wall
+        torch.cuda.synchronize(self.device)  # Nothing earlier may run inside the window.
         if self._flush is not None:
             self._flush.zero_()
-        torch.cuda.synchronize(self.device)
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
-        t0 = time.perf_counter()
         start.record()
+        t0 = time.perf_counter()
         out = fn(*args)
-        if self.device_sync:
-            torch.cuda.synchronize(self.device)
         end.record()
-        end.synchronize()
-        torch.cuda.synchronize(self.device)
+        torch.cuda.synchronize(self.device)  # Device-wide: every stream the call used.
         wall = (time.perf_counter() - t0) * 1e3
         return out, float(start.elapsed_time(end)), wall

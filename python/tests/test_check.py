@@ -90,3 +90,14 @@ def test_max_difference() -> None:
     assert check.max_difference(a, a + 0.5) == 0.5
     assert check.max_difference(a, torch.tensor([1.0, float("nan")])) == float("inf")
     assert check.max_difference(a, torch.ones(3)) is None
+
+
+def test_count_mismatches_for_timed_runs() -> None:
+    ref = torch.randn(1000)
+    assert check.count_mismatches(ref.clone(), ref, "scaled", 1e-3, 1e-3) == 0
+    stale = torch.randn(1000)  # A replayed output from other inputs.
+    assert check.count_mismatches(stale, ref, "scaled", 1e-3, 1e-3) > 900
+    nan = ref.clone()
+    nan[5] = float("nan")
+    assert check.count_mismatches(nan, ref, "scaled", 1e-3, 1e-3) == 1
+    assert check.count_mismatches(torch.zeros(3), torch.zeros(4), "scaled", 1e-3, 1e-3) == 4

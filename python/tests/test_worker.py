@@ -58,3 +58,27 @@ def test_two_slots_run_candidates_concurrently(tmp_path) -> None:
         assert all(f["status"] == "ok" for f in results.values())
     finally:
         w.close()
+
+
+def test_oneshot_runs_the_same_evaluation_in_a_fresh_process(tmp_path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from conftest import CPU_OPTIONS, PYTHON_DIR
+
+    job = {"type": "eval", "id": "one", "nonce": "n",
+           "task": {"filename": "relu.py", "source": Path(task("relu")).read_text()},
+           "candidate": {"filename": "ok.py", "source": Path(kernel("relu", "ok")).read_text()},
+           "options": CPU_OPTIONS}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(PYTHON_DIR))
+    subprocess.run([sys.executable, "-m", "adaexplore_worker.oneshot", "--job",
+                    str(tmp_path / "job.json"), "--out", str(tmp_path / "out.json")],
+                   env=env, check=True, timeout=120)
+    facts = json.loads((tmp_path / "out.json").read_text())
+    assert facts["status"] == "ok"
+    assert all(t["passed"] for t in facts["trials"])
+    assert len(facts["timing"]["candidate_ms"]) == 3

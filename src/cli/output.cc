@@ -72,7 +72,21 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
 
 std::string FormatJsonLine(const EvalResult& r) {
   nlohmann::json j = ToJson(r);
-  j.erase("facts");  // The raw facts are for the run database; --json stays readable.
+  // The raw facts (per-run samples, per-trial detail) are for the run database; --json keeps a
+  // readable summary of where the time went.
+  nlohmann::json details = nlohmann::json::object();
+  if (r.facts.is_object()) {
+    for (const char* key : {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "notes"}) {
+      if (r.facts.contains(key)) {
+        details[key] = r.facts[key];
+      }
+    }
+    if (r.facts.contains("reference") && r.facts["reference"].is_object()) {
+      details["reference"] = r.facts["reference"];
+    }
+  }
+  j.erase("facts");
+  j["details"] = details;
   return j.dump() + "\n";
 }
 

@@ -297,6 +297,24 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
         timing.value("inputs_mutated_runs", 0));
     return;
   }
+  if (profile.check_stream_escape && timing.value("meaningful", false)) {
+    const TimingStats event = ComputeTimingStats(Samples(timing, "candidate_ms"));
+    const TimingStats wall = ComputeTimingStats(Samples(timing, "candidate_wall_ms"));
+    // Work left on other streams (or threads) finishes inside the device-wide sync but outside
+    // the events. Launch latency and the sync make up a little of any call's wall time; the
+    // floor keeps short kernels from being flagged for that.
+    constexpr double kEscapeFloorMs = 0.2;
+    constexpr double kEscapeShare = 0.5;
+    if (event.runs > 0 && wall.runs > 0 &&
+        wall.median_ms - event.median_ms > kEscapeShare * wall.median_ms + kEscapeFloorMs) {
+      r.verdict = Verdict::kRejected;
+      r.reason = fmt::format(
+          "the timed call took {:.3g} ms of wall time but its stream's events saw only {:.3g} ms: "
+          "work escaped the timed stream (side streams or threads)",
+          wall.median_ms, event.median_ms);
+      return;
+    }
+  }
   r.verdict = Verdict::kCorrect;
   r.reason = "matches the reference on every trial";
   if (!timing.empty()) {

@@ -99,6 +99,29 @@ TEST(ClassifyTest, MutatedInputsAndReplayAreRejected) {
   EXPECT_NE(r.reason.find("19 of 20 timed runs"), std::string::npos);
 }
 
+TEST(ClassifyTest, WorkThatEscapesTheTimedStreamIsRejected) {
+  json timing = Timing(0.01, 2.0);
+  timing["candidate_wall_ms"] = json::array();
+  for (int i = 0; i < 20; ++i) {
+    timing["candidate_wall_ms"].push_back(2.0);  // The sync waited 2 ms the events never saw.
+  }
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("escaped the timed stream"), std::string::npos);
+  // Launch latency on a short kernel is not an escape.
+  for (auto& v : timing["candidate_wall_ms"]) {
+    v = 0.15;
+  }
+  timing["candidate_ms"] = json::array();
+  for (int i = 0; i < 20; ++i) {
+    timing["candidate_ms"].push_back(0.02);
+  }
+  EXPECT_EQ(
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}}).verdict,
+      Verdict::kCorrect);
+}
+
 TEST(ClassifyTest, NondeterminismBeyondToleranceIsIncorrect) {
   EvalResult r = ClassifyFacts({{"status", "ok"},
                                 {"trials", {PassingTrial(0)}},

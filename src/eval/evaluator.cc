@@ -4,6 +4,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 
 #include "core/hash.h"
 #include "eval/classify.h"
@@ -14,6 +15,15 @@ namespace {
 std::string RandomNonce() {
   std::random_device device;
   return fmt::format("{:08x}{:08x}{:08x}{:08x}", device(), device(), device(), device());
+}
+
+bool RanOutOfMemory(const nlohmann::json& facts) {
+  if (!facts.is_object() || !facts.contains("error") || !facts["error"].is_object()) {
+    return false;
+  }
+  const nlohmann::json& error = facts["error"];
+  return error.value("out_of_memory", false) &&
+         error.value("cuda_error", nlohmann::json()).is_null();
 }
 
 }  // namespace
@@ -53,8 +63,9 @@ std::string Evaluator::CacheKey(const EvalRequest& request) const {
       .Finish();
 }
 
-nlohmann::json Evaluator::JobMessage(const EvalRequest& request, const std::string& key) const {
+nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   const EvalProfile& p = options_.profile;
+  const std::string key = CacheKey(request);
   nlohmann::json options = p.ToJobOptions();
   options["device"] = workers_.empty() ? "cpu" : workers_.front().device_kind;
   // Derived seeds differ per candidate but are reproducible: the same work, the same inputs.
@@ -116,10 +127,11 @@ Result<std::vector<EvalResult>> Evaluator::Run(
     it->second.push_back(i);
     if (fresh) {
       pool_->Submit(PoolJob{.id = key.substr(0, 16),
-                            .message = JobMessage(requests[i], key),
+                            .message = JobMessage(requests[i]),
                             .timeout_s = options_.profile.timeout_s});
     }
   }
+  std::set<std::string> retried_alone;
   while (!pool_->idle()) {
     ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(std::nullopt, guard));
     for (const PoolOutcome& outcome : done) {
@@ -127,6 +139,18 @@ Result<std::vector<EvalResult>> Evaluator::Run(
         return entry.first.substr(0, 16) == outcome.id;
       });
       if (it == waiting.end()) {
+        continue;
+      }
+      // Out of device memory while sharing the GPU says nothing about the candidate: run it
+      // again with the device to itself before judging.
+      if (RanOutOfMemory(outcome.facts) && retried_alone.insert(it->first).second) {
+        options_.logger->info("job {} ran out of GPU memory beside others; retrying it alone",
+                              outcome.id);
+        nlohmann::json message = JobMessage(requests[it->second.front()]);
+        message["options"]["exclusive"] = true;
+        pool_->Submit(PoolJob{.id = outcome.id,
+                              .message = std::move(message),
+                              .timeout_s = options_.profile.timeout_s});
         continue;
       }
       const EvalResult result = Finish(requests[it->second.front()], it->first, outcome);

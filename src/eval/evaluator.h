@@ -51,12 +51,15 @@ class Evaluator {
   // The content key of a request (exposed for tests and the run database).
   std::string CacheKey(const EvalRequest& request) const;
 
+  // The "eval" message the workers get for `request` (without id and timeout), also used by
+  // bench/eval_throughput to run the same job in a fresh process.
+  nlohmann::json JobMessage(const EvalRequest& request) const;
+
   const std::vector<WorkerHello>& workers() const { return workers_; }
 
  private:
   Evaluator(EvaluatorOptions options, std::unique_ptr<WorkerPool> pool,
             std::optional<ResultCache> cache);
-  nlohmann::json JobMessage(const EvalRequest& request, const std::string& key) const;
   EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
 
   EvaluatorOptions options_;

@@ -29,7 +29,7 @@ EvalProfile PaperProfile() {
   p.interleave_reference = false;
   p.revalidate_timed = false;
   p.l2_flush = false;
-  p.device_sync = false;
+  p.check_stream_escape = false;
   p.generate_on = "cpu";
   p.statistic = "trimmed_mean";
   p.reject_flag_changes = false;
@@ -81,7 +81,6 @@ nlohmann::json EvalProfile::ToJobOptions() const {
       {"revalidate_atol", atol * revalidate_factor},
       {"revalidate_rtol", rtol * revalidate_factor},
       {"l2_flush", l2_flush},
-      {"device_sync", device_sync},
       {"compile_baseline", compile_baseline},
       {"generate_on", generate_on},
       {"measure", measure},
@@ -98,6 +97,7 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
   j["statistic"] = statistic;
   j["reject_flag_changes"] = reject_flag_changes;
+  j["check_stream_escape"] = check_stream_escape;
   return j;
 }
 

@@ -42,7 +42,8 @@ struct EvalProfile {
   double revalidate_factor = 10;     // Tolerance multiplier for those checks (they catch replay,
                                      // not rounding).
   bool l2_flush = true;
-  bool device_sync = true;             // End event after a device-wide sync (all streams).
+  bool check_stream_escape = true;     // Reject when most of a call's wall time (device-wide
+                                       // sync included) is invisible to its stream's events.
   bool compile_baseline = false;       // Also time torch.compile(reference).
   std::string generate_on = "device";  // "device" or "cpu" (bit-identical to KernelBench).
   std::string statistic = "median";    // "median" or "trimmed_mean".

@@ -51,7 +51,10 @@ Result<std::string> ReadFile(const std::string& path) {
 Status WriteFileAtomic(const std::string& path, std::string_view content) {
   const std::filesystem::path target(path);
   const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
-  std::string temp = (std::filesystem::path(dir) / ("." + target.filename().string() + ".XXXXXX"));
+  std::string name = ".";  // Built by appends: GCC 12's -Wrestrict misfires on "." + string at -O3.
+  name += target.filename().string();
+  name += ".XXXXXX";
+  std::string temp = std::filesystem::path(dir) / name;
   UniqueFd fd(::mkstemp(temp.data()));
   if (!fd.valid()) {
     return ErrnoStatus("mkstemp in " + dir);

@@ -30,6 +30,8 @@ class TempDir {
   ~TempDir();
 
   const std::string& path() const { return path_; }
+  // Stops owning the directory: it stays on disk (kept for the user to read logs).
+  void Release() { path_.clear(); }
 
  private:
   explicit TempDir(std::string path) : path_(std::move(path)) {}

@@ -186,7 +186,7 @@ def test_cpp_load_inline_kernels_build_and_run(cli: Cli) -> None:
         import pytest
         pytest.skip("no C++ compiler")
     code, results = cli.eval_json("--task", example("tasks", "relu.py"), "--kernel",
-                                  example("kernels", "relu", "cpp_inline.py"), "--kernel",
+                                  example("cpp", "relu", "cpp_inline.py"), "--kernel",
                                   example("bad", "relu", "cpp_compile_error.py"), "--no-cache",
                                   "--timed-runs", "3", "--timeout", "400", timeout=900)
     assert results["cpp_inline.py"]["verdict"] == "correct", results["cpp_inline.py"]["reason"]

@@ -1,0 +1,187 @@
+#include "cli/run_setup.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "cli/devices.h"
+
+#ifndef ADAEXPLORE_PYTHON_DIR
+#define ADAEXPLORE_PYTHON_DIR ""
+#endif
+
+namespace adaexplore {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kGpuSlotsDefault = 2;
+constexpr double kMemoryFractionForEvaluations = 0.8;
+constexpr double kMemoryLimitCapMb = 64 * 1024;
+constexpr double kMemoryLimitFloorMb = 2 * 1024;
+
+double MemTotalMb() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kb = 0;
+  while (in >> key >> kb) {
+    if (key == "MemTotal:") {
+      return kb / 1024;
+    }
+    in.ignore(1024, '\n');
+  }
+  return 16 * 1024;
+}
+
+}  // namespace
+
+// The checkout this binary belongs to: build/adaexplore -> the folder above build/.
+std::string ProjectRoot() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path();
+         dir = dir.parent_path()) {
+      if (fs::exists(dir / "python" / "adaexplore_worker" / "__init__.py", ec)) {
+        return dir.string();
+      }
+    }
+  }
+  return fs::path(ADAEXPLORE_PYTHON_DIR).parent_path().string();
+}
+
+std::string ResolvePython(const Config& config, const std::string& root) {
+  if (!config.python.empty()) {
+    return config.python;
+  }
+  if (const char* env = std::getenv("ADAEXPLORE_PYTHON"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  std::error_code ec;
+  const fs::path venv = fs::path(root) / ".venv" / "bin" / "python";
+  return fs::exists(venv, ec) ? venv.string() : "python3";
+}
+
+Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& f) {
+  std::vector<std::pair<std::string, std::string>> pairs;  // (task, kernel)
+  if (!f.tasks_dir.empty() || !f.kernels_dir.empty()) {
+    if (f.tasks_dir.empty() || f.kernels_dir.empty() || !f.task.empty()) {
+      return InvalidArgument(
+          "the batch form needs both --tasks-dir and --kernels-dir, and no "
+          "--task");
+    }
+    std::error_code ec;
+    std::vector<fs::path> entries;
+    for (const auto& e : fs::directory_iterator(f.kernels_dir, ec)) {
+      entries.push_back(e.path());
+    }
+    if (ec) {
+      return NotFound("cannot list " + f.kernels_dir + ": " + ec.message());
+    }
+    std::sort(entries.begin(), entries.end());
+    for (const fs::path& entry : entries) {
+      const bool dir = fs::is_directory(entry, ec);
+      const std::string stem = dir ? entry.filename().string() : entry.stem().string();
+      if (!dir && entry.extension() != ".py") {
+        continue;
+      }
+      const std::string task = (fs::path(f.tasks_dir) / (stem + ".py")).string();
+      if (!fs::exists(task, ec)) {
+        return NotFound("no task " + task + " for kernels in " + entry.string());
+      }
+      if (dir) {
+        ASSIGN_OR_RETURN(std::vector<std::string> files, ListPythonFiles(entry.string()));
+        for (const std::string& k : files) {
+          pairs.emplace_back(task, k);
+        }
+      } else {
+        pairs.emplace_back(task, entry.string());
+      }
+    }
+  } else {
+    if (f.task.empty()) {
+      return InvalidArgument(
+          "give --task with --kernel/--kernel-dir, or --tasks-dir with "
+          "--kernels-dir");
+    }
+    std::vector<std::string> kernels = f.kernels;
+    if (!f.kernel_dir.empty()) {
+      ASSIGN_OR_RETURN(std::vector<std::string> files, ListPythonFiles(f.kernel_dir));
+      kernels.insert(kernels.end(), files.begin(), files.end());
+    }
+    if (kernels.empty()) {
+      return InvalidArgument("no kernels to evaluate (use --kernel or --kernel-dir)");
+    }
+    for (const std::string& k : kernels) {
+      pairs.emplace_back(f.task, k);
+    }
+  }
+  std::map<std::string, SourceFile> tasks;
+  std::vector<EvalRequest> requests;
+  for (const auto& [task_path, kernel_path] : pairs) {
+    if (!tasks.contains(task_path)) {
+      Result<SourceFile> task = ReadSourceFile(task_path);
+      if (!task.ok()) {
+        return task.status().WithContext("reading the task");
+      }
+      tasks.emplace(task_path, std::move(*task));
+    }
+    Result<SourceFile> kernel = ReadSourceFile(kernel_path);
+    if (!kernel.ok()) {
+      return kernel.status().WithContext("reading a kernel");
+    }
+    requests.push_back(EvalRequest{.task = tasks.at(task_path), .candidate = std::move(*kernel)});
+  }
+  return requests;
+}
+
+Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::string& scratch,
+                                            Logger logger) {
+  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus));
+  const std::string root = ProjectRoot();
+  const std::string python = ResolvePython(config, root);
+  const std::string python_path = (fs::path(root) / "python").string();
+  const std::string triton_cache = DefaultCacheDirectory() + "/triton";
+  std::vector<WorkerSpec> specs;
+  auto base = [&](std::string label) {
+    WorkerSpec spec;
+    spec.python = python;
+    spec.python_path = python_path;
+    spec.scratch_dir = scratch + "/" + label;
+    spec.label = std::move(label);
+    spec.env = {{"TRITON_CACHE_DIR", triton_cache}};
+    return spec;
+  };
+  if (plan.kind == "cpu") {
+    WorkerSpec spec = base("cpu");
+    spec.device_kind = "cpu";
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    spec.slots = config.slots > 0 ? config.slots : std::min(2, cores);
+    specs.push_back(std::move(spec));
+  } else {
+    for (const std::string& gpu : plan.gpus) {
+      WorkerSpec spec = base("gpu" + gpu);
+      spec.device_kind = "cuda";
+      spec.visible_devices = gpu;
+      spec.slots = config.slots > 0 ? config.slots : kGpuSlotsDefault;
+      specs.push_back(std::move(spec));
+    }
+  }
+  logger->info("workers: {} x {} ({} slot(s) each), python {}", specs.size(), plan.kind,
+               specs.front().slots, python);
+  return specs;
+}
+
+double DefaultMemoryLimitMb(const std::vector<WorkerSpec>& specs) {
+  int evaluations = 0;
+  for (const WorkerSpec& s : specs) {
+    evaluations += s.slots;
+  }
+  const double share = MemTotalMb() * kMemoryFractionForEvaluations / std::max(1, evaluations);
+  return std::clamp(share, kMemoryLimitFloorMb, kMemoryLimitCapMb);
+}
+
+
+}  // namespace adaexplore

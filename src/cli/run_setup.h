@@ -1,0 +1,43 @@
+#pragma once
+
+// What every command that evaluates needs before it starts: the candidates and tasks to read,
+// the workers to run (which GPUs, which Python, how many evaluations at once), and the limits
+// that depend on the machine. Shared by `adaexplore eval` and the benchmarks in bench/.
+
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "core/log.h"
+#include "eval/evaluator.h"
+
+namespace adaexplore {
+
+// The checkout the running binary belongs to (the folder holding python/adaexplore_worker).
+std::string ProjectRoot();
+
+// The worker's interpreter: the configured one, else $ADAEXPLORE_PYTHON, else the project's
+// .venv, else python3.
+std::string ResolvePython(const Config& config, const std::string& root);
+
+struct RequestSources {
+  std::string task;                  // With kernels/kernel_dir.
+  std::vector<std::string> kernels;
+  std::string kernel_dir;
+  std::string tasks_dir;             // Batch form: KD/<task>/*.py or KD/<task>.py against
+  std::string kernels_dir;           // TD/<task>.py.
+};
+
+// Reads every task and candidate named by `sources`. Missing files and empty selections are
+// errors that say what is missing.
+Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& sources);
+
+// One worker per GPU of the plan (or one CPU worker), with scratch folders under `scratch`.
+Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::string& scratch,
+                                            Logger logger);
+
+// A share of this machine's memory for one evaluation: 80% of RAM over all slots, clamped to
+// [2 GiB, 64 GiB].
+double DefaultMemoryLimitMb(const std::vector<WorkerSpec>& specs);
+
+}  // namespace adaexplore
