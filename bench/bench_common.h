@@ -3,12 +3,11 @@
 // Shared by the benchmark programs: flag parsing into a Config and the requests, and small
 // formatting helpers. Benchmarks print a short table last and can write their figures as JSON.
 
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "cli/run_setup.h"
 #include "config/config.h"

@@ -4,10 +4,10 @@
 //
 //   eval_repeatability --tasks-dir T --kernels-dir K --repeat 5 [--json-out F]
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "bench/bench_common.h"
 #include "sys/fs.h"
@@ -80,9 +80,10 @@ Result<int> Main(int argc, char** argv) {
   }
   std::sort(all_cv.begin(), all_cv.end());
   if (!all_cv.empty()) {
-    std::printf("candidates: %zu; CV of the kernel's median across evaluations: median %.2f%%, "
-                "max %.2f%%\n",
-                all_cv.size(), 100 * all_cv[all_cv.size() / 2], 100 * all_cv.back());
+    std::printf(
+        "candidates: %zu; CV of the kernel's median across evaluations: median %.2f%%, "
+        "max %.2f%%\n",
+        all_cv.size(), 100 * all_cv[all_cv.size() / 2], 100 * all_cv.back());
   }
   RETURN_IF_ERROR(WriteJson(flags, {{"repeat", repeat}, {"rows", rows}}));
   return 0;

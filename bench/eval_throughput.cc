@@ -10,14 +10,14 @@
 //
 //   eval_throughput --tasks-dir T --kernels-dir K [--fresh-limit N] [--json-out F]
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 
-#include <fmt/format.h>
-
 #include "bench/bench_common.h"
-#include "eval/classify.h"
 #include "core/clock.h"
+#include "eval/classify.h"
 #include "sys/fs.h"
 #include "sys/process.h"
 #include "sys/signals.h"
@@ -28,9 +28,9 @@ namespace {
 struct ModeFigures {
   std::string name;
   int candidates = 0;
-  double wall_s = 0;       // Start of the mode (workers included) to the last result.
-  double startup_s = 0;    // Pool only: until the workers were ready.
-  double gpu_busy_s = 0;   // Sum over candidates.
+  double wall_s = 0;      // Start of the mode (workers included) to the last result.
+  double startup_s = 0;   // Pool only: until the workers were ready.
+  double gpu_busy_s = 0;  // Sum over candidates.
   int correct = 0;
 
   double PerMinute() const { return candidates > 0 ? 60.0 * candidates / wall_s : 0; }
@@ -62,11 +62,11 @@ Result<ModeFigures> RunFreshProcesses(const std::vector<EvalRequest>& requests,
     const std::string job = fmt::format("{}/job{}.json", scratch, i);
     const std::string out = fmt::format("{}/result{}.json", scratch, i);
     RETURN_IF_ERROR(WriteFileAtomic(job, evaluator.JobMessage(requests[i]).dump()));
-    SpawnOptions options{.argv = {worker.python, "-m", "adaexplore_worker.oneshot", "--job", job,
-                                  "--out", out},
-                         .env_set = worker.env,
-                         .stdout_path = scratch + "/oneshot.log",
-                         .stderr_path = scratch + "/oneshot.log"};
+    SpawnOptions options{
+        .argv = {worker.python, "-m", "adaexplore_worker.oneshot", "--job", job, "--out", out},
+        .env_set = worker.env,
+        .stdout_path = scratch + "/oneshot.log",
+        .stderr_path = scratch + "/oneshot.log"};
     options.env_set.emplace_back("PYTHONPATH", worker.python_path);
     options.env_set.emplace_back("TRITON_CACHE_DIR", scratch + "/triton-fresh");
     if (worker.device_kind == "cuda") {
@@ -136,8 +136,7 @@ Result<int> Main(int argc, char** argv) {
   const TimePoint start = Clock::now();
   ASSIGN_OR_RETURN(evaluator, setup.StartEvaluator(guard));
   pool.startup_s = ToSeconds(Clock::now() - start);
-  ASSIGN_OR_RETURN(std::vector<EvalResult> results,
-                   evaluator->Run(requests, nullptr, &guard));
+  ASSIGN_OR_RETURN(std::vector<EvalResult> results, evaluator->Run(requests, nullptr, &guard));
   pool.wall_s = ToSeconds(Clock::now() - start);
   for (const EvalResult& r : results) {
     pool.gpu_busy_s += GpuBusySeconds(r.facts);
@@ -147,17 +146,18 @@ Result<int> Main(int argc, char** argv) {
   const double speedup = fresh.PerMinute() > 0 ? pool.PerMinute() / fresh.PerMinute() : 0;
   const std::string device =
       evaluator->workers().empty() ? "?" : evaluator->workers().front().device_name;
-  std::printf("\neval_throughput on %s (%zu candidates, %d timed runs each)\n",
-              device.c_str(), requests.size(), config.profile.timed_runs);
-  std::printf("%-30s %10s %8s %10s %12s %14s %16s\n", "mode", "candidates", "correct",
-              "wall s", "cand/min", "GPU busy s", "overhead s/cand");
+  std::printf("\neval_throughput on %s (%zu candidates, %d timed runs each)\n", device.c_str(),
+              requests.size(), config.profile.timed_runs);
+  std::printf("%-30s %10s %8s %10s %12s %14s %16s\n", "mode", "candidates", "correct", "wall s",
+              "cand/min", "GPU busy s", "overhead s/cand");
   for (const ModeFigures* m : {&fresh, &pool}) {
     std::printf("%-30s %10d %8d %10.1f %12.2f %14.1f %16.2f\n", m->name.c_str(), m->candidates,
                 m->correct, m->wall_s, m->PerMinute(), m->gpu_busy_s, m->OverheadPerCandidate());
   }
-  std::printf("pool startup (import torch, probe GPU) %.1f s (first start %.1f s); rate ratio "
-              "%.2fx\n",
-              pool.startup_s, first_startup_s, speedup);
+  std::printf(
+      "pool startup (import torch, probe GPU) %.1f s (first start %.1f s); rate ratio "
+      "%.2fx\n",
+      pool.startup_s, first_startup_s, speedup);
   RETURN_IF_ERROR(WriteJson(flags, {{"device", device},
                                     {"timed_runs", config.profile.timed_runs},
                                     {"fresh", fresh.ToJson()},

@@ -70,6 +70,37 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
   return line;
 }
 
+namespace {
+
+// One line per correctness trial: which inputs, whether it passed, and its error figures.
+nlohmann::json TrialSummaries(const nlohmann::json& facts) {
+  nlohmann::json out = nlohmann::json::array();
+  if (!facts.contains("trials") || !facts["trials"].is_array()) {
+    return out;
+  }
+  for (const nlohmann::json& trial : facts["trials"]) {
+    if (!trial.is_object()) {
+      continue;
+    }
+    nlohmann::json summary = {{"index", trial.value("index", 0)},
+                              {"distribution", trial.value("distribution", "")},
+                              {"passed", trial.value("passed", false)}};
+    nlohmann::json outputs = trial.value("outputs", nlohmann::json::array());
+    if (outputs.is_array() && !outputs.empty() && outputs[0].is_object()) {
+      const nlohmann::json values = outputs[0].value("values", nlohmann::json::object());
+      for (const char* key : {"max_abs_err", "max_rel_err", "violations", "numel", "ref_max_abs"}) {
+        if (values.is_object() && values.contains(key)) {
+          summary[key] = values[key];
+        }
+      }
+    }
+    out.push_back(std::move(summary));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string FormatJsonLine(const EvalResult& r) {
   nlohmann::json j = ToJson(r);
   // The raw facts (per-run samples, per-trial detail) are for the run database; --json keeps a
@@ -84,6 +115,7 @@ std::string FormatJsonLine(const EvalResult& r) {
     if (r.facts.contains("reference") && r.facts["reference"].is_object()) {
       details["reference"] = r.facts["reference"];
     }
+    details["trials"] = TrialSummaries(r.facts);
   }
   j.erase("facts");
   j["details"] = details;

@@ -183,5 +183,4 @@ double DefaultMemoryLimitMb(const std::vector<WorkerSpec>& specs) {
   return std::clamp(share, kMemoryLimitFloorMb, kMemoryLimitCapMb);
 }
 
-
 }  // namespace adaexplore

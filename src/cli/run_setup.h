@@ -21,11 +21,11 @@ std::string ProjectRoot();
 std::string ResolvePython(const Config& config, const std::string& root);
 
 struct RequestSources {
-  std::string task;                  // With kernels/kernel_dir.
+  std::string task;  // With kernels/kernel_dir.
   std::vector<std::string> kernels;
   std::string kernel_dir;
-  std::string tasks_dir;             // Batch form: KD/<task>/*.py or KD/<task>.py against
-  std::string kernels_dir;           // TD/<task>.py.
+  std::string tasks_dir;    // Batch form: KD/<task>/*.py or KD/<task>.py against
+  std::string kernels_dir;  // TD/<task>.py.
 };
 
 // Reads every task and candidate named by `sources`. Missing files and empty selections are

@@ -100,6 +100,19 @@ def test_strict_fails_half_precision_math_that_the_paper_profile_accepts(cli: Cl
     assert paper["fp16_math.py"]["timing"]["statistic"] == "trimmed_mean"
 
 
+def test_half_precision_runs_with_its_own_tolerance(cli: Cli) -> None:
+    # Triton's CPU interpreter handles fp16 and bf16 loads and stores (not bf16 dots).
+    for precision, task_name in (("fp16", "softmax"), ("bf16", "relu")):
+        code, results = cli.eval_json("--task", example("tasks", f"{task_name}.py"), "--kernel",
+                                      example("kernels", task_name, "ok.py"), "--precision",
+                                      precision, "--no-cache", "--timed-runs", "3")
+        r = results["ok.py"]
+        assert r["verdict"] == "correct", (precision, r["reason"])
+        trials = r["details"]["trials"]
+        assert len(trials) == 5 and all(t["passed"] for t in trials)
+        assert trials[1]["distribution"] == "normal" and trials[0]["max_abs_err"] is not None
+
+
 def test_broken_task_files_are_task_errors(cli: Cli) -> None:
     kernel = example("kernels", "relu", "ok.py")
     expected = {"syntax_error.py": "SyntaxError", "no_model.py": "no class Model",
