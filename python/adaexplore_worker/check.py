@@ -148,6 +148,21 @@ def count_mismatches(out: torch.Tensor, ref: torch.Tensor, criterion: str, atol:
     return bad
 
 
+def constant_mismatches(value: float, ref: torch.Tensor, criterion: str, atol: float,
+                        rtol: float, ref_max: float) -> int:
+    """Elements of `ref` that a constant output `value` would get wrong (no full-size tensor is
+    made). Used by the null-kernel self-test."""
+    r = ref.detach().reshape(-1)
+    if not r.is_floating_point():
+        return int((r != value).sum())
+    scale = atol * ref_max if criterion == "scaled" else atol
+    bad = 0
+    for start in range(0, r.numel(), CHUNK_ELEMENTS):
+        rc = r[start:start + CHUNK_ELEMENTS].to(torch.float64)
+        bad += int((~((rc - value).abs() <= scale + rtol * rc.abs())).sum())
+    return bad
+
+
 def max_abs_finite(t: torch.Tensor) -> float:
     """Largest |element| over the finite elements, chunked, without a full-size copy."""
     flat = t.detach().reshape(-1)

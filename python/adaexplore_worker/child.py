@@ -15,12 +15,14 @@ import contextlib
 import copy
 import os
 import random
+import threading
 import time
 from typing import Any, Callable, Iterator
 
 import torch
 
 from . import check, inputs, load
+from .guard import IdentityGuard
 from .protocol import Channel, finite_or_none
 from .timing import Timer
 
@@ -110,13 +112,18 @@ class Evaluation:
         with self.session.gpu("shared"), self.session.phase("reference"):
             self._set_up_torch()
             self._make_references()
+            if self.o.get("null_selftest", True):
+                self.facts["null_kernels"] = self._null_selftest()
         threads_before = _thread_count()
+        self.identities = IdentityGuard()
         with self.session.phase("import"):
             model_new_class = self._guard(
                 "import_error", lambda: load.load_candidate(candidate_path, CANDIDATE_MODULE))
+        self._check_identities()
         self._check_flags_after_import()
         with self.session.gpu("shared"), self.session.phase("check"):
             self.model_new = self._guard("init_error", lambda: self._build(model_new_class))
+            self._check_identities()
             self._check_trials()
             self._check_determinism()
         self.facts["threads_started"] = max(0, _thread_count() - threads_before)
@@ -274,6 +281,55 @@ class Evaluation:
         free, _total = torch.cuda.mem_get_info(self.device)
         return int(free * float(self.o.get("reference_gpu_fraction", 0.25)))
 
+    def _null_selftest(self) -> dict[str, bool]:
+        """Which trivial outputs would pass this task's checks: zeros, one constant (the mean of
+        the first reference), the first input itself, and that input's mean. Any that passes
+        makes the task degenerate: a 'correct' verdict on it proves little."""
+        criterion = self.o.get("criterion", "scaled")
+        atol, rtol = float(self.o.get("atol", 1e-4)), float(self.o.get("rtol", 1e-4))
+        first = self.references[0]["outputs"]
+        means = [float(t.double().mean()) if t.is_floating_point() and t.numel() else 0.0
+                 for t in first]
+
+        def constant(value_of: Callable[[dict[str, Any], int], float | None]) -> bool:
+            for ref in self.references:
+                for k, (stored, ref_max) in enumerate(zip(ref["outputs"], ref["maxima"])):
+                    value = value_of(ref, k)
+                    if value is None or check.constant_mismatches(
+                            value, stored, criterion, atol, rtol, ref_max or 0.0):
+                        return False
+            return True
+
+        def first_input(ref: dict[str, Any]) -> torch.Tensor | None:
+            x = self._make_inputs(ref["seed"], ref["base"])
+            return next((t for t in x if isinstance(t, torch.Tensor)), None)
+
+        def input_mean(ref: dict[str, Any], k: int) -> float | None:
+            x = first_input(ref)
+            return float(x.double().mean()) if x is not None and x.is_floating_point() else None
+
+        def identity() -> bool:
+            for ref in self.references:
+                x = first_input(ref)
+                for stored in ref["outputs"]:
+                    if (x is None or x.numel() != stored.numel()
+                            or check.count_mismatches(x.reshape(stored.shape), stored, criterion,
+                                                      atol, rtol)):
+                        return False
+            return True
+
+        return {"zeros": constant(lambda ref, k: 0.0),
+                "constant": constant(lambda ref, k: means[k]),
+                "input_mean": constant(input_mean),
+                "identity": identity()}
+
+    def _check_identities(self) -> None:
+        """Puts back anything the candidate replaced in the harness's namespaces; records it."""
+        changed = self.identities.check_and_restore()
+        if changed:
+            seen = self.facts.setdefault("patched", [])
+            seen.extend(name for name in changed if name not in seen)
+
     def _check_flags_after_import(self) -> None:
         now = _precision_flags()
         changed = sorted(k for k in now if now[k] != self.flags.get(k))
@@ -301,11 +357,22 @@ class Evaluation:
         torch.cuda.synchronize(self.device)
         del blocks  # Back to the caching allocator, still holding the poison.
 
+    def _note_threads(self, before: set[threading.Thread]) -> None:
+        """Python threads the call started and left running: work that would finish outside any
+        timing window."""
+        left = [t.name for t in threading.enumerate() if t not in before and t.is_alive()]
+        if left:
+            seen = self.facts.setdefault("threads_left_running", [])
+            seen.extend(name for name in left if name not in seen)
+
     def _run_candidate(self, args: list[Any], trial: int) -> Any:
         try:
             with torch.no_grad():
                 start = time.perf_counter()
+                before = set(threading.enumerate())
                 out = self.model_new(*args)
+                self._note_threads(before)
+                self._check_identities()
                 if self.on_gpu:
                     torch.cuda.synchronize(self.device)
                 self.gpu_busy_ms += (time.perf_counter() - start) * 1e3
@@ -470,7 +537,11 @@ class Evaluation:
 
     def _timed_candidate(self, timer: Timer, args: list[Any], i: int) -> tuple[Any, float, float]:
         try:
-            return timer.time(self.model_new, args)
+            before = set(threading.enumerate())
+            result = timer.time(self.model_new, args)
+            self._note_threads(before)
+            self._check_identities()
+            return result
         except BaseException as e:  # noqa: BLE001
             self.facts["status"] = "forward_error"
             self.facts["error"] = load.describe(e)

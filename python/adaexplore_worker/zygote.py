@@ -30,6 +30,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import integrity
 from .protocol import Channel, ChannelClosed
 
 TICK_SECONDS = 0.25
@@ -55,6 +56,7 @@ class Child:
     peak_rss: int = 0
     lock: str | None = None
     open: bool = True
+    static: dict[str, Any] | None = None
 
 
 class GpuLock:
@@ -234,7 +236,8 @@ class Zygote:
                                       nonce=str(job.get("nonce", "")),
                                       deadline=time.monotonic() + timeout,
                                       memory_limit_bytes=int(limit_mb * (1 << 20)),
-                                      job_dir=job_dir)
+                                      job_dir=job_dir,
+                                      static=integrity.static_facts(job["candidate"]["source"]))
         self._send({"type": "started", "id": job_id, "pid": pid})
 
     def _reap(self) -> None:
@@ -260,6 +263,8 @@ class Zygote:
         facts["wall_s"] = round(time.monotonic() - child.started, 4)
         facts["child_pid"] = child.pid
         facts["peak_rss_mb"] = round(child.peak_rss / (1 << 20), 1)
+        if child.static is not None:
+            facts["static"] = child.static  # Read here, so a child that dies still has them.
         facts["stdout"] = _tail(os.path.join(child.job_dir, "stdout.txt"))
         facts["stderr"] = _tail(os.path.join(child.job_dir, "stderr.txt"))
         if child.stray_lines:

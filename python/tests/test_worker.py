@@ -1,5 +1,7 @@
 """The worker process end to end (CPU mode): the facts it reports for real kernels."""
 
+from pathlib import Path
+
 from conftest import Worker, kernel, task
 
 
@@ -82,3 +84,42 @@ def test_oneshot_runs_the_same_evaluation_in_a_fresh_process(tmp_path) -> None:
     assert facts["status"] == "ok"
     assert all(t["passed"] for t in facts["trials"])
     assert len(facts["timing"]["candidate_ms"]) == 3
+
+
+def test_null_kernel_selftest(worker: Worker) -> None:
+    facts = worker.evaluate(task("relu"), kernel("relu", "ok"))
+    assert facts["null_kernels"] == {"zeros": False, "constant": False, "input_mean": False,
+                                     "identity": False}
+    facts = worker.evaluate(task("min_clamp"), kernel("min_clamp", "zeros"))
+    assert facts["null_kernels"]["zeros"] is True
+    assert facts["null_kernels"]["constant"] is True
+    assert facts["null_kernels"]["identity"] is False
+
+
+def test_static_facts_and_threads_left_running(worker: Worker, tmp_path) -> None:
+    source = (Path(kernel("relu", "ok")).read_text()
+              + "\nimport threading\n_orig = ModelNew.forward\n"
+              + "def _forward(self, x):\n"
+              + "    threading.Thread(target=lambda: __import__('time').sleep(2), "
+              + "name='late-work').start()\n"
+              + "    return _orig(self, x)\n"
+              + "ModelNew.forward = _forward\n")
+    path = tmp_path / "threaded.py"
+    path.write_text(source)
+    facts = worker.evaluate(task("relu"), str(path))
+    assert "threads" in {f["rule"] for f in facts["static"]["findings"]}
+    assert facts["threads_left_running"] == ["late-work"]
+
+
+def test_replaced_timers_and_methods_are_restored_and_reported(worker: Worker, tmp_path) -> None:
+    source = (Path(kernel("relu", "ok")).read_text()
+              + "\nimport time as _t\nimport torch as _torch\n"
+              + "_t.perf_counter = lambda: 0.0\n"
+              + "setattr(_torch.Tensor, 'abs', lambda self: self * 0)\n")
+    path = tmp_path / "patcher.py"
+    path.write_text(source)
+    facts = worker.evaluate(task("relu"), str(path))
+    assert "time.perf_counter" in facts["patched"]
+    assert "torch.Tensor.abs" in facts["patched"]
+    # The checks ran with the real functions: the kernel itself is right.
+    assert all(t["passed"] for t in facts["trials"])

@@ -60,6 +60,13 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
   } else {
     line += "  " + r.reason;
   }
+  if (!r.degenerate.empty()) {
+    std::string names;
+    for (const std::string& n : r.degenerate) {
+      names += (names.empty() ? "" : ", ") + n;
+    }
+    line += "  [degenerate task: " + names + " output(s) pass its checks]";
+  }
   if (r.cached) {
     line += "  (cached)";
   }

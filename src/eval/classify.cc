@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <string>
 
 namespace adaexplore {
@@ -237,6 +239,80 @@ void ClassifyTiming(const json& timing, const EvalProfile& p, EvalResult& r) {
   }
 }
 
+// Why each static rule rejects, in words a user can act on.
+std::string StaticRuleWhy(const std::string& rule) {
+  static const std::map<std::string, std::string> why = {
+      {"model_inheritance",
+       "ModelNew must derive from nn.Module only; inheriting the reference "
+       "runs PyTorch, not a kernel"},
+      {"try_except", "a try/except can fall back to PyTorch when the kernel fails; let it fail"},
+      {"torch_compile", "torch.compile is not a hand-written kernel"},
+      {"threads", "threads can finish work after the timer has stopped"},
+      {"streams", "work on other CUDA streams can escape the timed stream"},
+      {"precision_flags", "precision switches change the numerics of the whole process"},
+      {"timer_patch", "rebinding timers or synchronisation falsifies timing"},
+      {"lazy_tensor", "tensor subclasses can defer work until after timing"},
+      {"harness_access",
+       "a kernel has no reason to reach into the harness (gc, frames, "
+       "sys.modules, /proc, raw file descriptors, signals)"},
+  };
+  auto it = why.find(rule);
+  return it == why.end() ? "not allowed in a candidate" : it->second;
+}
+
+// Rejects on the first static finding whose rule the profile rejects.
+bool ClassifyStatic(const json& facts, const EvalProfile& profile, EvalResult& r) {
+  const json stat = facts.value("static", json::object());
+  if (!stat.is_object() || !stat.contains("findings") || !stat["findings"].is_array()) {
+    return false;
+  }
+  for (const json& finding : stat["findings"]) {
+    const std::string rule = Str(finding, "rule");
+    if (std::find(profile.reject_static.begin(), profile.reject_static.end(), rule) ==
+        profile.reject_static.end()) {
+      continue;
+    }
+    r.verdict = Verdict::kRejected;
+    r.reason = fmt::format("static check '{}' at line {}: `{}`: {}", rule, finding.value("line", 0),
+                           Str(finding, "text"), StaticRuleWhy(rule));
+    return true;
+  }
+  return false;
+}
+
+void CollectDegenerate(const json& facts, EvalResult& r) {
+  const json nulls = facts.value("null_kernels", json::object());
+  if (!nulls.is_object()) {
+    return;
+  }
+  for (const auto& [name, passed] : nulls.items()) {
+    if (passed.is_boolean() && passed.get<bool>()) {
+      r.degenerate.push_back(name);
+    }
+  }
+}
+
+// Runtime integrity facts that reject whatever else happened: replaced functions and threads
+// left running.
+bool ClassifyRuntimeIntegrity(const json& facts, const EvalProfile& profile, EvalResult& r) {
+  const json patched = facts.value("patched", json::array());
+  if (profile.reject_patching && patched.is_array() && !patched.empty()) {
+    r.verdict = Verdict::kRejected;
+    r.reason = "the candidate replaced " + patched.dump() +
+               " (restored before checking): timers, synchronisation and the functions checks "
+               "use must not be patched";
+    return true;
+  }
+  const json threads = facts.value("threads_left_running", json::array());
+  if (profile.reject_threads_left_running && threads.is_array() && !threads.empty()) {
+    r.verdict = Verdict::kRejected;
+    r.reason = "the candidate left Python thread(s) " + threads.dump() +
+               " running after forward returned: work outside the timed window";
+    return true;
+  }
+  return false;
+}
+
 void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& r) {
   if (!facts.is_object()) {
     r.verdict = Verdict::kError;
@@ -252,7 +328,15 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
   }
   const json trials = facts.value("trials", json::array());
   CollectErrorFigures(trials, r);
+  CollectDegenerate(facts, r);
   const std::string status = Str(facts, "status", "missing");
+  // A forged result and a candidate that does not load are decided before anything it did;
+  // static findings come next, before what happened when it ran.
+  const bool ran =
+      status != "import_error" && status != "task_error" && status != "protocol_violation";
+  if (ran && (ClassifyStatic(facts, profile, r) || ClassifyRuntimeIntegrity(facts, profile, r))) {
+    return;
+  }
   if (status != "ok") {
     ClassifyFailureStatus(status, facts, profile, r);
     return;

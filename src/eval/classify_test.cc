@@ -122,6 +122,50 @@ TEST(ClassifyTest, WorkThatEscapesTheTimedStreamIsRejected) {
       Verdict::kCorrect);
 }
 
+TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {
+  const json findings = {{"parsed", true},
+                         {"findings", {{{"rule", "try_except"}, {"line", 12}, {"text", "try:"}}}}};
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"static", findings}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.reason,
+            "static check 'try_except' at line 12: `try:`: a try/except can fall back "
+            "to PyTorch when the kernel fails; let it fail");
+  // Even a candidate that then crashed is rejected for what its source shows...
+  EXPECT_EQ(ClassifyFacts({{"status", "crash"}, {"static", findings}}).verdict, Verdict::kRejected);
+  // ...but one that does not load is a compile error, and paper mode does not look.
+  EXPECT_EQ(ClassifyFacts({{"status", "import_error"}, {"static", findings}}).verdict,
+            Verdict::kCompileError);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"static", findings}},
+                          PaperProfile())
+                .verdict,
+            Verdict::kCorrect);
+}
+
+TEST(ClassifyTest, PatchedFunctionsAreRejected) {
+  EvalResult r = ClassifyFacts(
+      {{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"patched", {"time.perf_counter"}}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("must not be patched"), std::string::npos);
+}
+
+TEST(ClassifyTest, ThreadsLeftRunningAreRejected) {
+  EvalResult r = ClassifyFacts(
+      {{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"threads_left_running", {"late-work"}}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("late-work"), std::string::npos);
+}
+
+TEST(ClassifyTest, DegenerateTasksAreFlaggedWhateverTheVerdict) {
+  const json nulls = {{"zeros", true}, {"constant", false}, {"identity", true}};
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"null_kernels", nulls}});
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.degenerate, (std::vector<std::string>{"identity", "zeros"}));
+  EXPECT_EQ(ClassifyFacts({{"status", "forward_error"}, {"null_kernels", nulls}}).degenerate.size(),
+            2u);
+}
+
 TEST(ClassifyTest, NondeterminismBeyondToleranceIsIncorrect) {
   EvalResult r = ClassifyFacts({{"status", "ok"},
                                 {"trials", {PassingTrial(0)}},

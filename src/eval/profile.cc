@@ -33,6 +33,9 @@ EvalProfile PaperProfile() {
   p.generate_on = "cpu";
   p.statistic = "trimmed_mean";
   p.reject_flag_changes = false;
+  p.reject_static.clear();
+  p.reject_threads_left_running = false;
+  p.reject_patching = false;
   return p;
 }
 
@@ -85,6 +88,7 @@ nlohmann::json EvalProfile::ToJobOptions() const {
       {"generate_on", generate_on},
       {"measure", measure},
       {"time_only_if_correct", true},
+      {"null_selftest", null_selftest},
   };
 }
 
@@ -98,6 +102,9 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["statistic"] = statistic;
   j["reject_flag_changes"] = reject_flag_changes;
   j["check_stream_escape"] = check_stream_escape;
+  j["reject_static"] = reject_static;
+  j["reject_threads_left_running"] = reject_threads_left_running;
+  j["reject_patching"] = reject_patching;
   return j;
 }
 

@@ -48,9 +48,16 @@ struct EvalProfile {
   std::string generate_on = "device";  // "device" or "cpu" (bit-identical to KernelBench).
   std::string statistic = "median";    // "median" or "trimmed_mean".
   bool reject_flag_changes = true;     // Reject candidates that change precision flags.
-  double timeout_s = 180;              // Per candidate, compile included.
-  double memory_limit_mb = 0;          // Host memory of one evaluation; 0: chosen at start.
-  bool measure = true;                 // Time correct candidates.
+  // Static findings that reject (rule names in python/adaexplore_worker/integrity.py).
+  std::vector<std::string> reject_static = {"model_inheritance", "try_except",  "torch_compile",
+                                            "threads",           "streams",     "precision_flags",
+                                            "timer_patch",       "lazy_tensor", "harness_access"};
+  bool reject_threads_left_running = true;  // Python threads still alive after forward.
+  bool reject_patching = true;  // Replaced timers, torch functions or harness functions.
+  bool null_selftest = true;    // Flag tasks that trivial outputs pass.
+  double timeout_s = 180;       // Per candidate, compile included.
+  double memory_limit_mb = 0;   // Host memory of one evaluation; 0: chosen at start.
+  bool measure = true;          // Time correct candidates.
 
   // The options object sent to the worker.
   nlohmann::json ToJobOptions() const;

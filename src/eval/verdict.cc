@@ -128,6 +128,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"speedup_compiled", OptionalJson(r.speedup_compiled)},
       {"max_abs_err", OptionalJson(r.max_abs_err)},
       {"max_rel_err", OptionalJson(r.max_rel_err)},
+      {"degenerate", r.degenerate},
       {"timing", timing},
       {"profile", r.profile},
       {"device", r.device},
@@ -152,6 +153,13 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.speedup_compiled = OptionalDouble(j, "speedup_compiled");
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
   r.max_rel_err = OptionalDouble(j, "max_rel_err");
+  if (j.contains("degenerate") && j["degenerate"].is_array()) {
+    for (const nlohmann::json& name : j["degenerate"]) {
+      if (name.is_string()) {
+        r.degenerate.push_back(name.get<std::string>());
+      }
+    }
+  }
   if (j.contains("timing") && j["timing"].is_object()) {
     const nlohmann::json& t = j["timing"];
     r.statistic = t.value("statistic", "");

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace adaexplore {
 
@@ -59,6 +60,9 @@ struct EvalResult {
   bool timing_meaningful = false;     // False on the CPU (Triton's interpreter).
   std::optional<double> max_abs_err;  // Worst over the trials that ran.
   std::optional<double> max_rel_err;
+  // Trivial outputs ("zeros", "constant", "identity", "input_mean") that pass this task's
+  // checks: when any does, a correct verdict on the task proves little.
+  std::vector<std::string> degenerate;
   std::string statistic;  // "median" or "trimmed_mean": what the speedup compares.
   std::string profile;
   std::string device;

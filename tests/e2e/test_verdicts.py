@@ -170,28 +170,38 @@ def test_results_are_cached_by_content(cli: Cli, tmp_path: Path) -> None:
     assert not third["ok.py"]["cached"]
 
 
-def _worker_processes() -> set[int]:
-    out = subprocess.run(["pgrep", "-f", "adaexplore_worker --fd"], capture_output=True,
+def _worker_processes(marker: str) -> set[int]:
+    """Worker processes whose command line holds `marker` (this test's own scratch folder, so
+    other runs on the machine do not count)."""
+    out = subprocess.run(["pgrep", "-f", f"adaexplore_worker.*{marker}"], capture_output=True,
                          text=True).stdout
     return {int(x) for x in out.split()}
 
 
 def test_interrupt_stops_the_run_and_leaves_no_process(cli: Cli) -> None:
-    before = _worker_processes()
+    scratch = cli.tmp / "scratch"
+    scratch.mkdir()
+    env = dict(cli.env, TMPDIR=str(scratch))
     p = subprocess.Popen([cli.binary, "eval", "--device", "cpu", "--no-cache", "--task",
                           example("tasks", "relu.py"), "--kernel", example("bad", "relu",
                                                                            "hang.py"),
-                          "--timeout", "300"], env=cli.env, cwd=cli.tmp,
+                          "--timeout", "300"], env=env, cwd=cli.tmp,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (_worker_processes() - before):
+    while time.monotonic() < deadline and not _worker_processes(str(scratch)):
         time.sleep(0.2)
+    assert _worker_processes(str(scratch)), "the worker never started"
     time.sleep(3)  # Let it reach the hanging forward pass.
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=30)
     assert p.returncode == 130, err
     time.sleep(1)
-    assert not (_worker_processes() - before)
+    assert not _worker_processes(str(scratch))
+    # The hanging child was in its own process group; it must be gone too.
+    out = subprocess.run(["pgrep", "-f", "adaexplore_worker"], capture_output=True, text=True)
+    for pid in out.stdout.split():
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes() if Path(f"/proc/{pid}").exists() else b""
+        assert str(scratch).encode() not in cmdline
 
 
 def test_cpp_load_inline_kernels_build_and_run(cli: Cli) -> None:

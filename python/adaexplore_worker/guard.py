@@ -1,0 +1,61 @@
+"""Keeping the harness's own tools honest while candidate code runs in the same process.
+
+IdentityGuard snapshots the namespaces the checks and timers are made of (builtins, time, torch,
+torch.Tensor, torch.nn.functional, torch.cuda and its Event, this package's modules) before the
+candidate is imported. After the import and after every call into the candidate it compares
+them: anything replaced or shadowed is put back and reported, so a patched timer, comparison or
+tensor method can neither fake a result nor go unnoticed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sys
+import time
+import types
+from typing import Any
+
+_MISSING = object()
+
+
+def _owners() -> list[tuple[str, Any]]:
+    import torch
+    import torch.nn.functional as F
+
+    owners: list[tuple[str, Any]] = [
+        ("builtins", builtins), ("time", time), ("torch", torch), ("torch.Tensor", torch.Tensor),
+        ("torch.nn.functional", F), ("torch.cuda", torch.cuda),
+        ("torch.cuda.Event", torch.cuda.Event), ("torch.testing", torch.testing),
+    ]
+    for name, module in list(sys.modules.items()):
+        if name.startswith("adaexplore_worker") and isinstance(module, types.ModuleType):
+            owners.append((name, module))
+    return owners
+
+
+class IdentityGuard:
+    def __init__(self) -> None:
+        self._snapshot: list[tuple[str, Any, dict[str, Any]]] = [
+            (name, owner, dict(vars(owner))) for name, owner in _owners()]
+
+    def check_and_restore(self) -> list[str]:
+        """Names replaced or added since the snapshot, after putting the originals back."""
+        changed: list[str] = []
+        for name, owner, before in self._snapshot:
+            now = vars(owner)
+            for key, value in list(now.items()):
+                original = before.get(key, _MISSING)
+                if original is value:
+                    continue
+                if original is _MISSING:
+                    if isinstance(owner, type) and key not in ("__doc__",):
+                        changed.append(f"{name}.{key}")  # A shadowing attribute on a class.
+                        delattr(owner, key)
+                    continue
+                changed.append(f"{name}.{key}")
+                setattr(owner, key, original)
+            for key, original in before.items():
+                if key not in now:
+                    changed.append(f"{name}.{key}")
+                    setattr(owner, key, original)
+        return changed

@@ -1,0 +1,147 @@
+"""Static facts about a candidate's source: constructs a kernel has no business using, each with
+its line. Facts only: which of them reject a candidate is decided on the C++ side.
+
+Rules (names are stable; the C++ side and the docs use them):
+  model_inheritance  ModelNew derives from something other than nn.Module (e.g. the reference)
+  try_except         a try/except, the shape of a fallback to PyTorch when a kernel fails
+  torch_compile      torch.compile / torch._dynamo / torch._inductor
+  threads            threading, _thread, multiprocessing, concurrent.futures, asyncio
+  streams            CUDA streams other than the current one (Python or C++ source)
+  precision_flags    TF32 / matmul-precision / reduced-precision switches
+  timer_patch        rebinding timers or synchronisation (torch.cuda.Event, synchronize, time.*)
+  lazy_tensor        torch.Tensor subclasses and the hooks that make lazy outputs
+  harness_access     reaching into the harness: gc, frames, sys.modules, /proc/self, os.write
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+_THREAD_MODULES = ("threading", "_thread", "multiprocessing", "concurrent", "asyncio")
+_COMPILE_PREFIXES = ("torch.compile", "torch._dynamo", "torch._inductor")
+# Searched in string constants (CUDA/C++ sources, environment variable names), never in
+# docstrings or comments.
+_STREAM_PATTERN = re.compile(
+    r"cudaStreamCreate|cudaStreamNonBlocking|getStreamFromPool|cudaStreamPerThread|"
+    r"setCurrentCUDAStream")
+_PRECISION_PATTERN = re.compile(
+    r"setAllowTF32|setFloat32MatmulPrecision|setAllowFP16ReductionCuBLAS|"
+    r"setAllowBF16ReductionCuBLAS|TRITON_F32_DEFAULT")
+_STREAM_NAMES = ("torch.cuda.Stream", "torch.cuda.stream", "torch.cuda.ExternalStream",
+                 "torch.cuda.set_stream", "torch.cuda.StreamContext")
+_PRECISION_NAMES = ("allow_tf32", "allow_fp16_reduced_precision_reduction",
+                    "allow_bf16_reduced_precision_reduction", "set_float32_matmul_precision")
+_TIMER_TARGETS = ("torch.cuda.Event", "torch.cuda.synchronize", "time.perf_counter", "time.time",
+                  "time.monotonic", "torch.cuda.Event.elapsed_time", "torch.cuda.Event.record",
+                  "triton.testing")
+_HARNESS_CALLS = ("gc.get_objects", "gc.get_referrers", "sys._getframe", "inspect.stack",
+                  "inspect.currentframe", "os.write", "os.fdopen", "os.kill", "os.getppid")
+_LAZY_HOOKS = ("__torch_function__", "__torch_dispatch__", "_make_subclass", "_make_wrapper_subclass")
+
+
+def _dotted(node: ast.AST) -> str:
+    """'torch.cuda.Stream' for an Attribute/Name chain, '' otherwise."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                out.add(id(body[0].value))
+    return out
+
+
+def static_facts(source: str) -> dict[str, Any]:
+    """Findings in `source`: {"findings": [{"rule", "line", "text"}], "parsed": bool}."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {"parsed": False, "findings": []}
+    lines = source.splitlines()
+    findings: list[dict[str, Any]] = []
+
+    def add(rule: str, node: ast.AST | int) -> None:
+        line = node if isinstance(node, int) else getattr(node, "lineno", 0)
+        text = lines[line - 1].strip()[:160] if 0 < line <= len(lines) else ""
+        if not any(f["rule"] == rule and f["line"] == line for f in findings):
+            findings.append({"rule": rule, "line": line, "text": text})
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            if node.name == "ModelNew":
+                for base in node.bases:
+                    name = _dotted(base)
+                    if name.split(".")[-1] != "Module":
+                        add("model_inheritance", node)
+            for base in node.bases:
+                if _dotted(base) in ("torch.Tensor", "Tensor"):
+                    add("lazy_tensor", node)
+        elif isinstance(node, ast.Try) and node.handlers:
+            add("try_except", node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names]
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            for name in ([module] if module else []) + names:
+                if name and name.split(".")[0] in _THREAD_MODULES:
+                    add("threads", node)
+                if name and name.split(".")[0] in ("gc", "inspect"):
+                    add("harness_access", node)
+            if module and module.startswith(("torch._dynamo", "torch._inductor")):
+                add("torch_compile", node)
+        elif isinstance(node, ast.Attribute):
+            name = _dotted(node)
+            if name.startswith(_COMPILE_PREFIXES):
+                add("torch_compile", node)
+            if name in ("sys.modules",):
+                add("harness_access", node)
+        elif isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name in _HARNESS_CALLS:
+                add("harness_access", node)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                name = _dotted(target)
+                if any(name == t or name.startswith(t + ".") for t in _TIMER_TARGETS):
+                    add("timer_patch", node)
+        elif isinstance(node, ast.FunctionDef) and node.name in _LAZY_HOOKS:
+            add("lazy_tensor", node)
+        if isinstance(node, ast.Attribute) and node.attr in _LAZY_HOOKS:
+            add("lazy_tensor", node)
+        if isinstance(node, ast.Call) and _dotted(node.func) in ("setattr",) and node.args:
+            if _dotted(node.args[0]) in _TIMER_TARGETS + ("torch.cuda", "time", "torch"):
+                add("timer_patch", node)
+
+    docstrings = _docstring_nodes(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            name = _dotted(node)
+            if name.startswith(_STREAM_NAMES):
+                add("streams", node)
+            if node.attr in _PRECISION_NAMES:
+                add("precision_flags", node)
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in docstrings):
+            for offset, text in enumerate(node.value.splitlines()):
+                line = node.lineno + offset
+                if _STREAM_PATTERN.search(text):
+                    add("streams", line)
+                if _PRECISION_PATTERN.search(text):
+                    add("precision_flags", line)
+                if "/proc/self" in text:
+                    add("harness_access", line)
+    findings.sort(key=lambda f: (f["line"], f["rule"]))
+    return {"parsed": True, "findings": findings}
