@@ -81,7 +81,7 @@ def _probe(kind: str) -> dict[str, Any]:
                          "capability": f"{props.major}.{props.minor}",
                          "memory_mb": props.total_memory // (1 << 20),
                          "multiprocessors": props.multi_processor_count,
-                         "cuda": torch.version.cuda}
+                         "cuda": torch.version.cuda, "ceilings": _ceilings(torch)}
         except Exception as e:  # noqa: BLE001
             facts = {"error": f"probing the GPU failed: {type(e).__name__}: {e}"}
             code = 1
@@ -107,6 +107,39 @@ def _probe(kind: str) -> dict[str, Any]:
         return json.loads(data.decode())
     except ValueError:
         return {"error": "the GPU probe did not answer"}
+
+
+def _ceilings(torch: Any) -> dict[str, Any]:
+    """The device's measured ceilings, for the speed-of-light bound: device-to-device copy
+    bandwidth (bytes read plus written per second) and the dense bf16 matrix rate, the fastest
+    arithmetic any kernel can reach. Best of several runs on random data."""
+    try:
+        device = torch.device("cuda", 0)
+
+        def best_ms(fn: Any, runs: int = 5) -> float:
+            fn()
+            best = float("inf")
+            for _ in range(runs):
+                start = torch.cuda.Event(enable_timing=True)
+                end = torch.cuda.Event(enable_timing=True)
+                start.record()
+                fn()
+                end.record()
+                end.synchronize()
+                best = min(best, start.elapsed_time(end))
+            return best
+
+        x = torch.empty(1 << 28, dtype=torch.float32, device=device).uniform_()
+        y = torch.empty_like(x)
+        copy_ms = best_ms(lambda: y.copy_(x))
+        n = 8192
+        a = torch.randn(n, n, dtype=torch.bfloat16, device=device)
+        b = torch.randn(n, n, dtype=torch.bfloat16, device=device)
+        mm_ms = best_ms(lambda: a @ b)
+        return {"copy_bytes_per_s": 2 * x.numel() * x.element_size() / (copy_ms / 1e3),
+                "bf16_flops_per_s": 2 * n**3 / (mm_ms / 1e3)}
+    except Exception as e:  # noqa: BLE001 - no ceilings only disables the bound.
+        return {"error": f"{type(e).__name__}: {e}"}
 
 
 if __name__ == "__main__":

@@ -114,6 +114,7 @@ class Evaluation:
             self._make_references()
             if self.o.get("null_selftest", True):
                 self.facts["null_kernels"] = self._null_selftest()
+            self.facts["roofline"] = self._roofline()
         threads_before = _thread_count()
         self.identities = IdentityGuard()
         with self.session.phase("import"):
@@ -280,6 +281,26 @@ class Evaluation:
             return 1 << 62
         free, _total = torch.cuda.mem_get_info(self.device)
         return int(free * float(self.o.get("reference_gpu_fraction", 0.25)))
+
+    def _roofline(self) -> dict[str, Any] | None:
+        """What the task must at least do: matrix-unit flops (torch's flop counter over one
+        reference call) and bytes (every input and parameter read once, every output written
+        once). The C++ side sets these against the device's measured ceilings."""
+        try:
+            from torch.utils.flop_counter import FlopCounterMode
+
+            ref = self.references[0]
+            x = self._make_inputs(ref["seed"], ref["base"])
+            with torch.no_grad(), FlopCounterMode(display=False) as counter:
+                out = check.flatten_outputs(self.ref_model(*x))
+            tensors = [t for t in x if isinstance(t, torch.Tensor)]
+            tensors += list(self.ref_model.parameters()) + list(self.ref_model.buffers())
+            tensors += [t for t in out if isinstance(t, torch.Tensor)]
+            return {"flops": int(counter.get_total_flops()),
+                    "bytes": int(sum(t.numel() * t.element_size() for t in tensors))}
+        except Exception as e:  # noqa: BLE001 - a missing bound is a note, not a failure.
+            self.facts["notes"].append(f"no roofline figures: {type(e).__name__}: {e}")
+            return None
 
     def _null_selftest(self) -> dict[str, bool]:
         """Which trivial outputs would pass this task's checks: zeros, one constant (the mean of

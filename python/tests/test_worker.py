@@ -123,3 +123,10 @@ def test_replaced_timers_and_methods_are_restored_and_reported(worker: Worker, t
     assert "torch.Tensor.abs" in facts["patched"]
     # The checks ran with the real functions: the kernel itself is right.
     assert all(t["passed"] for t in facts["trials"])
+
+
+def test_roofline_figures(worker: Worker) -> None:
+    facts = worker.evaluate(task("gemm_relu"), kernel("gemm_relu", "ok"))
+    # 24x40 @ 40x36: 2*24*40*36 flops; bytes: input, weight, bias, output in fp32.
+    assert facts["roofline"]["flops"] == 2 * 24 * 40 * 36
+    assert facts["roofline"]["bytes"] == 4 * (24 * 40 + 36 * 40 + 36 + 24 * 36)

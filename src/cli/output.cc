@@ -57,6 +57,9 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     if (r.max_abs_err) {
       line += fmt::format("  max err {:.2g}", *r.max_abs_err);
     }
+    if (r.speed_of_light_ms && r.timing_meaningful) {
+      line += fmt::format("  speed-of-light bound {:.4g} ms", *r.speed_of_light_ms);
+    }
   } else {
     line += "  " + r.reason;
   }

@@ -313,7 +313,44 @@ bool ClassifyRuntimeIntegrity(const json& facts, const EvalProfile& profile, Eva
   return false;
 }
 
-void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& r) {
+// The speed-of-light bound in milliseconds, if the facts and ceilings allow one.
+std::optional<double> SpeedOfLightMs(const json& facts, const DeviceCeilings* ceilings) {
+  const json roofline = facts.value("roofline", json::object());
+  if (ceilings == nullptr || !ceilings->known() || !roofline.is_object()) {
+    return std::nullopt;
+  }
+  const double bytes = roofline.value("bytes", 0.0);
+  const double flops = roofline.value("flops", 0.0);
+  const double seconds =
+      std::max(bytes / ceilings->copy_bytes_per_s, flops / ceilings->bf16_flops_per_s);
+  return seconds > 0 ? std::optional<double>(seconds * 1e3) : std::nullopt;
+}
+
+// Rejects a measured time below the bound. The slack absorbs timer resolution and ceilings
+// measured on a busy card; anything beyond it is physically impossible, not fast.
+bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
+  constexpr double kSlack = 0.9;
+  if (!profile.speed_of_light || !r.speed_of_light_ms || !r.candidate_timing ||
+      !r.timing_meaningful) {
+    return false;
+  }
+  const double measured = r.statistic == "trimmed_mean" ? r.candidate_timing->trimmed_mean_ms
+                                                        : r.candidate_timing->median_ms;
+  if (measured >= kSlack * *r.speed_of_light_ms) {
+    return false;
+  }
+  r.verdict = Verdict::kRejected;
+  r.reason = fmt::format(
+      "faster than the speed of light: {:.4g} ms, but moving the task's bytes once and doing its "
+      "matrix flops at this GPU's measured peaks takes at least {:.4g} ms; pending review",
+      measured, *r.speed_of_light_ms);
+  r.speedup.reset();
+  r.speedup_compiled.reset();
+  return true;
+}
+
+void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& r,
+                     const DeviceCeilings* ceilings) {
   if (!facts.is_object()) {
     r.verdict = Verdict::kError;
     r.reason = "the worker sent no facts";
@@ -404,14 +441,17 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
   if (!timing.empty()) {
     ClassifyTiming(timing, profile, r);
   }
+  r.speed_of_light_ms = SpeedOfLightMs(facts, ceilings);
+  ClassifySpeedOfLight(profile, r);
 }
 
 }  // namespace
 
-void Classify(const json& facts, const EvalProfile& profile, EvalResult& r) {
+void Classify(const json& facts, const EvalProfile& profile, EvalResult& r,
+              const DeviceCeilings* ceilings) {
   r.profile = profile.name;
   try {
-    ClassifyChecked(facts, profile, r);
+    ClassifyChecked(facts, profile, r, ceilings);
   } catch (const json::exception& e) {
     // Facts come from another process: a wrong type anywhere is the worker's bug, not ours.
     r.verdict = Verdict::kError;

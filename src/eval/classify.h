@@ -6,12 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/profile.h"
+#include "eval/protocol.h"
 #include "eval/verdict.h"
 
 namespace adaexplore {
 
 // Fills verdict, reason, error text, timing and error figures of `result` from `facts` (the
-// worker's "facts" object). Never fails: malformed facts give Verdict::kError with the reason.
-void Classify(const nlohmann::json& facts, const EvalProfile& profile, EvalResult& result);
+// worker's "facts" object). `ceilings` (may be null) enable the speed-of-light bound. Never
+// fails: malformed facts give Verdict::kError with the reason.
+void Classify(const nlohmann::json& facts, const EvalProfile& profile, EvalResult& result,
+              const DeviceCeilings* ceilings = nullptr);
 
 }  // namespace adaexplore

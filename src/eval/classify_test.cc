@@ -166,6 +166,35 @@ TEST(ClassifyTest, DegenerateTasksAreFlaggedWhateverTheVerdict) {
             2u);
 }
 
+TEST(ClassifyTest, FasterThanTheSpeedOfLightIsRejected) {
+  // 4 GB must move at 4 TB/s: at least 1 ms. A 0.01 ms kernel is impossible.
+  const DeviceCeilings h200{.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 8e14};
+  const json facts = {{"status", "ok"},
+                      {"trials", {PassingTrial(0)}},
+                      {"roofline", {{"bytes", 4e9}, {"flops", 0}}},
+                      {"timing", Timing(0.01, 2.0)}};
+  EvalResult r;
+  Classify(facts, StrictProfile(), r, &h200);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("faster than the speed of light"), std::string::npos);
+  EXPECT_FALSE(r.speedup.has_value());
+  ASSERT_TRUE(r.speed_of_light_ms.has_value());
+  EXPECT_DOUBLE_EQ(*r.speed_of_light_ms, 1.0);
+  // At 1.2 ms it is merely fast; flops can set the bound too.
+  EvalResult ok;
+  Classify({{"status", "ok"},
+            {"trials", {PassingTrial(0)}},
+            {"roofline", {{"bytes", 4e9}, {"flops", 1.6e12}}},
+            {"timing", Timing(2.5, 3.0)}},
+           StrictProfile(), ok, &h200);
+  EXPECT_EQ(ok.verdict, Verdict::kCorrect);
+  EXPECT_DOUBLE_EQ(*ok.speed_of_light_ms, 2.0);
+  // Without ceilings (CPU) there is no bound.
+  EvalResult cpu;
+  Classify(facts, StrictProfile(), cpu, nullptr);
+  EXPECT_EQ(cpu.verdict, Verdict::kCorrect);
+}
+
 TEST(ClassifyTest, NondeterminismBeyondToleranceIsIncorrect) {
   EvalResult r = ClassifyFacts({{"status", "ok"},
                                 {"trials", {PassingTrial(0)}},

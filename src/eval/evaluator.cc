@@ -88,7 +88,8 @@ EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
   result.kernel_path = request.candidate.path;
   result.cache_key = key;
   result.device = workers_.empty() ? "" : workers_.front().device_name;
-  Classify(outcome.facts, options_.profile, result);
+  Classify(outcome.facts, options_.profile, result,
+           workers_.empty() ? nullptr : &workers_.front().ceilings);
   if (cache_ && result.verdict != Verdict::kError) {
     nlohmann::json stored = ToJson(result);
     if (Status s = cache_->Store(key, std::string(VerdictName(result.verdict)), stored); !s.ok()) {

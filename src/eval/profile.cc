@@ -36,6 +36,7 @@ EvalProfile PaperProfile() {
   p.reject_static.clear();
   p.reject_threads_left_running = false;
   p.reject_patching = false;
+  p.speed_of_light = false;
   return p;
 }
 
@@ -105,6 +106,7 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["reject_static"] = reject_static;
   j["reject_threads_left_running"] = reject_threads_left_running;
   j["reject_patching"] = reject_patching;
+  j["speed_of_light"] = speed_of_light;
   return j;
 }
 

@@ -54,6 +54,7 @@ struct EvalProfile {
                                             "timer_patch",       "lazy_tensor", "harness_access"};
   bool reject_threads_left_running = true;  // Python threads still alive after forward.
   bool reject_patching = true;  // Replaced timers, torch functions or harness functions.
+  bool speed_of_light = true;   // Reject times below the task's roofline on this device.
   bool null_selftest = true;    // Flag tasks that trivial outputs pass.
   double timeout_s = 180;       // Per candidate, compile included.
   double memory_limit_mb = 0;   // Host memory of one evaluation; 0: chosen at start.

@@ -62,6 +62,11 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
     hello.slots = std::max(1, m.value("slots", 1));
     hello.import_s = m.value("import_s", 0.0);
     hello.triton_interpret = m.value("triton_interpret", false);
+    const nlohmann::json ceilings = hello.device.value("ceilings", nlohmann::json::object());
+    if (ceilings.is_object()) {
+      hello.ceilings.copy_bytes_per_s = ceilings.value("copy_bytes_per_s", 0.0);
+      hello.ceilings.bf16_flops_per_s = ceilings.value("bf16_flops_per_s", 0.0);
+    }
   } catch (const nlohmann::json::exception& e) {
     return ProtocolError(std::string("malformed hello: ") + e.what());
   }

@@ -15,6 +15,13 @@ namespace adaexplore {
 
 inline constexpr int kProtocolVersion = 1;
 
+// What the device can do at most, measured by the worker when it starts (GPU only).
+struct DeviceCeilings {
+  double copy_bytes_per_s = 0;  // Device-to-device copy, bytes read plus written.
+  double bf16_flops_per_s = 0;  // Dense bf16 matrix rate: no arithmetic is faster.
+  bool known() const { return copy_bytes_per_s > 0 && bf16_flops_per_s > 0; }
+};
+
 struct WorkerHello {
   int protocol = 0;
   int pid = 0;
@@ -24,6 +31,7 @@ struct WorkerHello {
   std::string device_kind;  // "cuda" or "cpu".
   std::string device_name;  // "NVIDIA H200", or the CPU's name.
   nlohmann::json device;    // Everything the worker said about its device.
+  DeviceCeilings ceilings;  // Unknown (zeros) on the CPU or when measuring failed.
   int slots = 1;            // Evaluations it runs at once.
   double import_s = 0;
   bool triton_interpret = false;

@@ -33,6 +33,10 @@ TEST(ProtocolTest, HelloValidatesVersionAndDevice) {
   EXPECT_EQ(h->device_name, "NVIDIA H200");
   EXPECT_EQ(h->slots, 2);
   EXPECT_NE(h->Fingerprint().find("NVIDIA H200"), std::string::npos);
+  EXPECT_FALSE(h->ceilings.known());
+  nlohmann::json measured = hello;
+  measured["device"]["ceilings"] = {{"copy_bytes_per_s", 4.3e12}, {"bf16_flops_per_s", 7.9e14}};
+  EXPECT_TRUE(ParseHello(measured)->ceilings.known());
 
   nlohmann::json old = hello;
   old["protocol"] = 0;

@@ -129,6 +129,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"max_abs_err", OptionalJson(r.max_abs_err)},
       {"max_rel_err", OptionalJson(r.max_rel_err)},
       {"degenerate", r.degenerate},
+      {"speed_of_light_ms", OptionalJson(r.speed_of_light_ms)},
       {"timing", timing},
       {"profile", r.profile},
       {"device", r.device},
@@ -153,6 +154,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.speedup_compiled = OptionalDouble(j, "speedup_compiled");
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
   r.max_rel_err = OptionalDouble(j, "max_rel_err");
+  r.speed_of_light_ms = OptionalDouble(j, "speed_of_light_ms");
   if (j.contains("degenerate") && j["degenerate"].is_array()) {
     for (const nlohmann::json& name : j["degenerate"]) {
       if (name.is_string()) {

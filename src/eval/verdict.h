@@ -63,6 +63,9 @@ struct EvalResult {
   // Trivial outputs ("zeros", "constant", "identity", "input_mean") that pass this task's
   // checks: when any does, a correct verdict on the task proves little.
   std::vector<std::string> degenerate;
+  // The fastest any kernel could run this task on this device (bytes over copy bandwidth,
+  // matrix flops over the bf16 rate, whichever is larger), when the ceilings are known.
+  std::optional<double> speed_of_light_ms;
   std::string statistic;  // "median" or "trimmed_mean": what the speedup compares.
   std::string profile;
   std::string device;
