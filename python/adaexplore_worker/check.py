@@ -185,7 +185,8 @@ def bitwise_equal(a: Any, b: Any) -> bool:
             return False
         if a.numel() == 0:
             return True
-        return bool(torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8)))
+        return bool(torch.equal(a.reshape(-1).contiguous().view(torch.uint8),
+                                b.reshape(-1).contiguous().view(torch.uint8)))
     return a == b
 
 

@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterator
 import torch
 
 from . import check, inputs, load
-from .guard import IdentityGuard
+from .audit import AuditWatch
+from .guard import IdentityGuard, clear_global_hooks
 from .protocol import Channel, finite_or_none
 from .timing import Timer
 
@@ -116,12 +117,15 @@ class Evaluation:
                 self.facts["null_kernels"] = self._null_selftest()
             self.facts["roofline"] = self._roofline()
         threads_before = _thread_count()
+        self.audit = AuditWatch(candidate_path)  # Wraps thread starters: before the snapshot.
         self.identities = IdentityGuard()
+        self.dynamo_frames = _dynamo_frames()
         with self.session.phase("import"):
             model_new_class = self._guard(
                 "import_error", lambda: load.load_candidate(candidate_path, CANDIDATE_MODULE))
         self._check_identities()
         self._check_flags_after_import()
+        self._check_inheritance(model_new_class)
         with self.session.gpu("shared"), self.session.phase("check"):
             self.model_new = self._guard("init_error", lambda: self._build(model_new_class))
             self._check_identities()
@@ -345,11 +349,32 @@ class Evaluation:
                 "identity": identity()}
 
     def _check_identities(self) -> None:
-        """Puts back anything the candidate replaced in the harness's namespaces; records it."""
+        """After any candidate code ran: puts back what it replaced in the harness's namespaces
+        and removes global module hooks it registered (both recorded), and collects what the
+        audit hook and torch.compile's counters saw."""
         changed = self.identities.check_and_restore()
+        changed += clear_global_hooks([self.ref_model] + ([self.ref_exact] if self.ref_exact
+                                                         is not None else []))
         if changed:
             seen = self.facts.setdefault("patched", [])
             seen.extend(name for name in changed if name not in seen)
+        runtime = self.facts.setdefault("runtime_findings", [])
+        for finding in self.audit.findings:
+            if finding not in runtime:
+                runtime.append(finding)
+        if _dynamo_frames() > self.dynamo_frames:
+            finding = {"rule": "torch_compile", "line": 0, "text": "torch.compile ran"}
+            if finding not in runtime:
+                runtime.append(finding)
+
+    def _check_inheritance(self, model_new_class: type) -> None:
+        """ModelNew's ancestry at runtime (the static rule only sees class statements)."""
+        for base in model_new_class.__mro__[1:]:
+            if base.__name__ == "Model" or base is self.task.model_class:
+                self.facts.setdefault("runtime_findings", []).append(
+                    {"rule": "model_inheritance", "line": 0,
+                     "text": f"ModelNew derives from {base.__module__}.{base.__qualname__}"})
+                break
 
     def _check_flags_after_import(self) -> None:
         now = _precision_flags()
@@ -381,7 +406,7 @@ class Evaluation:
     def _note_threads(self, before: set[threading.Thread]) -> None:
         """Python threads the call started and left running: work that would finish outside any
         timing window."""
-        left = [t.name for t in threading.enumerate() if t not in before and t.is_alive()]
+        left = [t.name for t in _enumerate_threads() if t not in before and t.is_alive()]
         if left:
             seen = self.facts.setdefault("threads_left_running", [])
             seen.extend(name for name in left if name not in seen)
@@ -390,10 +415,10 @@ class Evaluation:
         try:
             with torch.no_grad():
                 start = time.perf_counter()
-                before = set(threading.enumerate())
+                before = set(_enumerate_threads())
                 out = self.model_new(*args)
-                self._note_threads(before)
                 self._check_identities()
+                self._note_threads(before)
                 if self.on_gpu:
                     torch.cuda.synchronize(self.device)
                 self.gpu_busy_ms += (time.perf_counter() - start) * 1e3
@@ -558,10 +583,17 @@ class Evaluation:
 
     def _timed_candidate(self, timer: Timer, args: list[Any], i: int) -> tuple[Any, float, float]:
         try:
-            before = set(threading.enumerate())
+            before = set(_enumerate_threads())
+            os_before = _thread_count()
             result = timer.time(self.model_new, args)
-            self._note_threads(before)
+            os_after = _thread_count()
             self._check_identities()
+            self._note_threads(before)
+            if os_after > os_before and i >= int(self.o.get("warmup_runs", 10)):
+                # A thread no Python API shows (e.g. _thread.start_new_thread) still running
+                # once the call and the device are done: work outside the window.
+                self.facts["os_threads_left_running"] = max(
+                    self.facts.get("os_threads_left_running", 0), os_after - os_before)
             return result
         except BaseException as e:  # noqa: BLE001
             self.facts["status"] = "forward_error"
@@ -614,8 +646,25 @@ def _relative_error(expected: list[torch.Tensor], exact: list[torch.Tensor]) -> 
     return finite_or_none(worst)
 
 
+_enumerate_threads = threading.enumerate  # Bound before any candidate is imported.
+
+
+def _dynamo_frames() -> int:
+    """Frames torch.compile has compiled in this process so far."""
+    try:
+        from torch._dynamo.utils import counters
+        return int(sum(counters["frames"].values()))
+    except Exception:  # noqa: BLE001
+        return 0
+
+
 def _precision_flags() -> dict[str, Any]:
     return {
+        "cudnn.enabled": torch.backends.cudnn.enabled,
+        "cudnn.benchmark": torch.backends.cudnn.benchmark,
+        "cudnn.deterministic": torch.backends.cudnn.deterministic,
+        "deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
+        "default_dtype": str(torch.get_default_dtype()),
         "cuda.matmul.allow_tf32": torch.backends.cuda.matmul.allow_tf32,
         "cudnn.allow_tf32": torch.backends.cudnn.allow_tf32,
         "float32_matmul_precision": torch.get_float32_matmul_precision(),
@@ -627,6 +676,15 @@ def _precision_flags() -> dict[str, Any]:
 
 
 def _restore_precision_flags(flags: dict[str, Any]) -> None:
+    torch.backends.cudnn.enabled = flags["cudnn.enabled"]
+    torch.backends.cudnn.benchmark = flags["cudnn.benchmark"]
+    torch.backends.cudnn.deterministic = flags["cudnn.deterministic"]
+    torch.use_deterministic_algorithms(flags["deterministic_algorithms"])
+    torch.set_default_dtype(getattr(torch, flags["default_dtype"].replace("torch.", "")))
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = flags[
+        "cuda.matmul.allow_fp16_reduced_precision_reduction"]
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = flags[
+        "cuda.matmul.allow_bf16_reduced_precision_reduction"]
     torch.backends.cuda.matmul.allow_tf32 = flags["cuda.matmul.allow_tf32"]
     torch.backends.cudnn.allow_tf32 = flags["cudnn.allow_tf32"]
     torch.set_float32_matmul_precision(flags["float32_matmul_precision"])

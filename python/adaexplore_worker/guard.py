@@ -19,6 +19,12 @@ _MISSING = object()
 
 
 def _owners() -> list[tuple[str, Any]]:
+    import _thread
+    import json
+    import os
+    import random
+    import threading
+
     import torch
     import torch.nn.functional as F
 
@@ -26,6 +32,9 @@ def _owners() -> list[tuple[str, Any]]:
         ("builtins", builtins), ("time", time), ("torch", torch), ("torch.Tensor", torch.Tensor),
         ("torch.nn.functional", F), ("torch.cuda", torch.cuda),
         ("torch.cuda.Event", torch.cuda.Event), ("torch.testing", torch.testing),
+        ("torch.nn.Module", torch.nn.Module), ("json", json), ("os", os), ("random", random),
+        ("random.Random", random.Random), ("threading", threading), ("sys", sys),
+        ("_thread", _thread),
     ]
     for name, module in list(sys.modules.items()):
         if name.startswith("adaexplore_worker") and isinstance(module, types.ModuleType):
@@ -59,3 +68,32 @@ class IdentityGuard:
                     changed.append(f"{name}.{key}")
                     setattr(owner, key, original)
         return changed
+
+
+_GLOBAL_HOOKS = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
+                 "_global_backward_pre_hooks", "_global_forward_hooks_always_called",
+                 "_global_forward_hooks_with_kwargs", "_global_module_registration_hooks",
+                 "_global_parameter_registration_hooks", "_global_buffer_registration_hooks")
+_MODULE_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
+def clear_global_hooks(reference_models: list[Any]) -> list[str]:
+    """Removes module hooks registered globally or on the reference models (none exist unless
+    someone added them: a hook can slow or alter the reference without replacing anything).
+    Returns what was removed."""
+    import torch.nn.modules.module as module_module
+
+    removed: list[str] = []
+    for name in _GLOBAL_HOOKS:
+        hooks = getattr(module_module, name, None)
+        if hooks:
+            removed.append(f"torch.nn.modules.module.{name}")
+            hooks.clear()
+    for model in reference_models:
+        for sub in model.modules():
+            for name in _MODULE_HOOKS:
+                hooks = getattr(sub, name, None)
+                if hooks:
+                    removed.append(f"reference model {name}")
+                    hooks.clear()
+    return removed

@@ -3,7 +3,8 @@ its line. Facts only: which of them reject a candidate is decided on the C++ sid
 
 Rules (names are stable; the C++ side and the docs use them):
   model_inheritance  ModelNew derives from something other than nn.Module (e.g. the reference)
-  try_except         a try/except, the shape of a fallback to PyTorch when a kernel fails
+  try_except         a try/except (or contextlib.suppress): the shape of a fallback to PyTorch
+                     when a kernel fails
   torch_compile      torch.compile / torch._dynamo / torch._inductor
   threads            threading, _thread, multiprocessing, concurrent.futures, asyncio
   streams            CUDA streams other than the current one (Python or C++ source)
@@ -90,6 +91,8 @@ def static_facts(source: str) -> dict[str, Any]:
                 if _dotted(base) in ("torch.Tensor", "Tensor"):
                     add("lazy_tensor", node)
         elif isinstance(node, ast.Try) and node.handlers:
+            add("try_except", node)
+        elif _dotted(node) in ("contextlib.suppress", "suppress"):
             add("try_except", node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names]

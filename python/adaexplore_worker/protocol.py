@@ -12,6 +12,10 @@ import os
 from typing import Any
 
 MAX_LINE_BYTES = 64 << 20
+# Bound at import, before any candidate code runs in this process: a candidate that replaces
+# json.dumps or os.write cannot touch what the harness sends.
+_dumps = json.dumps
+_write = os.write
 
 
 class ChannelClosed(Exception):
@@ -27,12 +31,12 @@ class Channel:
         self._pending: list[dict[str, Any] | str] = []
 
     def send(self, message: dict[str, Any]) -> None:
-        data = (json.dumps(message, separators=(",", ":"), allow_nan=False, default=_default)
+        data = (_dumps(message, separators=(",", ":"), allow_nan=False, default=_default)
                 + "\n").encode()
         view = memoryview(data)
         while view:
             try:
-                n = os.write(self.fd, view)
+                n = _write(self.fd, view)
             except InterruptedError:
                 continue
             except BlockingIOError:

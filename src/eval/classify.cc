@@ -254,28 +254,44 @@ std::string StaticRuleWhy(const std::string& rule) {
       {"lazy_tensor", "tensor subclasses can defer work until after timing"},
       {"harness_access",
        "a kernel has no reason to reach into the harness (gc, frames, "
-       "sys.modules, /proc, raw file descriptors, signals)"},
+       "sys.modules, /proc, raw file descriptors, signals, tracing)"},
+      {"dynamic_code",
+       "code built at run time with exec/compile escapes every check on the source"},
   };
   auto it = why.find(rule);
   return it == why.end() ? "not allowed in a candidate" : it->second;
 }
 
-// Rejects on the first static finding whose rule the profile rejects.
-bool ClassifyStatic(const json& facts, const EvalProfile& profile, EvalResult& r) {
-  const json stat = facts.value("static", json::object());
-  if (!stat.is_object() || !stat.contains("findings") || !stat["findings"].is_array()) {
-    return false;
-  }
-  for (const json& finding : stat["findings"]) {
-    const std::string rule = Str(finding, "rule");
-    if (std::find(profile.reject_static.begin(), profile.reject_static.end(), rule) ==
-        profile.reject_static.end()) {
+// Rejects on the first finding whose rule the profile rejects: `static` findings come from the
+// source, `runtime_findings` from what the candidate's code did (audit hook, ancestry,
+// torch.compile counters).
+bool ClassifyFindings(const json& facts, const EvalProfile& profile, EvalResult& r) {
+  for (const char* source : {"static", "runtime"}) {
+    const bool from_source = std::string(source) == "static";
+    const json list = from_source
+                          ? facts.value("static", json::object()).value("findings", json::array())
+                          : facts.value("runtime_findings", json::array());
+    if (!list.is_array()) {
       continue;
     }
-    r.verdict = Verdict::kRejected;
-    r.reason = fmt::format("static check '{}' at line {}: `{}`: {}", rule, finding.value("line", 0),
-                           Str(finding, "text"), StaticRuleWhy(rule));
-    return true;
+    for (const json& finding : list) {
+      const std::string rule = Str(finding, "rule");
+      if (std::find(profile.reject_static.begin(), profile.reject_static.end(), rule) ==
+          profile.reject_static.end()) {
+        continue;
+      }
+      r.verdict = Verdict::kRejected;
+      r.reason =
+          from_source
+              ? fmt::format("static check '{}' at line {}: `{}`: {}", rule,
+                            finding.value("line", 0), Str(finding, "text"), StaticRuleWhy(rule))
+              : fmt::format("runtime check '{}': {}{}: {}", rule, Str(finding, "text"),
+                            finding.value("line", 0) > 0
+                                ? fmt::format(" (candidate line {})", finding.value("line", 0))
+                                : "",
+                            StaticRuleWhy(rule));
+      return true;
+    }
   }
   return false;
 }
@@ -308,6 +324,15 @@ bool ClassifyRuntimeIntegrity(const json& facts, const EvalProfile& profile, Eva
     r.verdict = Verdict::kRejected;
     r.reason = "the candidate left Python thread(s) " + threads.dump() +
                " running after forward returned: work outside the timed window";
+    return true;
+  }
+  const int os_threads = facts.value("os_threads_left_running", 0);
+  if (profile.reject_threads_left_running && os_threads > 0) {
+    r.verdict = Verdict::kRejected;
+    r.reason = fmt::format(
+        "{} thread(s) started by a timed call were still running after it "
+        "and the device were done: work outside the timed window",
+        os_threads);
     return true;
   }
   return false;
@@ -371,7 +396,7 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
   // static findings come next, before what happened when it ran.
   const bool ran =
       status != "import_error" && status != "task_error" && status != "protocol_violation";
-  if (ran && (ClassifyStatic(facts, profile, r) || ClassifyRuntimeIntegrity(facts, profile, r))) {
+  if (ran && (ClassifyFindings(facts, profile, r) || ClassifyRuntimeIntegrity(facts, profile, r))) {
     return;
   }
   if (status != "ok") {

@@ -149,6 +149,22 @@ TEST(ClassifyTest, PatchedFunctionsAreRejected) {
   EXPECT_NE(r.reason.find("must not be patched"), std::string::npos);
 }
 
+TEST(ClassifyTest, RuntimeFindingsReject) {
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"},
+                     {"trials", {PassingTrial(0)}},
+                     {"runtime_findings",
+                      {{{"rule", "harness_access"}, {"line", 7}, {"text", "sys._getframe"}}}}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("runtime check 'harness_access': sys._getframe (candidate line 7)"),
+            std::string::npos)
+      << r.reason;
+  EXPECT_EQ(ClassifyFacts(
+                {{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"os_threads_left_running", 1}})
+                .verdict,
+            Verdict::kRejected);
+}
+
 TEST(ClassifyTest, ThreadsLeftRunningAreRejected) {
   EvalResult r = ClassifyFacts(
       {{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"threads_left_running", {"late-work"}}});

@@ -1,0 +1,33 @@
+"""The GEMM, which is all the work, goes to cuBLAS through torch.addmm; only the ReLU epilogue is
+a Triton kernel. Values match, a Triton kernel does run, and the speedup is the epilogue's
+fusion at best. The planned kernel trace flags the aten GEMM.
+
+task: gemm_relu
+expect: rejected
+reason: kernel trace
+class: 5
+device: gpu
+"""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        h = torch.addmm(self.linear.bias, x, self.linear.weight.t())
+        y = torch.empty_like(h)
+        relu_kernel[(triton.cdiv(h.numel(), 1024),)](h, y, h.numel(), BLOCK=1024)
+        return y

@@ -1,0 +1,44 @@
+"""Caches each output under its input's data_ptr (and shape), switched on only after the first six
+calls (the correctness trials and the determinism rerun), so it only serves the timing loop: a
+benchmark that times the same input tensors over and over gets the cached result for free
+(CUDA-L1's address-keyed cache). The harness gives every timed run fresh buffers; when the
+allocator hands back an address already in the cache, the cached output belongs to other values,
+and the timed-run re-check catches it. A GPU case: PyTorch's caching allocator reuses blocks
+deterministically over 100 timed runs; on the CPU, glibc's reuse over 5 runs is a coin toss (when
+no address repeats, the cache never serves and the verdict is an honest correct).
+
+task: relu
+expect: rejected
+reason: timed runs gave outputs that do not match
+class: 11
+device: gpu
+"""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.cache = {}
+
+    def forward(self, x):
+        self.calls += 1
+        key = (x.data_ptr(), tuple(x.shape))
+        if self.calls > 6 and key in self.cache:
+            return self.cache[key]
+        y = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+        if self.calls > 6:
+            self.cache[key] = y
+        return y

@@ -1,0 +1,12 @@
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--adaexplore-binary", default=str(ROOT / "build" / "adaexplore"))
+    parser.addoption("--redteam-device", default="cpu", choices=["cpu", "cuda"],
+                     help="cuda runs every case, the GPU-only ones included")
+    parser.addoption("--redteam-python", default=str(ROOT / ".venv" / "bin" / "python"),
+                     help="the worker's interpreter")

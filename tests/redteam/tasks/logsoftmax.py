@@ -1,0 +1,16 @@
+"""LogSoftmax over the last dimension."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.log_softmax(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(12, 333)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,107 @@
+"""Runs the red-team cases (see README.md): every exploit must come back rejected or incorrect
+with the expected reason, every legitimate kernel correct."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+
+def parse_case(path: Path) -> dict[str, str]:
+    text = path.read_text()
+    if not text.startswith('"""'):
+        raise ValueError(f"{path}: no docstring header")
+    header = text[3:text.index('"""', 3)]
+    meta = {}
+    for line in header.splitlines():
+        if ":" in line and line.split(":", 1)[0].strip() in (
+                "task", "expect", "reason", "class", "device", "degenerate"):
+            key, value = line.split(":", 1)
+            meta[key.strip()] = value.strip()
+    for key in ("task", "expect", "class"):
+        if key not in meta:
+            raise ValueError(f"{path}: header lacks '{key}'")
+    meta.setdefault("device", "any")
+    meta["path"] = str(path)
+    return meta
+
+
+CASES = [parse_case(p) for p in sorted((HERE / "cases").glob("*.py"))]
+
+
+def task_path(name: str) -> Path:
+    for folder in (HERE / "tasks", ROOT / "examples" / "tasks"):
+        if (folder / f"{name}.py").exists():
+            return folder / f"{name}.py"
+    raise FileNotFoundError(name)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "case" in metafunc.fixturenames:
+        metafunc.parametrize("case", CASES, ids=[Path(c["path"]).stem for c in CASES])
+
+
+@pytest.fixture(scope="session")
+def cpu_results(request: pytest.FixtureRequest, tmp_path_factory) -> dict[str, dict]:
+    """Evaluates every CPU case once, grouped by task; results by case path."""
+    binary = str(Path(request.config.getoption("--adaexplore-binary")).resolve())
+    device = request.config.getoption("--redteam-device")
+    tmp = tmp_path_factory.mktemp("redteam")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp / "cache"),
+               ADAEXPLORE_PYTHON=request.config.getoption("--redteam-python"))
+    by_task: dict[str, list[str]] = defaultdict(list)
+    for case in CASES:
+        if case["device"] == "any" or device == "cuda":
+            by_task[case["task"]].append(case["path"])
+    results: dict[str, dict] = {}
+    for task, paths in by_task.items():
+        args = [binary, "eval", "--device", device, "--json", "--no-cache", "--timed-runs", "5",
+                "--warmup", "1", "--timeout", "120", "--task", str(task_path(task))]
+        for p in paths:
+            args += ["--kernel", p]
+        out = subprocess.run(args, capture_output=True, text=True, env=env, cwd=tmp,
+                             timeout=1200)
+        for line in out.stdout.splitlines():
+            if line.strip():
+                r = json.loads(line)
+                results[r["kernel"]] = r
+        missing = [p for p in paths if p not in results]
+        assert not missing, f"no result for {missing}: {out.stderr[-3000:]}"
+    return results
+
+
+def test_case(case: dict[str, str], cpu_results: dict[str, dict],
+              request: pytest.FixtureRequest) -> None:
+    if case["device"] != "any" and request.config.getoption("--redteam-device") != "cuda":
+        pytest.skip("needs a GPU: run bench/gpu/redteam.sh on the GPU machine")
+    r = cpu_results[case["path"]]
+    assert r["verdict"] == case["expect"], (r["verdict"], r["reason"], r["error"][-1500:])
+    if case.get("reason"):
+        assert case["reason"] in r["reason"], r["reason"]
+    if case.get("degenerate") == "yes":
+        assert r["degenerate"], "the task should have been flagged degenerate"
+    elif case["expect"] == "correct":
+        assert not r["degenerate"], f"unexpectedly degenerate: {r['degenerate']}"
+
+
+def test_catalogue_coverage() -> None:
+    """The suite covers every class of the catalogue, with enough cases on each side."""
+    exploits = [c for c in CASES if c["class"] != "legit"]
+    legit = [c for c in CASES if c["class"] == "legit"]
+    classes = {int(c["class"]) for c in exploits}
+    assert classes == set(range(1, 17)), f"classes without a case: {set(range(1, 17)) - classes}"
+    assert len(exploits) >= 24, len(exploits)
+    assert len(legit) >= 24, len(legit)
+    assert all(c["expect"] in ("rejected", "incorrect") for c in exploits
+               if c.get("degenerate") != "yes"), "an exploit expected to score"
+    assert all(c["expect"] == "correct" for c in legit)
