@@ -148,13 +148,4 @@ Status LoadConfigFile(const std::string& path, bool required, Config& config) {
   return ApplyConfigText(*text, path, config);
 }
 
-std::string DefaultCacheDirectory() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg != nullptr && *xdg != '\0') {
-    return std::string(xdg) + "/adaexplore";
-  }
-  const char* home = std::getenv("HOME");
-  return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/.cache/adaexplore";
-}
-
 }  // namespace adaexplore

@@ -16,6 +16,7 @@
 
 #include "core/result.h"
 #include "eval/profile.h"
+#include "sys/fs.h"  // DefaultCacheDirectory, for callers that used to find it here.
 
 namespace adaexplore {
 
@@ -36,8 +37,5 @@ Status LoadConfigFile(const std::string& path, bool required, Config& config);
 
 // Parses TOML text (for tests).
 Status ApplyConfigText(std::string_view text, const std::string& origin, Config& config);
-
-// $XDG_CACHE_HOME/adaexplore, or ~/.cache/adaexplore.
-std::string DefaultCacheDirectory();
 
 }  // namespace adaexplore

@@ -18,6 +18,9 @@ Status WriteFileAtomic(const std::string& path, std::string_view content);
 // Creates `path` and its parents (mode 0755); an existing directory is fine.
 Status MakeDirectories(const std::string& path);
 
+// $XDG_CACHE_HOME/adaexplore, or ~/.cache/adaexplore.
+std::string DefaultCacheDirectory();
+
 // A fresh private directory under $TMPDIR (or /tmp) named "<prefix>XXXXXX", removed with its
 // contents when the object dies.
 class TempDir {

@@ -1,6 +1,7 @@
 #include "sys/unique_fd.h"
 
 #include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -41,6 +42,39 @@ Result<UniqueFd> OpenForAppend(const std::string& path) {
     return ErrnoStatus("open " + path);
   }
   return UniqueFd(fd);
+}
+
+Status WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return ErrnoStatus("write");
+    }
+    data.remove_prefix(static_cast<size_t>(written));
+  }
+  return Status::Ok();
+}
+
+Result<EventFd> EventFd::Create() {
+  const int fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (fd < 0) {
+    return ErrnoStatus("eventfd");
+  }
+  return EventFd(UniqueFd(fd));
+}
+
+void EventFd::Notify() const {
+  const uint64_t one = 1;
+  // Fails only when the counter would overflow, which means a wakeup is pending anyway.
+  [[maybe_unused]] ssize_t ignored = ::write(fd_.get(), &one, sizeof(one));
+}
+
+void EventFd::Drain() const {
+  uint64_t count = 0;
+  [[maybe_unused]] ssize_t ignored = ::read(fd_.get(), &count, sizeof(count));
 }
 
 }  // namespace adaexplore

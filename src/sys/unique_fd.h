@@ -4,6 +4,8 @@
 // (on Linux the fd is gone even when close reports EINTR). Every fd this project opens is opened
 // close-on-exec; a child gets exactly the fds SpawnOptions maps into it.
 
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "core/result.h"
@@ -45,5 +47,22 @@ Status SetNonBlocking(int fd);
 
 // Opens `path` for appending (creating it 0644), close-on-exec.
 Result<UniqueFd> OpenForAppend(const std::string& path);
+
+// Writes all of `data` to a blocking fd, retrying short writes and EINTR.
+Status WriteAll(int fd, std::string_view data);
+
+// An eventfd used as a wakeup: any thread may Notify; the owner polls fd() for readability and
+// calls Drain before looking at what it was woken for.
+class EventFd {
+ public:
+  static Result<EventFd> Create();
+  int fd() const { return fd_.get(); }
+  void Notify() const;
+  void Drain() const;
+
+ private:
+  explicit EventFd(UniqueFd fd) : fd_(std::move(fd)) {}
+  UniqueFd fd_;
+};
 
 }  // namespace adaexplore

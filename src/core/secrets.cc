@@ -1,0 +1,85 @@
+#include "core/secrets.h"
+
+#include <algorithm>
+#include <cctype>
+
+extern char** environ;
+
+namespace adaexplore {
+namespace {
+
+constexpr std::string_view kRedacted = "[redacted]";
+
+void ReplaceAll(std::string& text, std::string_view needle) {
+  for (size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + kRedacted.size())) {
+    text.replace(at, needle.size(), kRedacted);
+  }
+}
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// Replaces the token after each (case-insensitive) `marker` up to whitespace or a quote.
+void RedactAfter(std::string& text, std::string_view marker) {
+  size_t from = 0;
+  while (true) {
+    size_t at = Lower(text).find(marker, from);
+    if (at == std::string::npos) {
+      return;
+    }
+    size_t start = at + marker.size();
+    size_t end = start;
+    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
+           text[end] != '"' && text[end] != '\'' && text[end] != ',') {
+      ++end;
+    }
+    if (end > start && text.compare(start, end - start, kRedacted) != 0) {
+      text.replace(start, end - start, kRedacted);
+    }
+    from = start + kRedacted.size();
+  }
+}
+
+}  // namespace
+
+std::string RedactSecrets(std::string text, const std::vector<std::string>& secrets) {
+  for (const std::string& secret : secrets) {
+    if (!secret.empty()) {
+      ReplaceAll(text, secret);
+    }
+  }
+  RedactAfter(text, "bearer ");
+  RedactAfter(text, "x-api-key: ");
+  return text;
+}
+
+bool IsCredentialVariable(std::string_view name) {
+  const std::string upper = [&] {
+    std::string out(name);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return out;
+  }();
+  auto ends_with = [&](std::string_view suffix) { return upper.ends_with(suffix); };
+  return ends_with("_API_KEY") || ends_with("_TOKEN") || ends_with("_KEY") ||
+         upper.find("SECRET") != std::string::npos || upper.find("PASSWORD") != std::string::npos;
+}
+
+std::vector<std::string> CredentialVariablesInEnvironment() {
+  std::vector<std::string> names;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    std::string_view text(*entry);
+    std::string_view name = text.substr(0, text.find('='));
+    if (IsCredentialVariable(name)) {
+      names.emplace_back(name);
+    }
+  }
+  return names;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,37 @@
+#include "core/secrets.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+TEST(SecretsTest, RedactsKeysAndAuthorizationValues) {
+  const std::string key = "sk-test-0123456789abcdef";
+  std::string text = "Incorrect API key provided: " + key +
+                     ". Sent Authorization: Bearer sk-other-999 and x-api-key: ant-111";
+  std::string redacted = RedactSecrets(text, {key, ""});
+  EXPECT_EQ(redacted.find(key), std::string::npos);
+  EXPECT_EQ(redacted.find("sk-other-999"), std::string::npos);
+  EXPECT_EQ(redacted.find("ant-111"), std::string::npos);
+  EXPECT_NE(redacted.find("Incorrect API key provided: [redacted]"), std::string::npos);
+}
+
+TEST(SecretsTest, RecognisesCredentialVariables) {
+  EXPECT_TRUE(IsCredentialVariable("OPENAI_API_KEY"));
+  EXPECT_TRUE(IsCredentialVariable("HF_TOKEN"));
+  EXPECT_TRUE(IsCredentialVariable("AWS_SECRET_ACCESS_KEY"));
+  EXPECT_TRUE(IsCredentialVariable("my_gateway_api_key"));
+  EXPECT_FALSE(IsCredentialVariable("PATH"));
+  EXPECT_FALSE(IsCredentialVariable("CUDA_VISIBLE_DEVICES"));
+  EXPECT_FALSE(IsCredentialVariable("OPENAI_BASE_URL"));
+}
+
+TEST(SecretsTest, FindsCredentialVariablesInTheEnvironment) {
+  ::setenv("ADAEXPLORE_TEST_SECRETS_API_KEY", "x", 1);
+  std::vector<std::string> names = CredentialVariablesInEnvironment();
+  EXPECT_NE(std::find(names.begin(), names.end(), "ADAEXPLORE_TEST_SECRETS_API_KEY"), names.end());
+  ::unsetenv("ADAEXPLORE_TEST_SECRETS_API_KEY");
+}
+
+}  // namespace
+}  // namespace adaexplore
