@@ -1,0 +1,64 @@
+#pragma once
+
+// The data of one LLM call, independent of any provider: the request the search builds (model,
+// messages, limits, the role it plays and the task it is for) and the reply it gets back (text,
+// token usage, why generation stopped). Plain structs; providers translate them to and from
+// their wire formats (openai_provider.h, anthropic_provider.h).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace adaexplore {
+
+// Who in the method makes a call; the ledger sums cost per role.
+enum class LlmRole { kProposer, kReviser, kTuner, kRuleWriter, kJudge, kSynthesiser, kOther };
+
+std::string_view LlmRoleName(LlmRole role);
+// "proposer", "rule_writer", ...; nullopt for an unknown name.
+std::optional<LlmRole> LlmRoleFromName(std::string_view name);
+
+// "provider:model", as users write it on the command line and in the config file. For the replay
+// provider the model part is the recording file.
+struct ModelSpec {
+  std::string provider;  // "openai", "anthropic", "replay".
+  std::string model;     // "gpt-5-mini", "claude-sonnet-4-5", "runs/demo.jsonl".
+  std::string ToString() const { return provider + ":" + model; }
+};
+
+struct ChatMessage {
+  std::string role;  // "system", "user" or "assistant".
+  std::string content;
+};
+
+struct ChatRequest {
+  ModelSpec model;
+  std::vector<ChatMessage> messages;
+  int64_t max_output_tokens = 0;      // 0: the provider setting's default.
+  std::optional<double> temperature;  // Unset: the provider's default (reasoning models
+                                      // refuse any other).
+  std::string reasoning_effort;       // "", "low", "medium", "high" (OpenAI reasoning models;
+                                      // Anthropic: a thinking budget).
+  int64_t sample = 0;                 // Which sample of this exact prompt; part of the cache
+                                      // and recording keys, so repeated sampling stays diverse.
+  LlmRole role = LlmRole::kOther;
+  std::string task;  // The task the call is for (ledger), may be empty.
+};
+
+struct TokenUsage {
+  int64_t input = 0;
+  int64_t output = 0;        // Includes reasoning tokens, which are billed as output.
+  int64_t cached_input = 0;  // Part of `input` served from the provider's prompt cache.
+  int64_t reasoning = 0;     // Part of `output`, where the provider reports it.
+};
+
+struct ChatReply {
+  std::string text;
+  TokenUsage usage;
+  std::string finish_reason;  // "stop", "length", ... as the provider says it.
+  std::string served_model;   // The model the provider says answered.
+};
+
+}  // namespace adaexplore

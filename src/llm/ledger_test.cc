@@ -1,0 +1,97 @@
+#include "llm/ledger.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+TEST(LedgerTest, CostsFollowThePriceTableWithCachedInputCheaper) {
+  PriceTable prices;
+  prices.Set("openai:gpt-5-mini",
+             {.input_per_mtok = 0.25, .cached_input_per_mtok = 0.025, .output_per_mtok = 2.0});
+  // 1,000,000 input of which 400,000 cached; 100,000 output:
+  // 600,000 * 0.25 + 400,000 * 0.025 + 100,000 * 2.0 = 0.15 + 0.01 + 0.2 = 0.36 dollars.
+  Ledger ledger(prices);
+  LedgerEntry recorded =
+      ledger.Record({.role = LlmRole::kProposer,
+                     .task = "t1",
+                     .model = {"openai", "gpt-5-mini"},
+                     .usage = {.input = 1'000'000, .output = 100'000, .cached_input = 400'000}});
+  ASSERT_TRUE(recorded.cost_usd.has_value());
+  EXPECT_NEAR(*recorded.cost_usd, 0.36, 1e-12);
+}
+
+TEST(LedgerTest, SumsPerRoleTaskAndModel) {
+  PriceTable prices;
+  prices.Set("gpt-5-mini", {.input_per_mtok = 1, .output_per_mtok = 10});  // Bare model name.
+  Ledger ledger(prices);
+  ledger.Record({.role = LlmRole::kProposer,
+                 .task = "a",
+                 .model = {"openai", "gpt-5-mini"},
+                 .usage = {.input = 1000, .output = 100},
+                 .latency_s = 2,
+                 .attempts = 3});
+  ledger.Record({.role = LlmRole::kTuner,
+                 .task = "a",
+                 .model = {"openai", "gpt-5-mini"},
+                 .usage = {.input = 2000, .output = 200},
+                 .latency_s = 4});
+  ledger.Record({.role = LlmRole::kTuner,
+                 .task = "b",
+                 .model = {"anthropic", "claude"},
+                 .usage = {.input = 10, .output = 10}});
+  ledger.Record({.role = LlmRole::kTuner,
+                 .task = "b",
+                 .model = {"openai", "gpt-5-mini"},
+                 .source = CallSource::kCache,
+                 .usage = {.input = 5000, .output = 500}});
+  ledger.Record({.role = LlmRole::kJudge, .model = {"openai", "gpt-5-mini"}, .failed = true});
+
+  LedgerTotals total = ledger.Total();
+  EXPECT_EQ(total.calls, 5);
+  EXPECT_EQ(total.failed_calls, 1);
+  EXPECT_EQ(total.retries, 2);
+  EXPECT_EQ(total.from_cache, 1);
+  EXPECT_EQ(total.input_tokens, 1000 + 2000 + 10 + 5000);
+  EXPECT_EQ(total.unpriced_calls, 1);  // The Anthropic call.
+  // (1000 * 1 + 100 * 10) / 1e6 + (2000 + 2000) / 1e6; the cache hit is free.
+  EXPECT_NEAR(total.cost_usd, 0.002 + 0.004, 1e-12);
+
+  auto by_role = ledger.ByRole();
+  EXPECT_EQ(by_role["proposer"].calls, 1);
+  EXPECT_EQ(by_role["tuner"].calls, 3);
+  EXPECT_EQ(by_role["judge"].failed_calls, 1);
+  auto by_task = ledger.ByTask();
+  EXPECT_NEAR(by_task["a"].cost_usd, 0.006, 1e-12);
+  EXPECT_EQ(by_task["-"].calls, 1);
+  auto by_model = ledger.ByModel();
+  EXPECT_EQ(by_model["anthropic:claude"].unpriced_calls, 1);
+  nlohmann::json summary = ledger.Summary();
+  EXPECT_EQ(summary["total"]["calls"], 5);
+  EXPECT_TRUE(summary["by_model"]["anthropic:claude"]["cost_usd"].is_null());
+}
+
+TEST(LedgerTest, BudgetInDollarsAndTokens) {
+  PriceTable prices;
+  prices.Set("openai:m", {.input_per_mtok = 1e6});  // A dollar per input token.
+  Ledger dollars(prices, {.max_usd = 10});
+  EXPECT_FALSE(dollars.BudgetExhausted());
+  dollars.Record({.model = {"openai", "m"}, .usage = {.input = 9}});
+  EXPECT_FALSE(dollars.BudgetExhausted());
+  dollars.Record({.model = {"openai", "m"}, .usage = {.input = 1}});
+  ASSERT_TRUE(dollars.BudgetExhausted());
+  EXPECT_NE(dollars.BudgetExhausted()->find("$10.00"), std::string::npos);
+  EXPECT_TRUE(dollars.CheckPriced({"openai", "m"}).ok());
+  EXPECT_FALSE(dollars.CheckPriced({"openai", "unpriced"}).ok());
+  EXPECT_TRUE(dollars.CheckPriced({"replay", "file.jsonl"}).ok());
+
+  Ledger tokens({}, {.max_tokens = 100});
+  tokens.Record({.model = {"openai", "x"}, .usage = {.input = 60, .output = 39}});
+  EXPECT_FALSE(tokens.BudgetExhausted());
+  tokens.Record({.model = {"openai", "x"}, .usage = {.input = 1}});
+  EXPECT_TRUE(tokens.BudgetExhausted());
+  EXPECT_TRUE(tokens.CheckPriced({"openai", "unpriced"}).ok());  // Token budgets need no price.
+}
+
+}  // namespace
+}  // namespace adaexplore

@@ -1,0 +1,32 @@
+#pragma once
+
+// Everything the LLM layer is configured by, as the config file's [llm] tables and the CLI fill
+// it in (config/config.h documents the keys). Defaults are what a user with one API key wants.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "llm/ledger.h"
+#include "llm/provider.h"
+#include "llm/retry.h"
+
+namespace adaexplore {
+
+struct LlmOptions {
+  std::string model;  // "provider:model" used when a command does not say (--llm wins).
+  // Per provider ("openai", "anthropic"): endpoint, key variable, concurrency, timeouts.
+  std::map<std::string, ProviderSettings> providers = {
+      {"openai", ProviderSettings{.name = "openai"}},
+      {"anthropic", ProviderSettings{.name = "anthropic"}},
+  };
+  RetryPolicy retry;
+  PriceTable prices;
+  Budget budget;
+  int64_t max_reply_bytes = int64_t{16} << 20;  // Bigger replies are refused, not buffered.
+  bool cache_enabled = true;
+  std::string cache_path;   // Empty: $XDG_CACHE_HOME/adaexplore/llm-cache.sqlite.
+  std::string record_path;  // Non-empty: append every live or cached exchange here.
+};
+
+}  // namespace adaexplore

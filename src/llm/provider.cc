@@ -1,0 +1,172 @@
+#include "llm/provider.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "llm/anthropic_provider.h"
+#include "llm/openai_provider.h"
+
+namespace adaexplore {
+namespace {
+
+constexpr size_t kMaxQuotedServerText = 600;
+
+std::string EnvOr(const std::string& name, const std::string& fallback) {
+  const char* value = std::getenv(name.c_str());
+  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
+}
+
+bool IsLoopbackUrl(std::string_view url) {
+  for (std::string_view host : {"://localhost", "://127.", "://[::1]", "://0.0.0.0"}) {
+    if (url.find(host) != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view LlmErrorKindName(LlmErrorKind kind) {
+  switch (kind) {
+    case LlmErrorKind::kTransient:
+      return "transient";
+    case LlmErrorKind::kAuth:
+      return "auth";
+    case LlmErrorKind::kBadRequest:
+      return "bad_request";
+    case LlmErrorKind::kBudget:
+      return "budget";
+    case LlmErrorKind::kReplayMiss:
+      return "replay_miss";
+    case LlmErrorKind::kCancelled:
+      return "cancelled";
+  }
+  return "unknown";
+}
+
+Result<ModelSpec> ParseModelSpec(std::string_view text) {
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == text.size()) {
+    return InvalidArgument(
+        fmt::format("model '{}' must be written provider:model, e.g. openai:gpt-5-mini, "
+                    "anthropic:claude-sonnet-4-5 or replay:recording.jsonl",
+                    text));
+  }
+  ModelSpec spec{std::string(text.substr(0, colon)), std::string(text.substr(colon + 1))};
+  if (spec.provider != "openai" && spec.provider != "anthropic" && spec.provider != "replay") {
+    return InvalidArgument(
+        fmt::format("unknown provider '{}' in '{}': use openai (any OpenAI-compatible server, with "
+                    "OPENAI_BASE_URL), anthropic or replay",
+                    spec.provider, text));
+  }
+  return spec;
+}
+
+Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings) {
+  std::string public_url;
+  std::string base_env;
+  if (settings.name == "openai") {
+    public_url = "https://api.openai.com/v1";
+    base_env = "OPENAI_BASE_URL";
+    if (settings.api_key_env.empty()) settings.api_key_env = "OPENAI_API_KEY";
+  } else if (settings.name == "anthropic") {
+    public_url = "https://api.anthropic.com";
+    base_env = "ANTHROPIC_BASE_URL";
+    if (settings.api_key_env.empty()) settings.api_key_env = "ANTHROPIC_API_KEY";
+  } else {
+    return InvalidArgument("no HTTP provider named '" + settings.name + "'");
+  }
+  if (settings.base_url.empty()) {
+    settings.base_url = EnvOr(base_env, public_url);
+  }
+  while (settings.base_url.ends_with('/')) {
+    settings.base_url.pop_back();
+  }
+  settings.api_key = EnvOr(settings.api_key_env, "");
+  // Local servers (vLLM, Ollama, llama.cpp) usually need no key; a public endpoint always does.
+  if (settings.api_key.empty() && !IsLoopbackUrl(settings.base_url)) {
+    return InvalidArgument(
+        fmt::format("{} needs an API key: set {} (or point {} at a local server that needs none)",
+                    settings.base_url, settings.api_key_env, base_env));
+  }
+  if (settings.concurrency < 1 || settings.timeout_s <= 0 || settings.connect_timeout_s <= 0 ||
+      settings.max_output_tokens < 1) {
+    return InvalidArgument("[llm." + settings.name +
+                           "] concurrency, timeouts and max_output_tokens must be positive");
+  }
+  if (settings.max_tokens_field != "max_completion_tokens" &&
+      settings.max_tokens_field != "max_tokens") {
+    return InvalidArgument("[llm." + settings.name +
+                           "] max_tokens_field must be max_completion_tokens or max_tokens");
+  }
+  return settings;
+}
+
+Result<std::unique_ptr<Provider>> MakeProvider(const ProviderSettings& settings) {
+  if (settings.name == "openai") {
+    return std::unique_ptr<Provider>(std::make_unique<OpenAiProvider>(settings));
+  }
+  if (settings.name == "anthropic") {
+    return std::unique_ptr<Provider>(std::make_unique<AnthropicProvider>(settings));
+  }
+  return InvalidArgument("no HTTP provider named '" + settings.name + "'");
+}
+
+namespace internal {
+
+Status CheckReasoningEffort(const std::string& effort) {
+  if (!effort.empty() && effort != "minimal" && effort != "low" && effort != "medium" &&
+      effort != "high") {
+    return InvalidArgument("reasoning effort must be minimal, low, medium or high, not '" + effort +
+                           "'");
+  }
+  return Status::Ok();
+}
+
+int64_t IntField(const nlohmann::json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_number_integer()) {
+    return 0;
+  }
+  return object[key].get<int64_t>();
+}
+
+bool IsJsonContentType(std::string_view content_type) {
+  return content_type.find("json") != std::string_view::npos;
+}
+
+LlmError ClassifyHttpError(const ProviderSettings& settings, const HttpResponse& response,
+                           const std::string& server_message) {
+  std::string said = server_message.empty() ? response.body : server_message;
+  if (said.size() > kMaxQuotedServerText) {
+    said = said.substr(0, kMaxQuotedServerText) + "...";
+  }
+  LlmError error{
+      .kind = LlmErrorKind::kTransient,
+      .message = fmt::format("{} answered HTTP {}: {}", settings.base_url, response.status, said),
+      .http_status = response.status,
+      .retry_after_s = response.retry_after_s};
+  const long status = response.status;
+  if (status == 401 || status == 403) {
+    error.kind = LlmErrorKind::kAuth;
+    error.message +=
+        fmt::format(" (check {}: the key is missing, wrong or lacks access)", settings.api_key_env);
+  } else if (status == 404) {
+    error.kind = LlmErrorKind::kBadRequest;
+    error.message +=
+        " (check the model name in --llm / [llm] model, and the base URL: " + settings.base_url +
+        ")";
+  } else if (status == 400 || status == 413 || status == 422) {
+    error.kind = LlmErrorKind::kBadRequest;
+    error.message += fmt::format(
+        " (the request as sent cannot succeed; if the server rejects a parameter, see "
+        "[llm.{}] max_tokens_field, temperature and reasoning_effort)",
+        settings.name);
+  }
+  // Everything else (408, 409, 429, 5xx, Anthropic's 529, odd codes) may pass on a retry.
+  return error;
+}
+
+}  // namespace internal
+}  // namespace adaexplore
