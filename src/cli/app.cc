@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/eval_command.h"
+#include "cli/llm_command.h"
 
 #ifndef ADAEXPLORE_VERSION
 #define ADAEXPLORE_VERSION "0.0.0"
@@ -32,6 +33,8 @@ Result<int> RunCli(int argc, char** argv) {
   app.require_subcommand(1);
   EvalFlags eval_flags;
   AddEvalCommand(app, eval_flags);
+  LlmFlags llm_flags;
+  LlmCommands llm = AddLlmCommand(app, llm_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -39,6 +42,12 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (app.got_subcommand("eval")) {
     return RunEval(eval_flags);
+  }
+  if (llm.ask->parsed()) {
+    return RunLlmAsk(llm_flags);
+  }
+  if (llm.edits->parsed()) {
+    return RunLlmEdits(llm_flags);
   }
   return InvalidArgument("unknown command");
 }

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "config/llm_config.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -27,6 +28,9 @@ const std::map<std::string, std::set<std::string>>& KnownKeys() {
 Status CheckKeys(const toml::table& root, const std::string& origin) {
   for (const auto& [section, node] : root) {
     const std::string name(section.str());
+    if (name == "llm") {
+      continue;  // Checked by ApplyLlmConfig, which knows its nested tables.
+    }
     auto known = KnownKeys().find(name);
     if (known == KnownKeys().end() || !node.is_table()) {
       return InvalidArgument(origin + ": unknown section [" + name + "]");
@@ -131,6 +135,7 @@ Status ApplyConfigText(std::string_view text, const std::string& origin, Config&
   RETURN_IF_ERROR(CheckKeys(root, origin));
   RETURN_IF_ERROR(ApplyEval(root, origin, config));
   RETURN_IF_ERROR(ApplyWorkers(root, origin, config));
+  RETURN_IF_ERROR(ApplyLlmConfig(root, origin, config.llm));
   RETURN_IF_ERROR(Read(root, "cache", "enabled", origin, config.cache_enabled));
   RETURN_IF_ERROR(Read(root, "cache", "path", origin, config.cache_path));
   RETURN_IF_ERROR(Read(root, "log", "level", origin, config.log_level));

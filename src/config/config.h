@@ -9,6 +9,8 @@
 //   [workers]  python, device ("auto" | "cuda" | "cpu"), gpus (list of indices), slots
 //   [cache]    enabled, path
 //   [log]      level
+//   [llm]      model, retries, budget, cache, record; [llm.openai], [llm.anthropic] and
+//              [llm.prices."provider:model"] tables (config/llm_config.h has the keys)
 
 #include <optional>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include "core/result.h"
 #include "eval/profile.h"
+#include "llm/options.h"
 #include "sys/fs.h"  // DefaultCacheDirectory, for callers that used to find it here.
 
 namespace adaexplore {
@@ -29,6 +32,7 @@ struct Config {
   bool cache_enabled = true;
   std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.
   std::string log_level = "warn";
+  LlmOptions llm;
 };
 
 // Reads `path` over `config`. A missing explicit file is an error; pass `required = false` for
