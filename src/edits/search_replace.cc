@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -75,11 +76,14 @@ void ParseTagged(std::string_view text, EditParse& parse) {
     while (stop < text.size() && std::isdigit(static_cast<unsigned char>(text[stop]))) {
       ++stop;
     }
-    if (stop == digits || stop >= text.size() || text[stop] != '>') {
+    constexpr size_t kMaxIndexDigits = 6;
+    if (stop == digits || stop - digits > kMaxIndexDigits || stop >= text.size() ||
+        text[stop] != '>') {
       at = stop;
       continue;
     }
-    const int index = std::stoi(std::string(text.substr(digits, stop - digits)));
+    int index = 0;
+    std::from_chars(text.data() + digits, text.data() + stop, index);
     const std::string n = std::to_string(index);
     size_t old_end = 0;
     std::optional<std::string> old_text = TagContent(text, "old_str_" + n, at, &old_end);
