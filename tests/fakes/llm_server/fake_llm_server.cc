@@ -129,12 +129,16 @@ void FakeLlmServer::AcceptLoop() {
 }
 
 bool FakeLlmServer::Sleep(double seconds) const {
-  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (std::chrono::steady_clock::now() < until) {
+  using Duration = std::chrono::steady_clock::duration;
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds));
+  const auto slice = std::chrono::milliseconds(5);  // How soon a stop is noticed.
+  for (auto now = std::chrono::steady_clock::now(); now < until;
+       now = std::chrono::steady_clock::now()) {
     if (stopping_) {
       return false;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::min<Duration>(slice, until - now));
   }
   return !stopping_;
 }
