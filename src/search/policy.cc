@@ -1,0 +1,119 @@
+#include "search/policy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace adaexplore {
+
+double NodeValue(const Node& node, const ExploreOptions& options) {
+  if (node.visits == 0) {
+    return 0;
+  }
+  return options.alpha * node.max_reward +
+         (1 - options.alpha) * node.total_reward / static_cast<double>(node.visits);
+}
+
+int Select(const SearchTree& tree, const ExploreOptions& options) {
+  int current = 0;
+  while (!tree.node(current).children.empty()) {
+    const Node& here = tree.node(current);
+    const double log_visits = std::log(static_cast<double>(std::max(here.visits, 1)));
+    int best_child = -1;
+    double best_ucb = -std::numeric_limits<double>::infinity();
+    double best_value = -std::numeric_limits<double>::infinity();
+    for (int id : here.children) {
+      const Node& child = tree.node(id);
+      const double value = NodeValue(child, options);
+      const double ucb =
+          value + options.exploration * std::sqrt(log_visits / static_cast<double>(child.visits));
+      if (ucb > best_ucb) {  // Strict: the first of equals wins, as Python's max does.
+        best_ucb = ucb;
+        best_child = id;
+      }
+      best_value = std::max(best_value, value);
+    }
+    const double k = static_cast<double>(here.children.size());
+    const double expand_here =
+        best_value + options.exploration * options.expand_ratio * std::sqrt(log_visits / (k * k));
+    if (expand_here > best_ucb) {
+      return current;
+    }
+    current = best_child;
+  }
+  return current;
+}
+
+MoveKind ChooseMove(const SearchTree& tree, int node, const ExploreOptions& options,
+                    std::mt19937_64& random) {
+  if (node == 0) {
+    return MoveKind::kLarge;
+  }
+  const auto& children = tree.node(node).children;
+  const auto small = std::count_if(children.begin(), children.end(), [&](int id) {
+    return tree.node(id).created_by == MoveKind::kSmall;
+  });
+  if (small >= options.small_step_limit) {
+    return MoveKind::kLarge;
+  }
+  std::bernoulli_distribution large(options.p_large);
+  return large(random) ? MoveKind::kLarge : MoveKind::kSmall;
+}
+
+std::vector<int> SmallStepContext(const SearchTree& tree, int node, const ExploreOptions& options) {
+  std::vector<int> path;
+  for (int at = node; at > 0; at = tree.node(at).parent) {
+    path.push_back(at);
+    if (tree.node(at).created_by == MoveKind::kLarge) {
+      break;
+    }
+  }
+  std::reverse(path.begin(), path.end());
+  const size_t window = static_cast<size_t>(std::max(options.memory_window, 1));
+  if (path.size() > window) {
+    path.erase(path.begin(), path.end() - static_cast<long>(window));
+  }
+  return path;
+}
+
+std::vector<int> SmallStepComponent(const SearchTree& tree, int node) {
+  std::vector<int> component = {node};
+  for (size_t i = 0; i < component.size(); ++i) {
+    for (int child : tree.node(component[i]).children) {
+      if (tree.node(child).created_by == MoveKind::kSmall) {
+        component.push_back(child);
+      }
+    }
+  }
+  return component;
+}
+
+std::vector<int> RepresentativePool(const SearchTree& tree, int node, const ExploreOptions& options,
+                                    std::mt19937_64& random) {
+  std::vector<int> pool;
+  for (int at = node; at > 0; at = tree.node(at).parent) {
+    if (tree.node(at).created_by != MoveKind::kLarge) {
+      continue;
+    }
+    std::optional<int> best;
+    for (int id : SmallStepComponent(tree, at)) {
+      const NodeOutcome& outcome = tree.node(id).outcome;
+      if (outcome.correct && (!best || SearchTree::Better(outcome, tree.node(*best).outcome))) {
+        best = id;
+      }
+    }
+    if (best) {
+      pool.push_back(*best);
+    }
+  }
+  std::reverse(pool.begin(), pool.end());
+  const size_t limit = static_cast<size_t>(std::max(options.pool_size, 0));
+  if (pool.size() > limit) {
+    std::vector<int> sampled;
+    std::sample(pool.begin(), pool.end(), std::back_inserter(sampled), limit, random);
+    pool = std::move(sampled);  // std::sample keeps the order.
+  }
+  return pool;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,56 @@
+#pragma once
+
+// The AdaExplore policy over a SearchTree, as the reference release does it (DESIGN.md,
+// "Explore — reference constants"); every constant is an ExploreOptions field.
+//
+//   Select            UCB descent from the root, stopping where "expand here" beats every child
+//   ChooseMove        large at the root or under a node with >= 2 small children, else large
+//                     with p = 0.2, else small
+//   SmallStepContext  the path up to the nearest large-step ancestor, its last 5 nodes
+//   RepresentativePool  the best correct kernel of each small-step component along the path to
+//                     the root, at most 5, never padded
+//
+// Pure functions of the tree (and a random source where the reference draws); not thread-safe
+// only in that the tree must not change during a call.
+
+#include <random>
+#include <vector>
+
+#include "search/tree.h"
+
+namespace adaexplore {
+
+struct ExploreOptions {
+  double exploration = 0.3;   // c in UCB1 (paper configs, both levels).
+  double expand_ratio = 1.0;  // c_e = c * ratio: 1.0 on KernelBench Level 2, 0.5 on Level 3.
+  double alpha = 0.0;         // Q = alpha * M + (1 - alpha) * W / N; 0: the average.
+  double p_large = 0.2;       // Chance of a large step where none is forced.
+  int small_step_limit = 2;   // A node with this many small children gets large steps only.
+  int memory_window = 5;      // Nodes in a small step's context.
+  int pool_size = 5;          // Most kernels in a large step's pool.
+};
+
+// Q of a node.
+double NodeValue(const Node& node, const ExploreOptions& options);
+
+// The node to expand next.
+int Select(const SearchTree& tree, const ExploreOptions& options);
+
+// The move to make from `node`.
+MoveKind ChooseMove(const SearchTree& tree, int node, const ExploreOptions& options,
+                    std::mt19937_64& random);
+
+// A small step's context: node ids from the nearest large-step ancestor (inclusive) down to
+// `node`, the last options.memory_window of them, oldest first.
+std::vector<int> SmallStepContext(const SearchTree& tree, int node, const ExploreOptions& options);
+
+// The small-step component of `node`: itself and every node reachable through small-step edges.
+std::vector<int> SmallStepComponent(const SearchTree& tree, int node);
+
+// A large step's pool from `node`: for each large-step node on the path from `node` to the root,
+// the best correct kernel of its small-step component; a random options.pool_size of them when
+// there are more. Ordered from the root down.
+std::vector<int> RepresentativePool(const SearchTree& tree, int node, const ExploreOptions& options,
+                                    std::mt19937_64& random);
+
+}  // namespace adaexplore

@@ -1,0 +1,102 @@
+#include "search/policy.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace adaexplore {
+namespace {
+
+constexpr NodeOutcome kBroken{.compiled = false};
+constexpr NodeOutcome kWrong{.compiled = true, .correct = false};
+NodeOutcome Fast(double speedup) { return {.compiled = true, .correct = true, .speedup = speedup}; }
+
+TEST(PolicyTest, AnEmptyTreeExpandsTheRoot) {
+  SearchTree tree;
+  EXPECT_EQ(Select(tree, {}), 0);
+}
+
+// root ── a (0.4) ─┬─ a1 small (0.05)
+//                  └─ a2 small (1.6)
+//      └─ b (0.05)
+class HandTree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    a = tree.Add(0, MoveKind::kLarge, Fast(0.1));
+    a1 = tree.Add(a, MoveKind::kSmall, kWrong);
+    a2 = tree.Add(a, MoveKind::kSmall, Fast(10));
+    b = tree.Add(0, MoveKind::kLarge, kWrong);
+  }
+  SearchTree tree;
+  int a = 0, a1 = 0, a2 = 0, b = 0;
+};
+
+TEST_F(HandTree, SelectionDescendsByUcbAndStopsWhereExpandingWins) {
+  // At the root (N = 4): Q(a) = 2.05 / 3 = 0.6833, UCB(a) = 0.6833 + 0.3 sqrt(ln 4 / 3) = 0.8872;
+  // UCB(b) = 0.05 + 0.3 sqrt(ln 4) = 0.4032; expand here = 0.6833 + 0.3 sqrt(ln 4 / 4) = 0.8599.
+  // So descend to a (N = 3): UCB(a2) = 1.6 + 0.3 sqrt(ln 3) = 1.9144 beats expanding a
+  // (1.6 + 0.3 sqrt(ln 3 / 4) = 1.7572): descend to a2, a leaf.
+  EXPECT_NEAR(NodeValue(tree.node(a), {}), 2.05 / 3, 1e-12);
+  EXPECT_EQ(Select(tree, {}), a2);
+  // With c_e ten times c, expanding the root (0.6833 + 3 sqrt(ln 4 / 4) = 2.449) wins at once.
+  EXPECT_EQ(Select(tree, {.expand_ratio = 10}), 0);
+  // Q as the max reward (alpha = 1): the same path.
+  EXPECT_EQ(Select(tree, {.alpha = 1}), a2);
+}
+
+TEST_F(HandTree, MovesAreForcedAtTheRootAndUnderSaturatedNodes) {
+  std::mt19937_64 random(3);
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(ChooseMove(tree, 0, {.p_large = 0}, random), MoveKind::kLarge);
+    EXPECT_EQ(ChooseMove(tree, a, {.p_large = 0}, random), MoveKind::kLarge);  // Two small kids.
+    EXPECT_EQ(ChooseMove(tree, b, {.p_large = 0}, random), MoveKind::kSmall);
+    EXPECT_EQ(ChooseMove(tree, b, {.p_large = 1}, random), MoveKind::kLarge);
+  }
+  int large = 0;
+  for (int i = 0; i < 10000; ++i) {
+    large += ChooseMove(tree, b, {}, random) == MoveKind::kLarge ? 1 : 0;
+  }
+  EXPECT_NEAR(large / 10000.0, 0.2, 0.02);
+}
+
+TEST(PolicyTest, SmallStepContextIsThePathSinceTheLastLargeStepLastFive) {
+  SearchTree tree;
+  const int large = tree.Add(0, MoveKind::kLarge, Fast(1));
+  std::vector<int> chain = {large};
+  for (int i = 0; i < 6; ++i) {
+    chain.push_back(tree.Add(chain.back(), MoveKind::kSmall, i % 2 ? kWrong : Fast(1.5)));
+  }
+  EXPECT_EQ(SmallStepContext(tree, chain[2], {}), (std::vector<int>{chain[0], chain[1], chain[2]}));
+  EXPECT_EQ(SmallStepContext(tree, chain[6], {}),
+            (std::vector<int>{chain[2], chain[3], chain[4], chain[5], chain[6]}));
+  EXPECT_EQ(SmallStepContext(tree, large, {}), (std::vector<int>{large}));
+  const int jump = tree.Add(chain[3], MoveKind::kLarge, kBroken);
+  const int after = tree.Add(jump, MoveKind::kSmall, kWrong);
+  EXPECT_EQ(SmallStepContext(tree, after, {}), (std::vector<int>{jump, after}));
+  EXPECT_EQ(SmallStepContext(tree, chain[6], {.memory_window = 2}),
+            (std::vector<int>{chain[5], chain[6]}));
+}
+
+// root ── L1 (1.0) ── s1 small (2.0) ─┬─ s2 small (wrong)
+//                                      └─ L2 large (1.5) ── t1 small (3.0) ── L3 large (wrong)
+TEST(PolicyTest, PoolTakesTheBestCorrectKernelOfEachComponentOnThePath) {
+  SearchTree tree;
+  const int l1 = tree.Add(0, MoveKind::kLarge, Fast(1.0));
+  const int s1 = tree.Add(l1, MoveKind::kSmall, Fast(2.0));
+  const int s2 = tree.Add(s1, MoveKind::kSmall, kWrong);
+  const int l2 = tree.Add(s1, MoveKind::kLarge, Fast(1.5));
+  const int t1 = tree.Add(l2, MoveKind::kSmall, Fast(3.0));
+  const int l3 = tree.Add(t1, MoveKind::kLarge, kWrong);
+  std::mt19937_64 random(5);
+  EXPECT_EQ(SmallStepComponent(tree, l1), (std::vector<int>{l1, s1, s2}));  // Not L2's part.
+  EXPECT_EQ(RepresentativePool(tree, l3, {}, random), (std::vector<int>{s1, t1}));
+  EXPECT_EQ(RepresentativePool(tree, s2, {}, random), (std::vector<int>{s1}));
+  EXPECT_TRUE(RepresentativePool(tree, 0, {}, random).empty());  // From the root: nothing.
+  // Never padded; sampled down when over the limit.
+  std::vector<int> one = RepresentativePool(tree, l3, {.pool_size = 1}, random);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_TRUE(one[0] == s1 || one[0] == t1);
+}
+
+}  // namespace
+}  // namespace adaexplore

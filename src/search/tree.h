@@ -1,0 +1,75 @@
+#pragma once
+
+// SearchTree: the AdaExplore search tree of one task. Node 0 is the dummy root (no kernel); every
+// other node is one generated and evaluated kernel, made by a large step (regenerate from
+// scratch, shown a pool) or a small step (edit its parent). Adding a node back-propagates its
+// reward to the root: N += 1, W += r, M = max(M, r) on the node and every ancestor.
+//
+// The tree holds only what the policy needs (structure, move kinds, outcomes, statistics);
+// kernels, prompts and replies live in the run database under the same node ids. Not
+// thread-safe: owned by the search's poll loop.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace adaexplore {
+
+enum class MoveKind { kRoot, kLarge, kSmall };
+std::string_view MoveKindName(MoveKind kind);
+
+// What evaluation said about a kernel, as far as the search cares.
+struct NodeOutcome {
+  bool compiled = false;  // Loaded and ran (any verdict past compile_error).
+  bool correct = false;
+  double speedup = 0;  // Reference time / kernel time; meaningful only when correct.
+};
+
+// The reference reward: 0 if it does not compile or load, 0.05 if it runs but is wrong, else a
+// linear map of clip(speedup, 0.1, 10) onto [0.4, 1.6] (saturating at 10x).
+struct RewardOptions {
+  double compile_failure = 0.0;
+  double incorrect = 0.05;
+  double correct_low = 0.4;
+  double correct_high = 1.6;
+  double speedup_min = 0.1;
+  double speedup_max = 10.0;
+};
+double Reward(const NodeOutcome& outcome, const RewardOptions& options = {});
+
+struct Node {
+  int id = 0;
+  int parent = -1;  // -1 for the root.
+  MoveKind created_by = MoveKind::kRoot;
+  std::vector<int> children;
+  NodeOutcome outcome;
+  double reward = 0;        // This node's own reward.
+  int visits = 0;           // N: nodes in this subtree (itself included).
+  double total_reward = 0;  // W.
+  double max_reward = 0;    // M.
+};
+
+class SearchTree {
+ public:
+  explicit SearchTree(RewardOptions rewards = {});
+
+  // Adds the kernel made by `kind` from `parent` with its outcome; back-propagates. Returns the id.
+  int Add(int parent, MoveKind kind, const NodeOutcome& outcome);
+
+  const Node& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
+  const Node& root() const { return nodes_.front(); }
+  int size() const { return static_cast<int>(nodes_.size()); }  // The root included.
+
+  // The task's answer: the node best on (compiled, correct, speedup), the earliest on ties;
+  // nullopt while no kernel exists.
+  std::optional<int> GlobalBest() const;
+
+  // True when `a` ranks above `b` on (compiled, correct, speedup).
+  static bool Better(const NodeOutcome& a, const NodeOutcome& b);
+
+ private:
+  RewardOptions rewards_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace adaexplore

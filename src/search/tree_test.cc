@@ -1,0 +1,59 @@
+#include "search/tree.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+TEST(TreeTest, RewardFollowsTheReferenceMap) {
+  EXPECT_DOUBLE_EQ(Reward({.compiled = false}), 0.0);
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = false, .speedup = 5}), 0.05);
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 0.01}), 0.4);
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 0.1}), 0.4);
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 10}), 1.6);
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 912}), 1.6);
+  // s = 1: 0.4 + 1.2 * 0.9 / 9.9.
+  EXPECT_NEAR(Reward({.compiled = true, .correct = true, .speedup = 1}), 0.4 + 1.2 * 0.9 / 9.9,
+              1e-15);
+}
+
+TEST(TreeTest, BackPropagationUpdatesEveryAncestor) {
+  SearchTree tree;
+  const int a = tree.Add(0, MoveKind::kLarge, {.compiled = true, .correct = true, .speedup = 10});
+  const int b = tree.Add(a, MoveKind::kSmall, {.compiled = true, .correct = false});
+  const int c = tree.Add(b, MoveKind::kSmall, {.compiled = false});
+  const int d = tree.Add(0, MoveKind::kLarge, {.compiled = true, .correct = false});
+  EXPECT_EQ(tree.size(), 5);
+  // Root: four kernels, W = 1.6 + 0.05 + 0 + 0.05, M = 1.6.
+  EXPECT_EQ(tree.root().visits, 4);
+  EXPECT_NEAR(tree.root().total_reward, 1.7, 1e-12);
+  EXPECT_DOUBLE_EQ(tree.root().max_reward, 1.6);
+  EXPECT_EQ(tree.node(a).visits, 3);
+  EXPECT_NEAR(tree.node(a).total_reward, 1.65, 1e-12);
+  EXPECT_EQ(tree.node(b).visits, 2);
+  EXPECT_DOUBLE_EQ(tree.node(b).max_reward, 0.05);
+  EXPECT_EQ(tree.node(c).visits, 1);
+  EXPECT_DOUBLE_EQ(tree.node(c).max_reward, 0.0);
+  EXPECT_EQ(tree.node(d).parent, 0);
+  EXPECT_EQ(tree.root().children, (std::vector<int>{a, d}));
+}
+
+TEST(TreeTest, GlobalBestIsLexicographicAndEarliestOnTies) {
+  SearchTree tree;
+  EXPECT_FALSE(tree.GlobalBest().has_value());
+  const int broken = tree.Add(0, MoveKind::kLarge, {.compiled = false});
+  EXPECT_EQ(tree.GlobalBest(), broken);
+  const int wrong =
+      tree.Add(0, MoveKind::kLarge, {.compiled = true, .correct = false, .speedup = 50});
+  EXPECT_EQ(tree.GlobalBest(), wrong);
+  const int slow =
+      tree.Add(0, MoveKind::kLarge, {.compiled = true, .correct = true, .speedup = 0.5});
+  EXPECT_EQ(tree.GlobalBest(), slow);
+  const int fast =
+      tree.Add(slow, MoveKind::kSmall, {.compiled = true, .correct = true, .speedup = 3});
+  tree.Add(slow, MoveKind::kSmall, {.compiled = true, .correct = true, .speedup = 3});
+  EXPECT_EQ(tree.GlobalBest(), fast);
+}
+
+}  // namespace
+}  // namespace adaexplore
