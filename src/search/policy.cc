@@ -116,4 +116,76 @@ std::vector<int> RepresentativePool(const SearchTree& tree, int node, const Expl
   return pool;
 }
 
+std::string_view SearchMethodName(SearchMethod method) {
+  switch (method) {
+    case SearchMethod::kAdaExplore:
+      return "adaexplore";
+    case SearchMethod::kParallelSampling:
+      return "ps";
+    case SearchMethod::kIterativeRefinement:
+      return "ir";
+  }
+  return "unknown";
+}
+
+std::optional<SearchMethod> SearchMethodFromName(std::string_view name) {
+  for (SearchMethod method : {SearchMethod::kAdaExplore, SearchMethod::kParallelSampling,
+                              SearchMethod::kIterativeRefinement}) {
+    if (SearchMethodName(method) == name) {
+      return method;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+StepPlan Plan(const SearchTree& tree, int parent, MoveKind kind, const ExploreOptions& options,
+              std::mt19937_64& random) {
+  StepPlan plan{.parent = parent, .kind = kind};
+  plan.context = kind == MoveKind::kSmall ? SmallStepContext(tree, parent, options)
+                                          : RepresentativePool(tree, parent, options, random);
+  return plan;
+}
+
+// Iterative refinement's working memory: the newest kernels, oldest first.
+std::vector<int> LastKernels(const SearchTree& tree, const ExploreOptions& options) {
+  std::vector<int> last;
+  const int window = std::max(options.memory_window, 1);
+  for (int id = std::max(1, tree.size() - window); id < tree.size(); ++id) {
+    last.push_back(id);
+  }
+  return last;
+}
+
+}  // namespace
+
+StepPlan PlanStep(const SearchTree& tree, SearchMethod method, const ExploreOptions& options,
+                  std::mt19937_64& random) {
+  switch (method) {
+    case SearchMethod::kParallelSampling:
+      return StepPlan{.parent = 0, .kind = MoveKind::kLarge};
+    case SearchMethod::kIterativeRefinement:
+      if (tree.size() == 1) {
+        return StepPlan{.parent = 0, .kind = MoveKind::kLarge};
+      }
+      return StepPlan{.parent = tree.size() - 1,
+                      .kind = MoveKind::kSmall,
+                      .context = LastKernels(tree, options)};
+    case SearchMethod::kAdaExplore:
+      break;
+  }
+  const int parent = Select(tree, options);
+  return Plan(tree, parent, ChooseMove(tree, parent, options, random), options, random);
+}
+
+StepPlan OtherMove(const SearchTree& tree, const StepPlan& plan, SearchMethod method,
+                   const ExploreOptions& options, std::mt19937_64& random) {
+  if (method != SearchMethod::kAdaExplore || plan.parent == 0) {
+    return plan;  // The baselines have one kind of move; the root only takes large steps.
+  }
+  const MoveKind other = plan.kind == MoveKind::kLarge ? MoveKind::kSmall : MoveKind::kLarge;
+  return Plan(tree, plan.parent, other, options, random);
+}
+
 }  // namespace adaexplore

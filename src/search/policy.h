@@ -13,7 +13,9 @@
 // Pure functions of the tree (and a random source where the reference draws); not thread-safe
 // only in that the tree must not change during a call.
 
+#include <optional>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "search/tree.h"
@@ -52,5 +54,30 @@ std::vector<int> SmallStepComponent(const SearchTree& tree, int node);
 // there are more. Ordered from the root down.
 std::vector<int> RepresentativePool(const SearchTree& tree, int node, const ExploreOptions& options,
                                     std::mt19937_64& random);
+
+// The search methods the paper compares: AdaExplore, and its two baselines.
+//   kParallelSampling     every step a large step from the root with an empty pool.
+//   kIterativeRefinement  one large step, then small steps from the newest kernel, each seeing
+//                         the last options.memory_window kernels.
+enum class SearchMethod { kAdaExplore, kParallelSampling, kIterativeRefinement };
+std::string_view SearchMethodName(SearchMethod method);
+std::optional<SearchMethod> SearchMethodFromName(
+    std::string_view name);  // "adaexplore", "ps", "ir"
+
+// One step's plan: expand `parent` with a move of `kind`, showing the model `context` (the pool
+// for a large step, the working memory for a small one).
+struct StepPlan {
+  int parent = 0;
+  MoveKind kind = MoveKind::kLarge;
+  std::vector<int> context;
+};
+
+StepPlan PlanStep(const SearchTree& tree, SearchMethod method, const ExploreOptions& options,
+                  std::mt19937_64& random);
+
+// The plan for the other kind of move from the same parent, when `plan` produced no kernel (the
+// reference tries the other kind once). For the baselines, the same plan again.
+StepPlan OtherMove(const SearchTree& tree, const StepPlan& plan, SearchMethod method,
+                   const ExploreOptions& options, std::mt19937_64& random);
 
 }  // namespace adaexplore

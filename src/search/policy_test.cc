@@ -98,5 +98,42 @@ TEST(PolicyTest, PoolTakesTheBestCorrectKernelOfEachComponentOnThePath) {
   EXPECT_TRUE(one[0] == s1 || one[0] == t1);
 }
 
+TEST(PolicyTest, BaselinesPlanTheirFixedMoves) {
+  SearchTree tree;
+  std::mt19937_64 random(9);
+  StepPlan first = PlanStep(tree, SearchMethod::kIterativeRefinement, {}, random);
+  EXPECT_EQ(first.parent, 0);
+  EXPECT_EQ(first.kind, MoveKind::kLarge);
+  int last = tree.Add(0, MoveKind::kLarge, Fast(1));
+  for (int i = 0; i < 6; ++i) {
+    StepPlan plan = PlanStep(tree, SearchMethod::kIterativeRefinement, {}, random);
+    EXPECT_EQ(plan.parent, last);
+    EXPECT_EQ(plan.kind, MoveKind::kSmall);
+    EXPECT_EQ(plan.context.back(), last);
+    EXPECT_EQ(plan.context.size(), std::min<size_t>(5, static_cast<size_t>(last)));
+    last = tree.Add(plan.parent, plan.kind, i % 2 ? kWrong : Fast(1.2));
+  }
+  for (int i = 0; i < 5; ++i) {
+    StepPlan plan = PlanStep(tree, SearchMethod::kParallelSampling, {}, random);
+    EXPECT_EQ(plan.parent, 0);
+    EXPECT_EQ(plan.kind, MoveKind::kLarge);
+    EXPECT_TRUE(plan.context.empty());
+  }
+  EXPECT_EQ(SearchMethodFromName("ir"), SearchMethod::kIterativeRefinement);
+  EXPECT_FALSE(SearchMethodFromName("mcts").has_value());
+}
+
+TEST_F(HandTree, AdaExplorePlansTheSelectedNodeAndCanSwitchMoves) {
+  std::mt19937_64 random(11);
+  StepPlan plan = PlanStep(tree, SearchMethod::kAdaExplore, {.p_large = 0}, random);
+  EXPECT_EQ(plan.parent, a2);
+  EXPECT_EQ(plan.kind, MoveKind::kSmall);
+  EXPECT_EQ(plan.context, (std::vector<int>{a, a2}));
+  StepPlan other = OtherMove(tree, plan, SearchMethod::kAdaExplore, {}, random);
+  EXPECT_EQ(other.parent, a2);
+  EXPECT_EQ(other.kind, MoveKind::kLarge);
+  EXPECT_EQ(other.context, (std::vector<int>{a2}));  // a's component's best correct kernel.
+}
+
 }  // namespace
 }  // namespace adaexplore
