@@ -1,0 +1,177 @@
+#include "prompt/prompts.h"
+
+#include <fmt/format.h>
+
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+const std::set<std::string>& KnownNames() {
+  static const std::set<std::string> names = {
+      "task_name",    "task_source", "language", "language_notes", "hardware", "requirements",
+      "memory_rules", "pool",        "kernels",  "last_kernel",    "guidance", "edit_feedback"};
+  return names;
+}
+
+Result<PromptTemplate> LoadTemplate(const std::string& dir, const std::string& file) {
+  const std::string path = dir + "/" + file;
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  return PromptTemplate::Parse(text, path, KnownNames());
+}
+
+std::string Trimmed(const std::string& text) {
+  size_t end = text.find_last_not_of(" \n\t\r");
+  return end == std::string::npos ? "" : text.substr(0, end + 1);
+}
+
+}  // namespace
+
+std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name) {
+  if (name == "triton") return KernelLanguage::kTriton;
+  if (name == "cuda") return KernelLanguage::kCuda;
+  return std::nullopt;
+}
+
+Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage language,
+                                  const EvalProfile& profile) {
+  PromptSet set;
+  set.language_ = language;
+  ASSIGN_OR_RETURN(set.system_, LoadTemplate(dir, "system.md"));
+  ASSIGN_OR_RETURN(set.proposer_, LoadTemplate(dir, "proposer.md"));
+  ASSIGN_OR_RETURN(set.reviser_, LoadTemplate(dir, "reviser.md"));
+  ASSIGN_OR_RETURN(set.tuner_, LoadTemplate(dir, "tuner.md"));
+  const std::string notes = language == KernelLanguage::kTriton ? "triton.md" : "cuda.md";
+  ASSIGN_OR_RETURN(std::string notes_text, ReadFile(dir + "/" + notes));
+  set.language_notes_ = Trimmed(notes_text);
+  set.requirements_ = Requirements(profile, language);
+  return set;
+}
+
+std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage language) {
+  std::string out;
+  const bool fp32 = profile.precision == "fp32";
+  if (fp32) {
+    out +=
+        "- Inputs and weights are float32. Compute in float32: no autocast, no float16 or "
+        "bfloat16 math, ";
+    out += language == KernelLanguage::kTriton
+               ? "and no TF32: pass `input_precision=\"ieee\"` to every `tl.dot` (Triton's "
+                 "default on float32 inputs is TF32, which fails the tolerance).\n"
+               : "and no TF32 tensor-core paths.\n";
+  } else {
+    out += fmt::format(
+        "- Inputs and weights are {}. Accumulate reductions and matrix products "
+        "in float32.\n",
+        profile.precision);
+  }
+  if (profile.criterion == "scaled") {
+    out += fmt::format(
+        "- Every output element must satisfy |out - ref| <= {:g} * max|ref| + {:g} * |ref|, "
+        "against a {} reference, on {} trials with differently distributed inputs (the task's "
+        "own, normal, uniform, scaled, heavy-tailed). NaN or Inf anywhere fails.\n",
+        profile.atol, profile.rtol,
+        profile.reference_precision == "fp64" ? "float64" : profile.precision, profile.trials);
+  } else {
+    out += fmt::format(
+        "- Outputs must pass torch.allclose(out, ref, atol={:g}, rtol={:g}) on {} random inputs.\n",
+        profile.atol, profile.rtol, profile.trials);
+  }
+  out +=
+      "- Outputs must be new tensors of the reference's shape and dtype, not inputs or views "
+      "of them, and inputs must not be modified.\n";
+  if (profile.name == "strict") {
+    out +=
+        "- The harness rejects kernels that fall back to PyTorch in try/except, inherit from "
+        "or call `Model`, use torch.compile, start threads or CUDA streams, change precision "
+        "flags or timers, or cache results between calls. Freed GPU memory is poisoned "
+        "before your kernel runs (unwritten outputs fail), every timed run uses fresh inputs "
+        "and is checked again, and times faster than the GPU's memory bandwidth or compute "
+        "allow are rejected.\n";
+  }
+  out += fmt::format(
+      "- Speed is the median of {} timed runs after {} warm-up runs, with the L2 "
+      "cache flushed, against the reference's time on the same inputs.",
+      profile.timed_runs, profile.warmup_runs);
+  return out;
+}
+
+std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::string& title) {
+  std::string out = "### " + title + "\n\n```python\n" + Trimmed(kernel.code) + "\n```\n\n";
+  if (kernel.verdict == "correct" && kernel.speedup) {
+    out += fmt::format("Result: correct, {:.2f}x the reference", *kernel.speedup);
+    if (kernel.runtime_ms && kernel.reference_ms) {
+      out +=
+          fmt::format(" ({:.4g} ms against {:.4g} ms)", *kernel.runtime_ms, *kernel.reference_ms);
+    }
+    return out + ".\n";
+  }
+  out += "Result: " + kernel.verdict;
+  if (!kernel.reason.empty()) {
+    out += ": " + kernel.reason;
+  }
+  out += "\n";
+  if (!kernel.error.empty()) {
+    std::string error = kernel.error;
+    if (error.size() > kMaxErrorChars) {
+      error = "...\n" + error.substr(error.size() - kMaxErrorChars);
+    }
+    out += "\n```\n" + Trimmed(error) + "\n```\n";
+  }
+  return out;
+}
+
+std::map<std::string, std::string> PromptSet::Values(const PromptInputs& inputs) const {
+  std::string rules;
+  for (const std::string& rule : inputs.memory_rules) {
+    rules += "- " + rule + "\n";
+  }
+  return {{"task_name", inputs.task_name},
+          {"task_source", Trimmed(inputs.task_source)},
+          {"language", language_ == KernelLanguage::kTriton ? "Triton" : "CUDA C++"},
+          {"language_notes", language_notes_},
+          {"hardware", inputs.hardware.empty() ? "an NVIDIA GPU" : inputs.hardware},
+          {"requirements", requirements_},
+          {"memory_rules", Trimmed(rules)},
+          {"guidance", Trimmed(inputs.guidance)},
+          {"edit_feedback", Trimmed(inputs.edit_feedback)}};
+}
+
+std::vector<ChatMessage> PromptSet::Messages(const PromptTemplate& user,
+                                             std::map<std::string, std::string> values) const {
+  return {{"system", Trimmed(system_->Render(values))}, {"user", Trimmed(user.Render(values))}};
+}
+
+std::vector<ChatMessage> PromptSet::Proposer(const PromptInputs& inputs) const {
+  std::map<std::string, std::string> values = Values(inputs);
+  std::string pool;
+  for (size_t i = 0; i < inputs.kernels.size(); ++i) {
+    pool += FormatKernel(inputs.kernels[i], fmt::format("Kernel {}", i + 1)) + "\n";
+  }
+  values["pool"] = Trimmed(pool);
+  return Messages(*proposer_, std::move(values));
+}
+
+std::vector<ChatMessage> PromptSet::Reviser(const PromptInputs& inputs) const {
+  std::map<std::string, std::string> values = Values(inputs);
+  if (!inputs.kernels.empty()) {
+    values["last_kernel"] = Trimmed(FormatKernel(inputs.kernels.back(), "Latest version"));
+  }
+  return Messages(*reviser_, std::move(values));
+}
+
+std::vector<ChatMessage> PromptSet::Tuner(const PromptInputs& inputs) const {
+  std::map<std::string, std::string> values = Values(inputs);
+  std::string kernels;
+  for (size_t i = 0; i < inputs.kernels.size(); ++i) {
+    const bool last = i + 1 == inputs.kernels.size();
+    kernels += FormatKernel(inputs.kernels[i],
+                            last ? fmt::format("Version {} (latest: edit this one)", i + 1)
+                                 : fmt::format("Version {}", i + 1)) +
+               "\n";
+  }
+  values["kernels"] = Trimmed(kernels);
+  return Messages(*tuner_, std::move(values));
+}
+
+}  // namespace adaexplore

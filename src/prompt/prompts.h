@@ -1,0 +1,74 @@
+#pragma once
+
+// PromptSet: the messages for each role of the search (proposer, reviser, tuner), built from the
+// template files in prompts/ (prompt/template.h) and what the search knows: the task, the
+// hardware, the evaluation profile's requirements (stated concretely, so the model does not
+// spend steps on kernels the harness will reject), the skill memory and the context kernels with
+// their figures. Loaded once; rendering is const and thread-safe.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "eval/profile.h"
+#include "llm/chat.h"
+#include "prompt/template.h"
+
+namespace adaexplore {
+
+enum class KernelLanguage { kTriton, kCuda };
+std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name);  // "triton", "cuda"
+
+// One kernel as a prompt shows it: its code and what the harness said.
+struct KernelRecord {
+  int node = 0;
+  std::string code;
+  std::string verdict;  // "correct", "incorrect", "compile_error", ...
+  std::string reason;
+  std::string error;  // Full error text; the prompt keeps its end.
+  std::optional<double> speedup;
+  std::optional<double> runtime_ms;
+  std::optional<double> reference_ms;
+};
+
+struct PromptInputs {
+  std::string task_name;
+  std::string task_source;
+  std::string hardware;  // "NVIDIA H200".
+  std::vector<std::string> memory_rules;
+  std::vector<KernelRecord> kernels;  // Proposer: the pool. Reviser: the last is used. Tuner: all.
+  std::string guidance;               // Tuner: the reviser's advice.
+  std::string edit_feedback;          // Tuner: edits of the last step that did not apply.
+};
+
+class PromptSet {
+ public:
+  static constexpr size_t kMaxErrorChars = 4000;  // Per kernel; the end of a traceback matters.
+
+  // Reads system.md, proposer.md, reviser.md, tuner.md and the language's notes from `dir`.
+  static Result<PromptSet> Load(const std::string& dir, KernelLanguage language,
+                                const EvalProfile& profile);
+
+  std::vector<ChatMessage> Proposer(const PromptInputs& inputs) const;
+  std::vector<ChatMessage> Reviser(const PromptInputs& inputs) const;
+  std::vector<ChatMessage> Tuner(const PromptInputs& inputs) const;
+
+  // The requirements paragraph for `profile` (exposed for tests and docs).
+  static std::string Requirements(const EvalProfile& profile, KernelLanguage language);
+  // One kernel with its figures, as the templates' kernel lists show it.
+  static std::string FormatKernel(const KernelRecord& kernel, const std::string& title);
+
+ private:
+  std::map<std::string, std::string> Values(const PromptInputs& inputs) const;
+  std::vector<ChatMessage> Messages(const PromptTemplate& user,
+                                    std::map<std::string, std::string> values) const;
+
+  KernelLanguage language_ = KernelLanguage::kTriton;
+  std::string language_notes_;
+  std::string requirements_;
+  std::optional<PromptTemplate> system_, proposer_, reviser_, tuner_;
+};
+
+}  // namespace adaexplore

@@ -1,0 +1,142 @@
+#include "prompt/prompts.h"
+
+#include <gtest/gtest.h>
+
+#include "edits/code_block.h"
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+const std::string kDir = std::string(ADAEXPLORE_SOURCE_DIR) + "/prompts";
+constexpr const char* kTask =
+    "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n"
+    "    def forward(self, x):\n        return torch.relu(x)\n";
+
+PromptSet Load(KernelLanguage language = KernelLanguage::kTriton,
+               const EvalProfile& profile = StrictProfile()) {
+  Result<PromptSet> set = PromptSet::Load(kDir, language, profile);
+  EXPECT_TRUE(set.ok()) << set.status().ToString();
+  return *std::move(set);
+}
+
+PromptInputs Inputs() {
+  return PromptInputs{.task_name = "19_ReLU.py", .task_source = kTask, .hardware = "NVIDIA H200"};
+}
+
+KernelRecord Correct(int node, double speedup) {
+  return KernelRecord{.node = node,
+                      .code = "class ModelNew: pass  # v" + std::to_string(node),
+                      .verdict = "correct",
+                      .speedup = speedup,
+                      .runtime_ms = 0.5,
+                      .reference_ms = 0.5 * speedup};
+}
+
+TEST(PromptsTest, ProposerStatesTheTaskTheStrictRulesAndNoPoolFromTheRoot) {
+  std::vector<ChatMessage> messages = Load().Proposer(Inputs());
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0].role, "system");
+  EXPECT_NE(messages[0].content.find("Triton kernels"), std::string::npos);
+  EXPECT_NE(messages[0].content.find("NVIDIA H200"), std::string::npos);
+  const std::string& user = messages[1].content;
+  EXPECT_NE(user.find("# Task: 19_ReLU.py"), std::string::npos);
+  EXPECT_NE(user.find("return torch.relu(x)"), std::string::npos);
+  EXPECT_NE(user.find("input_precision=\"ieee\""), std::string::npos);
+  EXPECT_NE(user.find("<= 0.0001 * max|ref| + 0.0001 * |ref|"), std::string::npos);
+  EXPECT_NE(user.find("float64 reference, on 5 trials"), std::string::npos);
+  EXPECT_NE(user.find("poisoned"), std::string::npos);
+  EXPECT_EQ(user.find("Strong existing kernels"), std::string::npos);  // Empty pool.
+  EXPECT_EQ(user.find("Common pitfalls"), std::string::npos);          // No memory.
+  EXPECT_EQ(user.find("{{"), std::string::npos);
+}
+
+TEST(PromptsTest, ProposerShowsThePoolAndTheMemory) {
+  PromptInputs inputs = Inputs();
+  inputs.kernels = {Correct(3, 1.5), Correct(9, 2.25)};
+  inputs.memory_rules = {"You cannot call tl.dot on 1-D blocks.",
+                         "You cannot index a "
+                         "constexpr with a tensor."};
+  const std::string user = Load().Proposer(inputs)[1].content;
+  EXPECT_NE(user.find("## Strong existing kernels"), std::string::npos);
+  EXPECT_NE(user.find("### Kernel 2\n\n```python\nclass ModelNew: pass  # v9\n```"),
+            std::string::npos);
+  EXPECT_NE(user.find("Result: correct, 2.25x the reference (0.5 ms against 1.125 ms)."),
+            std::string::npos);
+  EXPECT_NE(user.find("- You cannot call tl.dot on 1-D blocks.\n- You cannot index"),
+            std::string::npos);
+}
+
+TEST(PromptsTest, ReviserSeesOnlyTheLatestKernelWithItsError) {
+  PromptInputs inputs = Inputs();
+  KernelRecord broken{.node = 4,
+                      .code = "class ModelNew: pass  # broken",
+                      .verdict = "compile_error",
+                      .reason = "SyntaxError",
+                      .error = std::string(10000, 'e') + "\nSyntaxError: invalid syntax"};
+  inputs.kernels = {Correct(2, 1.1), broken};
+  const std::string user = Load().Reviser(inputs)[1].content;
+  EXPECT_EQ(user.find("# v2"), std::string::npos);
+  EXPECT_NE(user.find("# broken"), std::string::npos);
+  EXPECT_NE(user.find("Result: compile_error: SyntaxError"), std::string::npos);
+  EXPECT_NE(user.find("SyntaxError: invalid syntax\n```"), std::string::npos);
+  EXPECT_LT(user.size(), 10000u);  // The error is cut to its end.
+}
+
+TEST(PromptsTest, TunerShowsEveryVersionTheGuidanceAndTheEditFormat) {
+  PromptInputs inputs = Inputs();
+  inputs.kernels = {Correct(1, 1.0), Correct(5, 1.4)};
+  inputs.guidance = "1. Fuse the two passes.";
+  inputs.edit_feedback = "edit 2 was skipped: its old_str matches nothing in the kernel";
+  const std::string user = Load().Tuner(inputs)[1].content;
+  EXPECT_NE(user.find("### Version 1\n"), std::string::npos);
+  EXPECT_NE(user.find("### Version 2 (latest: edit this one)"), std::string::npos);
+  EXPECT_NE(user.find("## Advice from a reviewer\n\n1. Fuse the two passes."), std::string::npos);
+  EXPECT_NE(user.find("edit 2 was skipped"), std::string::npos);
+  EXPECT_NE(user.find("<old_str_1>"), std::string::npos);
+  inputs.guidance.clear();
+  inputs.edit_feedback.clear();
+  const std::string plain = Load().Tuner(inputs)[1].content;
+  EXPECT_EQ(plain.find("Advice from a reviewer"), std::string::npos);
+  EXPECT_EQ(plain.find("Your previous edits"), std::string::npos);
+}
+
+TEST(PromptsTest, ProfileAndLanguageChangeTheRequirements) {
+  const std::string paper =
+      PromptSet::Requirements(*ProfileByName("paper"), KernelLanguage::kTriton);
+  EXPECT_NE(paper.find("torch.allclose(out, ref, atol=0.05, rtol=0.05)"), std::string::npos)
+      << paper;
+  EXPECT_EQ(paper.find("poisoned"), std::string::npos);
+  EvalProfile bf16 = StrictProfile();
+  ASSERT_TRUE(SetPrecision(bf16, "bf16").ok());
+  EXPECT_NE(PromptSet::Requirements(bf16, KernelLanguage::kTriton).find("are bf16"),
+            std::string::npos);
+  const std::string user = Load(KernelLanguage::kCuda).Proposer(Inputs())[1].content;
+  EXPECT_NE(user.find("load_inline"), std::string::npos);
+  EXPECT_EQ(user.find("input_precision"), std::string::npos);
+}
+
+TEST(PromptsTest, TheLanguageExamplesAreThemselvesValidAnswers) {
+  for (const char* file : {"triton.md", "cuda.md"}) {
+    Result<std::string> notes = ReadFile(kDir + "/" + file);
+    ASSERT_TRUE(notes.ok());
+    Result<std::string> kernel = ExtractKernel(*notes);
+    ASSERT_TRUE(kernel.ok()) << file << ": " << kernel.status().ToString();
+    EXPECT_NE(kernel->find("class ModelNew"), std::string::npos) << file;
+  }
+}
+
+TEST(PromptsTest, AnEditedTemplateWithATypoFailsToLoad) {
+  Result<TempDir> dir = TempDir::Create("prompts");
+  ASSERT_TRUE(dir.ok());
+  for (const char* file : {"system.md", "reviser.md", "tuner.md", "triton.md", "cuda.md"}) {
+    ASSERT_TRUE(WriteFileAtomic(dir->path() + "/" + file, *ReadFile(kDir + "/" + file)).ok());
+  }
+  ASSERT_TRUE(WriteFileAtomic(dir->path() + "/proposer.md", "Task {{task_nam}}\n").ok());
+  Result<PromptSet> set = PromptSet::Load(dir->path(), KernelLanguage::kTriton, StrictProfile());
+  ASSERT_FALSE(set.ok());
+  EXPECT_NE(set.status().message().find("unknown placeholder 'task_nam'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace adaexplore
