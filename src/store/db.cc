@@ -99,4 +99,8 @@ double Statement::ColumnDouble(int index) const {
   return sqlite3_column_double(stmt_.get(), index);
 }
 
+bool Statement::ColumnIsNull(int index) const {
+  return sqlite3_column_type(stmt_.get(), index) == SQLITE_NULL;
+}
+
 }  // namespace adaexplore

@@ -33,6 +33,7 @@ class Statement {
   std::string ColumnText(int index) const;
   int64_t ColumnInt(int index) const;
   double ColumnDouble(int index) const;
+  bool ColumnIsNull(int index) const;
 
  private:
   friend class Db;

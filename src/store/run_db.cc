@@ -1,0 +1,266 @@
+#include "store/run_db.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+
+namespace adaexplore {
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS run_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO run_meta VALUES ('schema_version', '1');
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, method TEXT NOT NULL, model TEXT NOT NULL,
+  status TEXT NOT NULL, options TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tasks (
+  run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, source TEXT NOT NULL,
+  steps INTEGER NOT NULL, status TEXT NOT NULL, PRIMARY KEY (run_id, name));
+CREATE TABLE IF NOT EXISTS nodes (
+  run_id INTEGER NOT NULL, task TEXT NOT NULL, node INTEGER NOT NULL, parent INTEGER NOT NULL,
+  move TEXT NOT NULL, context TEXT NOT NULL, kernel TEXT NOT NULL, verdict TEXT NOT NULL,
+  reason TEXT NOT NULL, compiled INTEGER NOT NULL, correct INTEGER NOT NULL, speedup REAL,
+  result TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (run_id, task, node));
+CREATE TABLE IF NOT EXISTS llm_calls (
+  run_id INTEGER NOT NULL, task TEXT NOT NULL, node INTEGER NOT NULL, seq INTEGER NOT NULL,
+  role TEXT NOT NULL, messages TEXT NOT NULL, reply TEXT NOT NULL, error TEXT NOT NULL,
+  usage TEXT NOT NULL, cost_usd REAL, latency_s REAL NOT NULL, attempts INTEGER NOT NULL,
+  source TEXT NOT NULL, PRIMARY KEY (run_id, task, node, seq));
+)sql";
+
+std::string Dump(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::json Load(const std::string& text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return value.is_discarded() ? nlohmann::json() : value;
+}
+
+int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back on any error.
+template <typename Body>
+Status InTransaction(Db& db, Body body) {
+  RETURN_IF_ERROR(db.Execute("BEGIN IMMEDIATE"));
+  Status status = body();
+  if (!status.ok()) {
+    (void)db.Execute("ROLLBACK");  // The error that matters is `status`.
+    return status;
+  }
+  return db.Execute("COMMIT");
+}
+
+Result<std::optional<RunInfo>> ReadRun(Statement& select) {
+  ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) {
+    return std::optional<RunInfo>();
+  }
+  return std::optional<RunInfo>(RunInfo{.id = select.ColumnInt(0),
+                                        .method = select.ColumnText(1),
+                                        .model = select.ColumnText(2),
+                                        .status = select.ColumnText(3),
+                                        .options = Load(select.ColumnText(4)),
+                                        .created_at = select.ColumnInt(5)});
+}
+
+}  // namespace
+
+Result<RunDb> RunDb::Open(const std::string& path) {
+  ASSIGN_OR_RETURN(Db db, Db::Open(path));
+  RETURN_IF_ERROR(db.Execute(kSchema));
+  ASSIGN_OR_RETURN(Statement version,
+                   db.Prepare("SELECT value FROM run_meta WHERE name = 'schema_version'"));
+  ASSIGN_OR_RETURN(bool row, version.Step());
+  if (row && version.ColumnText(0) != std::to_string(kSchemaVersion)) {
+    return InvalidArgument(
+        fmt::format("{} is a run database of schema version {}; this build "
+                    "reads version {}",
+                    path, version.ColumnText(0), kSchemaVersion));
+  }
+  return RunDb(std::move(db));
+}
+
+Result<int64_t> RunDb::CreateRun(const RunInfo& run) {
+  ASSIGN_OR_RETURN(Statement insert,
+                   db_.Prepare("INSERT INTO runs (method, model, status, options, created_at) "
+                               "VALUES (?, ?, ?, ?, ?) RETURNING id"));
+  insert.Bind(1, run.method).Bind(2, run.model).Bind(3, run.status).Bind(4, Dump(run.options));
+  insert.Bind(5, run.created_at != 0 ? run.created_at : Now());
+  ASSIGN_OR_RETURN(bool row, insert.Step());
+  if (!row) {
+    return InternalError("INSERT INTO runs returned no id");
+  }
+  const int64_t id = insert.ColumnInt(0);
+  ASSIGN_OR_RETURN(bool more, insert.Step());  // Finishes the statement.
+  (void)more;
+  return id;
+}
+
+Result<std::optional<RunInfo>> RunDb::FindRun(int64_t id) {
+  ASSIGN_OR_RETURN(Statement select,
+                   db_.Prepare("SELECT id, method, model, status, options, created_at FROM runs "
+                               "WHERE id = ?"));
+  select.Bind(1, id);
+  return ReadRun(select);
+}
+
+Result<std::optional<RunInfo>> RunDb::LatestRun() {
+  ASSIGN_OR_RETURN(Statement select,
+                   db_.Prepare("SELECT id, method, model, status, options, created_at FROM runs "
+                               "ORDER BY id DESC LIMIT 1"));
+  return ReadRun(select);
+}
+
+Status RunDb::SetRunStatus(int64_t run, const std::string& status) {
+  ASSIGN_OR_RETURN(Statement update, db_.Prepare("UPDATE runs SET status = ? WHERE id = ?"));
+  update.Bind(1, status).Bind(2, run);
+  return update.Run();
+}
+
+Status RunDb::AddTask(int64_t run, const TaskInfo& task) {
+  ASSIGN_OR_RETURN(Statement select,
+                   db_.Prepare("SELECT source FROM tasks WHERE run_id = ? AND name = ?"));
+  select.Bind(1, run).Bind(2, task.name);
+  ASSIGN_OR_RETURN(bool row, select.Step());
+  if (row) {
+    if (select.ColumnText(0) != task.source) {
+      return InvalidArgument(fmt::format(
+          "task {} has changed since run {} started; resume it with the original file or start "
+          "a new run",
+          task.name, run));
+    }
+    return Status::Ok();
+  }
+  ASSIGN_OR_RETURN(Statement insert, db_.Prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?)"));
+  insert.Bind(1, run).Bind(2, task.name).Bind(3, task.source);
+  insert.Bind(4, static_cast<int64_t>(task.steps)).Bind(5, task.status);
+  return insert.Run();
+}
+
+Result<std::vector<TaskInfo>> RunDb::Tasks(int64_t run) {
+  ASSIGN_OR_RETURN(Statement select,
+                   db_.Prepare("SELECT name, source, steps, status FROM tasks WHERE run_id = ? "
+                               "ORDER BY name"));
+  select.Bind(1, run);
+  std::vector<TaskInfo> tasks;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) {
+      return tasks;
+    }
+    tasks.push_back({.name = select.ColumnText(0),
+                     .source = select.ColumnText(1),
+                     .steps = static_cast<int>(select.ColumnInt(2)),
+                     .status = select.ColumnText(3)});
+  }
+}
+
+Status RunDb::SetTaskStatus(int64_t run, const std::string& task, const std::string& status) {
+  ASSIGN_OR_RETURN(Statement update,
+                   db_.Prepare("UPDATE tasks SET status = ? WHERE run_id = ? AND name = ?"));
+  update.Bind(1, status).Bind(2, run).Bind(3, task);
+  return update.Run();
+}
+
+Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord& step) {
+  return InTransaction(db_, [&]() -> Status {
+    ASSIGN_OR_RETURN(Statement node,
+                     db_.Prepare("INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                 "?, ?)"));
+    node.Bind(1, run).Bind(2, task).Bind(3, static_cast<int64_t>(step.node));
+    node.Bind(4, static_cast<int64_t>(step.parent)).Bind(5, step.move);
+    node.Bind(6, Dump(step.context)).Bind(7, step.kernel).Bind(8, step.verdict);
+    node.Bind(9, step.reason).Bind(10, int64_t{step.compiled}).Bind(11, int64_t{step.correct});
+    if (step.speedup) {
+      node.Bind(12, *step.speedup);
+    }
+    node.Bind(13, Dump(step.result)).Bind(14, Now());
+    if (Status s = node.Run(); !s.ok()) {
+      return s.WithContext(fmt::format("recording node {} of {}", step.node, task));
+    }
+    for (size_t seq = 0; seq < step.calls.size(); ++seq) {
+      const CallRecord& call = step.calls[seq];
+      ASSIGN_OR_RETURN(Statement insert,
+                       db_.Prepare("INSERT INTO llm_calls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                   "?, ?, ?)"));
+      insert.Bind(1, run).Bind(2, task).Bind(3, static_cast<int64_t>(step.node));
+      insert.Bind(4, static_cast<int64_t>(seq)).Bind(5, call.role).Bind(6, Dump(call.messages));
+      insert.Bind(7, call.reply).Bind(8, call.error).Bind(9, Dump(call.usage));
+      if (call.cost_usd) {
+        insert.Bind(10, *call.cost_usd);
+      }
+      insert.Bind(11, call.latency_s).Bind(12, static_cast<int64_t>(call.attempts));
+      insert.Bind(13, call.source);
+      RETURN_IF_ERROR(insert.Run());
+    }
+    return Status::Ok();
+  });
+}
+
+Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& task) {
+  ASSIGN_OR_RETURN(Statement select,
+                   db_.Prepare("SELECT node, parent, move, context, kernel, verdict, reason, "
+                               "compiled, correct, speedup, result FROM nodes WHERE run_id = ? "
+                               "AND task = ? ORDER BY node"));
+  select.Bind(1, run).Bind(2, task);
+  std::vector<StepRecord> steps;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) {
+      break;
+    }
+    StepRecord step{.node = static_cast<int>(select.ColumnInt(0)),
+                    .parent = static_cast<int>(select.ColumnInt(1)),
+                    .move = select.ColumnText(2),
+                    .kernel = select.ColumnText(4),
+                    .verdict = select.ColumnText(5),
+                    .reason = select.ColumnText(6),
+                    .compiled = select.ColumnInt(7) != 0,
+                    .correct = select.ColumnInt(8) != 0,
+                    .result = Load(select.ColumnText(10))};
+    const nlohmann::json context = Load(select.ColumnText(3));
+    if (context.is_array()) {
+      for (const auto& id : context) {
+        if (id.is_number_integer()) step.context.push_back(id.get<int>());
+      }
+    }
+    if (!select.ColumnIsNull(9)) {
+      step.speedup = select.ColumnDouble(9);
+    }
+    steps.push_back(std::move(step));
+  }
+  ASSIGN_OR_RETURN(Statement calls,
+                   db_.Prepare("SELECT node, role, messages, reply, error, usage, cost_usd, "
+                               "latency_s, attempts, source FROM llm_calls WHERE run_id = ? AND "
+                               "task = ? ORDER BY node, seq"));
+  calls.Bind(1, run).Bind(2, task);
+  size_t at = 0;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, calls.Step());
+    if (!row) {
+      return steps;
+    }
+    const int node = static_cast<int>(calls.ColumnInt(0));
+    while (at < steps.size() && steps[at].node < node) {
+      ++at;
+    }
+    if (at == steps.size() || steps[at].node != node) {
+      continue;  // Cannot happen: calls are written with their node.
+    }
+    CallRecord call{.role = calls.ColumnText(1),
+                    .messages = Load(calls.ColumnText(2)),
+                    .reply = calls.ColumnText(3),
+                    .error = calls.ColumnText(4),
+                    .usage = Load(calls.ColumnText(5)),
+                    .latency_s = calls.ColumnDouble(7),
+                    .attempts = static_cast<int>(calls.ColumnInt(8)),
+                    .source = calls.ColumnText(9)};
+    if (!calls.ColumnIsNull(6)) {
+      call.cost_usd = calls.ColumnDouble(6);
+    }
+    steps[at].calls.push_back(std::move(call));
+  }
+}
+
+}  // namespace adaexplore

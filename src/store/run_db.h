@@ -1,0 +1,96 @@
+#pragma once
+
+// RunDb: the run database. Everything a search did, in SQLite, so a run can be inspected,
+// reported on and resumed: runs (method, model, options), their tasks (source and step budget),
+// every node (parent, move, kernel, verdict, figures, the context it was shown) and every LLM
+// call of every node (role, prompt, reply, tokens, cost).
+//
+// Durability: a step is written in one transaction when it is complete: its node and its LLM
+// calls together. A run killed at any moment (kill -9 included) therefore holds every completed
+// step whole and nothing of the step in flight, which resume simply does again (its LLM calls
+// come back from the response cache when they had finished). WAL mode; one writer, any number of
+// readers (reports). Not thread-safe: owned by the run's poll loop.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "store/db.h"
+
+namespace adaexplore {
+
+struct RunInfo {
+  int64_t id = 0;
+  std::string method;                                 // "adaexplore", "ps", "ir".
+  std::string model;                                  // "provider:model".
+  std::string status = "running";                     // "running", "finished", "stopped".
+  nlohmann::json options = nlohmann::json::object();  // Everything that configures the run.
+  int64_t created_at = 0;
+};
+
+struct TaskInfo {
+  std::string name;
+  std::string source;
+  int steps = 0;  // The step budget.
+  std::string status = "running";
+};
+
+struct CallRecord {
+  std::string role;
+  nlohmann::json messages = nlohmann::json::array();
+  std::string reply;
+  std::string error;  // Empty on success.
+  nlohmann::json usage = nlohmann::json::object();
+  std::optional<double> cost_usd;
+  double latency_s = 0;
+  int attempts = 0;
+  std::string source;  // "live", "cache", "replay".
+};
+
+struct StepRecord {
+  int node = 0;  // 1-based; equals the step number.
+  int parent = 0;
+  std::string move;  // "large_step", "small_step".
+  std::vector<int> context;
+  std::string kernel;  // Empty when the reply held none.
+  std::string verdict;
+  std::string reason;
+  bool compiled = false;
+  bool correct = false;
+  std::optional<double> speedup;
+  nlohmann::json result = nlohmann::json::object();  // The evaluation's full JSON.
+  std::vector<CallRecord> calls;
+};
+
+class RunDb {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  static Result<RunDb> Open(const std::string& path);
+
+  Result<int64_t> CreateRun(const RunInfo& run);
+  Result<std::optional<RunInfo>> FindRun(int64_t id);
+  Result<std::optional<RunInfo>> LatestRun();
+  Status SetRunStatus(int64_t run, const std::string& status);
+
+  // Adds `task` to `run`; adding one that is already there (a resume) checks that its source is
+  // unchanged, so a resumed run never mixes two versions of a task.
+  Status AddTask(int64_t run, const TaskInfo& task);
+  Result<std::vector<TaskInfo>> Tasks(int64_t run);
+  Status SetTaskStatus(int64_t run, const std::string& task, const std::string& status);
+
+  // Writes a complete step (node and calls) in one transaction. Recording a node twice is an
+  // error: a resumed run must continue after the last step, never redo one.
+  Status RecordStep(int64_t run, const std::string& task, const StepRecord& step);
+  // Every step of a task, in node order.
+  Result<std::vector<StepRecord>> Steps(int64_t run, const std::string& task);
+
+ private:
+  explicit RunDb(Db db) : db_(std::move(db)) {}
+  Db db_;
+};
+
+}  // namespace adaexplore

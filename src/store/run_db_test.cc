@@ -1,0 +1,160 @@
+#include "store/run_db.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+StepRecord Step(int node, int parent = 0) {
+  StepRecord step{.node = node,
+                  .parent = parent,
+                  .move = parent == 0 ? "large_step" : "small_step",
+                  .context = {parent},
+                  .kernel = "class ModelNew: pass  # " + std::to_string(node),
+                  .verdict = node % 3 == 0 ? "incorrect" : "correct",
+                  .compiled = true,
+                  .correct = node % 3 != 0,
+                  .result = {{"verdict", node % 3 == 0 ? "incorrect" : "correct"}}};
+  if (step.correct) {
+    step.speedup = 1.0 + node / 10.0;
+  }
+  step.calls = {CallRecord{.role = "reviser",
+                           .messages = {{{"role", "user"}, {"content", "r"}}},
+                           .reply = "advice",
+                           .usage = {{"input", 10}},
+                           .cost_usd = 0.001,
+                           .latency_s = 1.5,
+                           .attempts = 1,
+                           .source = "live"},
+                CallRecord{.role = "tuner",
+                           .messages = {{{"role", "user"}, {"content", "t"}}},
+                           .reply = "<old_str_1>a</old_str_1>",
+                           .usage = {{"input", 20}},
+                           .latency_s = 2.5,
+                           .attempts = 2,
+                           .source = "cache"}};
+  return step;
+}
+
+class RunDbTest : public ::testing::Test {
+ protected:
+  TempDir dir_ = *TempDir::Create("run-db");
+  std::string path_ = dir_.path() + "/run.sqlite";
+};
+
+TEST_F(RunDbTest, StoresRunsTasksStepsAndCalls) {
+  RunDb db = *RunDb::Open(path_);
+  EXPECT_FALSE(db.LatestRun()->has_value());
+  const int64_t run = *db.CreateRun(
+      {.method = "adaexplore", .model = "openai:gpt-5-mini", .options = {{"steps", 50}}});
+  ASSERT_TRUE(db.AddTask(run, {.name = "19_ReLU", .source = "src", .steps = 50}).ok());
+  ASSERT_TRUE(db.RecordStep(run, "19_ReLU", Step(1)).ok());
+  ASSERT_TRUE(db.RecordStep(run, "19_ReLU", Step(2, 1)).ok());
+  ASSERT_TRUE(db.RecordStep(run, "19_ReLU", Step(3, 2)).ok());
+
+  std::optional<RunInfo> latest = *db.LatestRun();
+  ASSERT_TRUE(latest.has_value());
+  EXPECT_EQ(latest->id, run);
+  EXPECT_EQ(latest->options["steps"], 50);
+  std::vector<StepRecord> steps = *db.Steps(run, "19_ReLU");
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[1].parent, 1);
+  EXPECT_EQ(steps[1].move, "small_step");
+  EXPECT_EQ(steps[1].context, (std::vector<int>{1}));
+  EXPECT_NEAR(*steps[1].speedup, 1.2, 1e-12);
+  EXPECT_FALSE(steps[2].speedup.has_value());
+  EXPECT_EQ(steps[2].result["verdict"], "incorrect");
+  ASSERT_EQ(steps[2].calls.size(), 2u);
+  EXPECT_EQ(steps[2].calls[1].role, "tuner");
+  EXPECT_EQ(steps[2].calls[1].attempts, 2);
+  EXPECT_FALSE(steps[2].calls[1].cost_usd.has_value());
+  EXPECT_EQ(steps[2].calls[0].messages[0]["content"], "r");
+
+  ASSERT_TRUE(db.SetTaskStatus(run, "19_ReLU", "finished").ok());
+  ASSERT_TRUE(db.SetRunStatus(run, "finished").ok());
+  EXPECT_EQ((*db.Tasks(run))[0].status, "finished");
+  EXPECT_EQ((*db.FindRun(run))->status, "finished");
+}
+
+TEST_F(RunDbTest, AStepIsNeverRecordedTwiceAndAChangedTaskIsRefused) {
+  RunDb db = *RunDb::Open(path_);
+  const int64_t run = *db.CreateRun({.method = "ir", .model = "replay:x.jsonl"});
+  ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "v1", .steps = 5}).ok());
+  ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "v1", .steps = 5}).ok());  // A resume.
+  Status changed = db.AddTask(run, {.name = "t", .source = "v2", .steps = 5});
+  ASSERT_FALSE(changed.ok());
+  EXPECT_NE(changed.message().find("has changed"), std::string::npos);
+  ASSERT_TRUE(db.RecordStep(run, "t", Step(1)).ok());
+  EXPECT_FALSE(db.RecordStep(run, "t", Step(1)).ok());
+  // The failed transaction left nothing behind: still one node with its two calls.
+  std::vector<StepRecord> steps = *db.Steps(run, "t");
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].calls.size(), 2u);
+}
+
+TEST_F(RunDbTest, KillNineLeavesEveryCompletedStepWholeAndResumeContinues) {
+  int64_t run = 0;
+  {
+    RunDb db = *RunDb::Open(path_);
+    run = *db.CreateRun({.method = "adaexplore", .model = "openai:m"});
+    ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "s", .steps = 100000}).ok());
+  }
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    RunDb db = *RunDb::Open(path_);
+    for (int node = 1;; ++node) {
+      if (!db.RecordStep(run, "t", Step(node, node - 1)).ok()) {
+        ::_exit(3);
+      }
+    }
+  }
+  RunDb reader = *RunDb::Open(path_);
+  for (int i = 0; i < 2000; ++i) {
+    Result<std::vector<StepRecord>> steps = reader.Steps(run, "t");
+    if (steps.ok() && steps->size() >= 40) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+
+  RunDb db = *RunDb::Open(path_);
+  std::vector<StepRecord> steps = *db.Steps(run, "t");
+  ASSERT_GE(steps.size(), 40u);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i].node, static_cast<int>(i) + 1);                 // No gap.
+    EXPECT_EQ(steps[i].calls.size(), 2u) << "node " << steps[i].node;  // No half step.
+    EXPECT_EQ(steps[i].kernel, Step(steps[i].node).kernel);
+  }
+  const int next = static_cast<int>(steps.size()) + 1;
+  EXPECT_FALSE(db.RecordStep(run, "t", Step(next - 1, next - 2)).ok());  // Never repeated.
+  EXPECT_TRUE(db.RecordStep(run, "t", Step(next, next - 1)).ok());       // Continues.
+  std::printf("kill -9 after %zu complete steps; resumed at step %d\n", steps.size(), next);
+}
+
+TEST_F(RunDbTest, ANewerSchemaIsRefused) {
+  {
+    Db db = *Db::Open(path_);
+    ASSERT_TRUE(db.Execute("CREATE TABLE run_meta (name TEXT PRIMARY KEY, value TEXT);"
+                           "INSERT INTO run_meta VALUES ('schema_version', '99');")
+                    .ok());
+  }
+  Result<RunDb> db = RunDb::Open(path_);
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.status().message().find("schema version 99"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace adaexplore
