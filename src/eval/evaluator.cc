@@ -99,72 +99,104 @@ EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
   return result;
 }
 
-Result<std::vector<EvalResult>> Evaluator::Run(
-    const std::vector<EvalRequest>& requests,
-    const std::function<void(size_t, const EvalResult&)>& on_result, const InterruptGuard* guard) {
-  std::vector<std::optional<EvalResult>> results(requests.size());
-  std::map<std::string, std::vector<size_t>> waiting;  // Key -> requests sharing it.
-  auto deliver = [&](size_t index, EvalResult result) {
-    result.task = requests[index].task.name;
-    result.task_path = requests[index].task.path;
-    result.kernel_path = requests[index].candidate.path;
-    if (on_result) {
-      on_result(index, result);
-    }
-    results[index] = std::move(result);
-  };
-  for (size_t i = 0; i < requests.size(); ++i) {
-    const std::string key = CacheKey(requests[i]);
-    if (cache_ && !options_.refresh_cache) {
-      ASSIGN_OR_RETURN(std::optional<nlohmann::json> hit, cache_->Find(key));
-      if (hit) {
-        EvalResult cached = EvalResultFromJson(*hit);
-        cached.cached = true;
-        deliver(i, std::move(cached));
-        continue;
-      }
-    }
-    auto [it, fresh] = waiting.try_emplace(key);
-    it->second.push_back(i);
-    if (fresh) {
-      pool_->Submit(PoolJob{.id = key.substr(0, 16),
-                            .message = JobMessage(requests[i]),
-                            .timeout_s = options_.profile.timeout_s});
+uint64_t Evaluator::Submit(EvalRequest request) {
+  const uint64_t id = ++next_id_;
+  const std::string key = CacheKey(request);
+  requests_[id] = {std::move(request), key};
+  if (cache_ && !options_.refresh_cache) {
+    Result<std::optional<nlohmann::json>> hit = cache_->Find(key);
+    if (!hit.ok()) {
+      options_.logger->warn("result cache lookup failed, evaluating: {}", hit.status().ToString());
+    } else if (*hit) {
+      EvalResult cached = EvalResultFromJson(**hit);
+      cached.cached = true;
+      Deliver(id, std::move(cached));
+      return id;
     }
   }
-  std::set<std::string> retried_alone;
-  while (!pool_->idle()) {
-    ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(std::nullopt, guard));
+  auto [it, fresh] = waiting_.try_emplace(key);
+  it->second.push_back(id);
+  if (fresh) {
+    pool_->Submit(PoolJob{.id = key.substr(0, 16),
+                          .message = JobMessage(requests_.at(id).first),
+                          .timeout_s = options_.profile.timeout_s});
+  }
+  return id;
+}
+
+void Evaluator::Deliver(uint64_t id, EvalResult result) {
+  auto it = requests_.find(id);
+  CHECK(it != requests_.end());  // Each id is delivered once.
+  const EvalRequest& request = it->second.first;
+  result.task = request.task.name;
+  result.task_path = request.task.path;
+  result.kernel_path = request.candidate.path;
+  ready_.emplace_back(id, std::move(result));
+  requests_.erase(it);
+}
+
+Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
+    std::optional<TimePoint> until, const InterruptGuard* guard, const std::vector<int>& wake_fds) {
+  if (ready_.empty() && !pool_->idle()) {
+    ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(until, guard, wake_fds));
     for (const PoolOutcome& outcome : done) {
-      auto it = std::find_if(waiting.begin(), waiting.end(), [&](const auto& entry) {
+      auto it = std::find_if(waiting_.begin(), waiting_.end(), [&](const auto& entry) {
         return entry.first.substr(0, 16) == outcome.id;
       });
-      if (it == waiting.end()) {
+      if (it == waiting_.end()) {
         continue;
       }
+      const EvalRequest& first = requests_.at(it->second.front()).first;
       // Out of device memory while sharing the GPU says nothing about the candidate: run it
       // again with the device to itself before judging.
-      if (RanOutOfMemory(outcome.facts) && retried_alone.insert(it->first).second) {
+      if (RanOutOfMemory(outcome.facts) && retried_alone_.insert(it->first).second) {
         options_.logger->info("job {} ran out of GPU memory beside others; retrying it alone",
                               outcome.id);
-        nlohmann::json message = JobMessage(requests[it->second.front()]);
+        nlohmann::json message = JobMessage(first);
         message["options"]["exclusive"] = true;
         pool_->Submit(PoolJob{.id = outcome.id,
                               .message = std::move(message),
                               .timeout_s = options_.profile.timeout_s});
         continue;
       }
-      const EvalResult result = Finish(requests[it->second.front()], it->first, outcome);
-      for (size_t index : it->second) {
-        deliver(index, result);
+      const EvalResult result = Finish(first, it->first, outcome);
+      for (uint64_t id : it->second) {
+        Deliver(id, result);
       }
-      waiting.erase(it);
+      waiting_.erase(it);
+    }
+  } else if (ready_.empty()) {
+    // Nothing to evaluate: still wait (for the wake fds or `until`), on the same poll.
+    ASSIGN_OR_RETURN(std::vector<PoolOutcome> ignored, pool_->Step(until, guard, wake_fds));
+    (void)ignored;
+  }
+  return std::exchange(ready_, {});
+}
+
+Result<std::vector<EvalResult>> Evaluator::Run(
+    const std::vector<EvalRequest>& requests,
+    const std::function<void(size_t, const EvalResult&)>& on_result, const InterruptGuard* guard) {
+  std::map<uint64_t, size_t> index_of;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    index_of[Submit(requests[i])] = i;
+  }
+  std::vector<std::optional<EvalResult>> results(requests.size());
+  size_t done = 0;
+  while (done < requests.size()) {
+    ASSIGN_OR_RETURN(auto ready, Poll(std::nullopt, guard));
+    for (auto& [id, result] : ready) {
+      const size_t index = index_of.at(id);
+      if (on_result) {
+        on_result(index, result);
+      }
+      results[index] = std::move(result);
+      ++done;
     }
   }
   std::vector<EvalResult> out;
   out.reserve(results.size());
   for (std::optional<EvalResult>& r : results) {
-    CHECK(r.has_value());  // The pool produces exactly one outcome per submitted job.
+    CHECK(r.has_value());  // Every submitted request yields exactly one result.
     out.push_back(std::move(*r));
   }
   return out;

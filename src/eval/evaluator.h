@@ -6,8 +6,10 @@
 // the same work is never done twice, in one run or across runs.
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,11 +44,21 @@ class Evaluator {
                                                   const InterruptGuard* guard);
 
   // Evaluates every request. `on_result` (optional) sees each result as it completes; the
-  // returned vector holds them in request order. Fails only when interrupted or when the cache
-  // cannot be read; every other problem is a verdict.
+  // returned vector holds them in request order. Fails only when interrupted; every other problem
+  // is a verdict (an unreadable cache is logged and the request evaluated).
   Result<std::vector<EvalResult>> Run(
       const std::vector<EvalRequest>& requests,
       const std::function<void(size_t, const EvalResult&)>& on_result, const InterruptGuard* guard);
+
+  // The asynchronous form, for a caller with its own loop (the search). Submit queues a request
+  // and returns its id (a cache hit is ready at once); Poll runs the pool until `until`, a
+  // result, or a readable `wake_fds` entry, and returns the results that are ready. Every
+  // submitted request yields exactly one result.
+  uint64_t Submit(EvalRequest request);
+  Result<std::vector<std::pair<uint64_t, EvalResult>>> Poll(std::optional<TimePoint> until,
+                                                            const InterruptGuard* guard,
+                                                            const std::vector<int>& wake_fds = {});
+  size_t outstanding() const { return requests_.size(); }
 
   // The content key of a request (exposed for tests and the run database).
   std::string CacheKey(const EvalRequest& request) const;
@@ -61,11 +73,19 @@ class Evaluator {
   Evaluator(EvaluatorOptions options, std::unique_ptr<WorkerPool> pool,
             std::optional<ResultCache> cache);
   EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
+  void Deliver(uint64_t id, EvalResult result);
 
   EvaluatorOptions options_;
   std::unique_ptr<WorkerPool> pool_;
   std::optional<ResultCache> cache_;
   std::vector<WorkerHello> workers_;
+  // Asynchronous state: requests not yet answered, by id; ids waiting on each content key (equal
+  // candidates are evaluated once); keys already retried alone after running out of memory.
+  uint64_t next_id_ = 0;
+  std::map<uint64_t, std::pair<EvalRequest, std::string>> requests_;
+  std::map<std::string, std::vector<uint64_t>> waiting_;
+  std::set<std::string> retried_alone_;
+  std::vector<std::pair<uint64_t, EvalResult>> ready_;
 };
 
 }  // namespace adaexplore

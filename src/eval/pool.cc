@@ -153,7 +153,8 @@ void WorkerPool::Dispatch() {
 }
 
 Result<std::vector<PoolOutcome>> WorkerPool::Step(std::optional<TimePoint> until,
-                                                  const InterruptGuard* guard) {
+                                                  const InterruptGuard* guard,
+                                                  const std::vector<int>& wake_fds) {
   std::vector<PoolOutcome> done;
   RestartDue();
   FailEverythingIfNoWorkerLeft(done);
@@ -170,6 +171,9 @@ Result<std::vector<PoolOutcome>> WorkerPool::Step(std::optional<TimePoint> until
       fd_slots.push_back(i);
     }
   }
+  for (int fd : wake_fds) {
+    fds.push_back(pollfd{fd, POLLIN, 0});
+  }
   const TimePoint now = Clock::now();
   TimePoint wake = now + Seconds(kIdleWakeSeconds);
   if (auto next = Earliest(NextWakeup(), until)) {
@@ -185,7 +189,7 @@ Result<std::vector<PoolOutcome>> WorkerPool::Step(std::optional<TimePoint> until
     return Cancelled("interrupted");
   }
   if (ready > 0) {
-    for (size_t k = 0; k < fds.size(); ++k) {
+    for (size_t k = 0; k < fd_slots.size(); ++k) {
       if (fds[k].revents != 0) {
         HandleEvents(fd_slots[k], done);
       }

@@ -67,9 +67,10 @@ class WorkerPool {
 
   // One turn of the loop: dispatch, wait for events until `until` or the first outcome, handle
   // deadlines and deaths. Returns the outcomes that finished (possibly none). Cancelled when an
-  // interrupt signal arrived.
-  Result<std::vector<PoolOutcome>> Step(std::optional<TimePoint> until,
-                                        const InterruptGuard* guard);
+  // interrupt signal arrived. `wake_fds` are watched too: one turning readable ends the wait (the
+  // caller drains it), so other event sources (the LLM client) share this one poll.
+  Result<std::vector<PoolOutcome>> Step(std::optional<TimePoint> until, const InterruptGuard* guard,
+                                        const std::vector<int>& wake_fds = {});
 
   bool idle() const { return pending_.empty() && running_.empty(); }
   size_t in_flight() const { return running_.size(); }
