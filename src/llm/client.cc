@@ -476,14 +476,17 @@ class LlmClient::Impl {
 
   void Deliver(LlmCompletion completion, TimePoint submitted) {
     completion.latency_s = ToSeconds(Clock::now() - submitted);
-    client_.ledger_.Record({.role = completion.request.role,
-                            .task = completion.request.task,
-                            .model = completion.request.model,
-                            .source = completion.source,
-                            .usage = completion.reply ? completion.reply->usage : TokenUsage{},
-                            .latency_s = completion.latency_s,
-                            .attempts = completion.attempts,
-                            .failed = !completion.reply});
+    completion.cost_usd =
+        client_.ledger_
+            .Record({.role = completion.request.role,
+                     .task = completion.request.task,
+                     .model = completion.request.model,
+                     .source = completion.source,
+                     .usage = completion.reply ? completion.reply->usage : TokenUsage{},
+                     .latency_s = completion.latency_s,
+                     .attempts = completion.attempts,
+                     .failed = !completion.reply})
+            .cost_usd;
     {
       std::lock_guard lock(mutex_);
       completions_.push_back(std::move(completion));

@@ -45,6 +45,7 @@ struct LlmCompletion {
   CallSource source = CallSource::kLive;
   int attempts = 0;  // HTTP attempts made (0 for cache and replay).
   double latency_s = 0;
+  std::optional<double> cost_usd;  // As the ledger priced it; nullopt when no price is known.
 };
 
 class LlmClient {

@@ -394,6 +394,7 @@ TEST_F(LlmClientTest, RecordsAConversationAndReplaysItWithoutTheServer) {
     EXPECT_EQ(done.source, CallSource::kReplay);
   }
   ChatRequest unknown = Request("four");
+  unknown.task = "a task never recorded";
   unknown.model = {"replay", recording};
   LlmCompletion missing = client->Call(unknown);
   ASSERT_TRUE(missing.error.has_value());

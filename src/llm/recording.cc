@@ -21,6 +21,10 @@ json MessagesJson(const ChatRequest& request) {
   return messages;
 }
 
+std::string SlotKey(std::string_view task, std::string_view role, int64_t sample) {
+  return fmt::format("{}\n{}\n{}", task, role, sample);
+}
+
 std::string Preview(const ChatRequest& request) {
   for (auto it = request.messages.rbegin(); it != request.messages.rend(); ++it) {
     if (it->role == "user") {
@@ -134,6 +138,16 @@ Result<std::unique_ptr<ReplayBook>> ReplayBook::Load(const std::string& path) {
       ++book->skipped_lines_;
       continue;
     }
+    if (value.contains("task") && value["task"].is_string() && value.contains("role") &&
+        value["role"].is_string() && value.contains("sample") &&
+        value["sample"].is_number_integer()) {
+      book->by_slot_[SlotKey(value["task"].get<std::string>(), value["role"].get<std::string>(),
+                             value["sample"].get<int64_t>())]
+          .push_back(*reply);
+      book->by_role_[SlotKey(value["task"].get<std::string>(), value["role"].get<std::string>(),
+                             -1)]
+          .push_back(*reply);
+    }
     book->replies_[value["key"].get<std::string>()].push_back(*std::move(reply));
     ++used;
   }
@@ -146,18 +160,32 @@ Result<std::unique_ptr<ReplayBook>> ReplayBook::Load(const std::string& path) {
 
 Result<ChatReply> ReplayBook::Next(const ChatRequest& request) {
   const std::string key = ContentKey(request);
-  auto it = replies_.find(key);
-  if (it == replies_.end()) {
+  const std::vector<ChatReply>* replies = nullptr;
+  std::string served_key;
+  if (auto exact = replies_.find(key); exact != replies_.end()) {
+    replies = &exact->second;
+    served_key = key;
+  } else if (auto slot =
+                 by_slot_.find(SlotKey(request.task, LlmRoleName(request.role), request.sample));
+             !request.task.empty() && slot != by_slot_.end()) {
+    replies = &slot->second;
+    served_key = "slot\n" + slot->first;
+  } else if (auto role = by_role_.find(SlotKey(request.task, LlmRoleName(request.role), -1));
+             !request.task.empty() && role != by_role_.end()) {
+    replies = &role->second;
+    served_key = "role\n" + role->first;
+  }
+  if (replies == nullptr) {
     return NotFound(fmt::format(
         "this request is not in the recording {} ({} recorded requests): role {}, task '{}', "
-        "sample {}, prompt starting \"{}\" (key {}). The prompt differs from the recorded run's: "
-        "a changed template, memory or setting changes every later prompt.",
+        "sample {}, prompt starting \"{}\" (key {}). The recording has no call with this "
+        "prompt, nor any {} call for this task.",
         path_, replies_.size(), LlmRoleName(request.role), request.task, request.sample,
-        Preview(request), key.substr(0, 16)));
+        Preview(request), key.substr(0, 16), LlmRoleName(request.role)));
   }
   std::lock_guard lock(mutex_);
-  size_t& index = served_[key];
-  const ChatReply& reply = it->second[std::min(index, it->second.size() - 1)];
+  size_t& index = served_[served_key];
+  const ChatReply& reply = (*replies)[std::min(index, replies->size() - 1)];
   ++index;
   return reply;
 }

@@ -53,7 +53,11 @@ class RecordingWriter {
 };
 
 // The replies of a recording, by content key. A key recorded several times is served in order,
-// the last reply repeating once they are used up. Thread-safe.
+// the last reply repeating once they are used up. A request whose prompt differs from every
+// recorded one (a search replayed on another machine shows the model other timings) is answered
+// by the reply recorded for the same (non-empty) task, role and sample number, if there is one,
+// else by the next reply recorded for that task and role (a search replayed elsewhere can take
+// other paths); only a task or role never recorded is a miss. Thread-safe.
 class ReplayBook {
  public:
   // Reads `path`. Malformed lines are skipped and counted (a torn last line from a killed run is
@@ -70,7 +74,9 @@ class ReplayBook {
   std::string path_;
   std::mutex mutex_;
   std::map<std::string, std::vector<ChatReply>> replies_;
-  std::map<std::string, size_t> served_;  // Guarded by mutex_.
+  std::map<std::string, std::vector<ChatReply>> by_slot_;  // Task, role and sample.
+  std::map<std::string, std::vector<ChatReply>> by_role_;  // Task and role, in recorded order.
+  std::map<std::string, size_t> served_;                   // Guarded by mutex_.
   size_t skipped_lines_ = 0;
 };
 

@@ -55,7 +55,15 @@ TEST(RecordingTest, WritesAndReplaysInOrderSkippingATornLine) {
   EXPECT_EQ((*book)->Next(replayed)->usage.input, 0);  // "second" carries no usage.
   EXPECT_EQ((*book)->Next(replayed)->text, "second");  // The last reply repeats.
   EXPECT_EQ((*book)->Next(Request("q"))->text, "other");
-  Result<ChatReply> missing = (*book)->Next(Request("never asked"));
+  // Another prompt for the same task, role and sample (other timings shown to the model): the
+  // reply recorded in that slot.
+  ChatRequest other_prompt = Request("q, with other figures");
+  EXPECT_EQ((*book)->Next(other_prompt)->text, "first");
+  // Another sample of the same task and role: the next reply recorded for them.
+  EXPECT_EQ((*book)->Next(Request("never asked", 7))->text, "first");
+  ChatRequest other_task = Request("never asked");
+  other_task.task = "another task";
+  Result<ChatReply> missing = (*book)->Next(other_task);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("not in the recording"), std::string::npos);
   EXPECT_NE(missing.status().message().find("never asked"), std::string::npos);
