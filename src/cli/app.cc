@@ -5,6 +5,7 @@
 
 #include "cli/eval_command.h"
 #include "cli/llm_command.h"
+#include "cli/run_command.h"
 
 #ifndef ADAEXPLORE_VERSION
 #define ADAEXPLORE_VERSION "0.0.0"
@@ -33,6 +34,8 @@ Result<int> RunCli(int argc, char** argv) {
   app.require_subcommand(1);
   EvalFlags eval_flags;
   AddEvalCommand(app, eval_flags);
+  RunFlags run_flags;
+  AddRunCommand(app, run_flags);
   LlmFlags llm_flags;
   LlmCommands llm = AddLlmCommand(app, llm_flags);
   try {
@@ -42,6 +45,9 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (app.got_subcommand("eval")) {
     return RunEval(eval_flags);
+  }
+  if (app.got_subcommand("run")) {
+    return RunSearch(run_flags);
   }
   if (llm.ask->parsed()) {
     return RunLlmAsk(llm_flags);

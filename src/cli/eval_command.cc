@@ -89,27 +89,9 @@ Result<int> RunEval(const EvalFlags& flags) {
 
   InterruptGuard guard;
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));
-  ASSIGN_OR_RETURN(std::vector<WorkerSpec> specs, PlanWorkers(config, scratch.path(), logger));
-  if (config.profile.memory_limit_mb <= 0) {
-    config.profile.memory_limit_mb = DefaultMemoryLimitMb(specs);
-  }
-  EvaluatorOptions options{.profile = config.profile, .workers = specs, .logger = logger};
-  if (config.cache_enabled) {
-    options.cache_path = config.cache_path.empty() ? DefaultCacheDirectory() + "/eval-cache.sqlite"
-                                                   : config.cache_path;
-  }
-  options.refresh_cache = flags.refresh;
-  options.pool.on_progress = [&logger](const std::string& id, const std::string& phase) {
-    logger->debug("job {}: {}", id, phase);
-  };
   const std::string scratch_path = scratch.path();
-  Result<std::unique_ptr<Evaluator>> started = Evaluator::Start(options, &guard);
-  if (!started.ok()) {
-    scratch.Release();  // The error names worker logs in here; keep them.
-    return started.status().WithContext("starting the evaluation workers (logs kept in " +
-                                        scratch_path + ")");
-  }
-  std::unique_ptr<Evaluator> evaluator = std::move(*started);
+  ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
+                   StartEvaluator(config, flags.refresh, logger, scratch, guard));
   if (!flags.json) {
     const WorkerHello& w = evaluator->workers().front();
     std::fprintf(stderr, "evaluating %zu candidate(s) on %s (torch %s, triton %s), profile %s\n",

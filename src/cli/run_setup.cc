@@ -183,4 +183,29 @@ double DefaultMemoryLimitMb(const std::vector<WorkerSpec>& specs) {
   return std::clamp(share, kMemoryLimitFloorMb, kMemoryLimitCapMb);
 }
 
+Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache, Logger logger,
+                                                  TempDir& scratch, const InterruptGuard& guard) {
+  ASSIGN_OR_RETURN(std::vector<WorkerSpec> specs, PlanWorkers(config, scratch.path(), logger));
+  if (config.profile.memory_limit_mb <= 0) {
+    config.profile.memory_limit_mb = DefaultMemoryLimitMb(specs);
+  }
+  EvaluatorOptions options{.profile = config.profile, .workers = specs, .logger = logger};
+  if (config.cache_enabled) {
+    options.cache_path = config.cache_path.empty() ? DefaultCacheDirectory() + "/eval-cache.sqlite"
+                                                   : config.cache_path;
+  }
+  options.refresh_cache = refresh_cache;
+  options.pool.on_progress = [logger](const std::string& id, const std::string& phase) {
+    logger->debug("job {}: {}", id, phase);
+  };
+  const std::string scratch_path = scratch.path();
+  Result<std::unique_ptr<Evaluator>> started = Evaluator::Start(options, &guard);
+  if (!started.ok()) {
+    scratch.Release();  // The error names worker logs in here; keep them.
+    return started.status().WithContext("starting the evaluation workers (logs kept in " +
+                                        scratch_path + ")");
+  }
+  return started;
+}
+
 }  // namespace adaexplore

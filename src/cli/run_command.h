@@ -1,0 +1,58 @@
+#pragma once
+
+// `adaexplore run`: the search over one task or a folder of tasks.
+//
+//   adaexplore run --task T.py|DIR --llm provider:model [--method adaexplore|ps|ir] [--steps N]
+//                  [--memory FILE] [--profile P] [--language triton|cuda] [--db PATH]
+//                  [--resume] [--out DIR] [--json]
+//
+// Every step goes to the run database as it completes; `--resume` continues the database's
+// latest run (or --run ID) with its own method, model, budget and tasks. At the end each task's
+// best kernel is written to --out as <task>.py, with summary.json beside them.
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace adaexplore {
+
+struct RunFlags {
+  std::string config_path;
+  std::vector<std::string> tasks;
+  std::string model;
+  std::string method = "adaexplore";
+  int steps = 50;
+  std::string memory_path;
+  int memory_min_count = 3;
+  std::string profile;
+  std::string precision;
+  std::string language = "triton";
+  std::string db_path = "adaexplore-run.sqlite";
+  bool resume = false;
+  int64_t run_id = 0;
+  std::string out_dir = "adaexplore-out";
+  bool json = false;
+  uint64_t seed = 0;
+  bool no_reviser = false;
+  double expand_ratio = 1.0;
+  std::string reasoning_effort;
+  int64_t max_output_tokens = 0;
+  std::string record_path;
+  std::string device;
+  std::string python;
+  double timeout_s = 0;
+  int timed_runs = 0;
+  int warmup_runs = -1;
+  int trials = 0;
+  bool no_cache = false;
+  std::string log_level;
+};
+
+void AddRunCommand(CLI::App& app, RunFlags& flags);
+
+// Exit code 0 when every task reached its step budget, 3 when the run stopped early (budget).
+Result<int> RunSearch(const RunFlags& flags);
+
+}  // namespace adaexplore

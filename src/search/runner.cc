@@ -1,0 +1,409 @@
+#include "search/runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/hash.h"
+#include "edits/code_block.h"
+#include "edits/search_replace.h"
+
+namespace adaexplore {
+namespace {
+
+constexpr std::string_view kNoKernel = "no_kernel";
+constexpr double kPollSeconds = 1.0;
+constexpr const char* kFixGuidance =
+    "Every recent version is broken. Fix the error of the latest version first; keep what works.";
+
+MoveKind MoveFromName(const std::string& name) {
+  return name == "small_step" ? MoveKind::kSmall : MoveKind::kLarge;
+}
+
+// A verdict past "does not compile or load" counts as compiled for the reward.
+bool Compiled(Verdict verdict) {
+  return verdict != Verdict::kCompileError && verdict != Verdict::kError &&
+         verdict != Verdict::kTaskError;
+}
+
+KernelRecord RecordOf(int node, const std::string& code, const EvalResult& result) {
+  KernelRecord record{.node = node,
+                      .code = code,
+                      .verdict = std::string(VerdictName(result.verdict)),
+                      .reason = result.reason,
+                      .error = result.error_text,
+                      .speedup = result.speedup};
+  if (result.candidate_timing && result.candidate_timing->runs > 0) {
+    record.runtime_ms = result.candidate_timing->median_ms;
+  }
+  if (result.reference_timing && result.reference_timing->runs > 0) {
+    record.reference_ms = result.reference_timing->median_ms;
+  }
+  return record;
+}
+
+nlohmann::json MessagesJson(const std::vector<ChatMessage>& messages) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ChatMessage& m : messages) {
+    out.push_back({{"role", m.role}, {"content", m.content}});
+  }
+  return out;
+}
+
+}  // namespace
+
+struct SearchRunner::Task {
+  SourceFile source;
+  SearchTree tree;
+  std::vector<std::string> kernels = {""};        // By node id; the root has none.
+  std::vector<KernelRecord> records = {{}};       // By node id, as prompts show them.
+  std::vector<std::string> edit_feedback = {""};  // By node id: edits that did not apply.
+  std::map<std::string, int> verdicts;
+  int steps_done = 0;
+  bool stopped = false;
+
+  struct Step {
+    StepPlan plan;
+    int attempt = 0;  // 1 once the other kind of move is being tried.
+    std::mt19937_64 random;
+    std::vector<CallRecord> calls;
+    std::vector<ChatMessage> pending_messages;
+    std::string guidance;
+    std::string edit_feedback;
+    std::string kernel;  // Being evaluated.
+  };
+  std::optional<Step> step;
+};
+
+SearchRunner::SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& evaluator, RunDb& db,
+                           const PromptSet& prompts)
+    : options_(std::move(options)), llm_(llm), evaluator_(evaluator), db_(db), prompts_(prompts) {}
+
+SearchRunner::~SearchRunner() = default;
+
+Result<std::vector<TaskSummary>> SearchRunner::Run(
+    int64_t run_id, const std::vector<SourceFile>& tasks,
+    const std::function<void(const TaskProgress&)>& on_progress, const InterruptGuard* guard) {
+  run_id_ = run_id;
+  on_progress_ = on_progress;
+  for (const SourceFile& source : tasks) {
+    auto task = std::make_unique<Task>();
+    task->source = source;
+    RETURN_IF_ERROR(db_.AddTask(
+        run_id, {.name = source.name, .source = source.source, .steps = options_.steps}));
+    RETURN_IF_ERROR(Resume(*task));
+    tasks_.push_back(std::move(task));
+  }
+  while (true) {
+    for (auto& task : tasks_) {
+      if (!stop_reason_ && !task->step && !task->stopped && task->steps_done < options_.steps) {
+        RETURN_IF_ERROR(StartStep(*task));
+      }
+    }
+    const bool busy = std::any_of(tasks_.begin(), tasks_.end(),
+                                  [](const auto& t) { return t->step.has_value(); });
+    if (!busy) {
+      break;
+    }
+    ASSIGN_OR_RETURN(auto ready, evaluator_.Poll(Clock::now() + Seconds(kPollSeconds), guard,
+                                                 {llm_.wakeup_fd()}));
+    for (auto& [id, result] : ready) {
+      auto it = eval_waiting_.find(id);
+      CHECK(it != eval_waiting_.end());  // Every evaluation was submitted for a task's step.
+      Task* task = it->second;
+      eval_waiting_.erase(it);
+      RETURN_IF_ERROR(OnEval(*task, result));
+    }
+    for (LlmCompletion& completion : llm_.TakeCompletions()) {
+      auto it = llm_waiting_.find(completion.id);
+      CHECK(it != llm_waiting_.end());  // Every LLM call was submitted for a task's step.
+      Task* task = it->second;
+      llm_waiting_.erase(it);
+      RETURN_IF_ERROR(OnLlm(*task, std::move(completion)));
+    }
+  }
+  std::vector<TaskSummary> summaries;
+  for (auto& task : tasks_) {
+    TaskSummary summary = Summarise(*task);
+    RETURN_IF_ERROR(db_.SetTaskStatus(run_id_, task->source.name, summary.status));
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+Status SearchRunner::Resume(Task& task) {
+  ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db_.Steps(run_id_, task.source.name));
+  for (const StepRecord& step : steps) {
+    const NodeOutcome outcome{
+        .compiled = step.compiled, .correct = step.correct, .speedup = step.speedup.value_or(0)};
+    const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
+    if (id != step.node) {
+      return InternalError(fmt::format("run {} task {}: node {} is stored as {}", run_id_,
+                                       task.source.name, id, step.node));
+    }
+    task.kernels.push_back(step.kernel);
+    task.records.push_back(
+        step.verdict == kNoKernel
+            ? KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason}
+            : RecordOf(id, step.kernel, EvalResultFromJson(step.result)));
+    task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
+    ++task.verdicts[step.verdict];
+    ++task.steps_done;
+  }
+  if (!steps.empty()) {
+    options_.logger->info("{}: resumed after {} steps", task.source.name, steps.size());
+  }
+  return Status::Ok();
+}
+
+Status SearchRunner::StartStep(Task& task) {
+  const int step_index = task.steps_done + 1;
+  // Every draw of a step comes from (seed, task, step), so a resumed run plans the same.
+  const std::string digest = Sha256Hex(task.source.name);
+  const uint64_t task_bits = std::stoull(digest.substr(0, 15), nullptr, 16);
+  task.step.emplace();
+  task.step->random.seed(options_.seed * 0x9E3779B97F4A7C15ULL ^ task_bits ^
+                         static_cast<uint64_t>(step_index));
+  task.step->plan = PlanStep(task.tree, options_.method, options_.explore, task.step->random);
+  return BeginMove(task);
+}
+
+PromptInputs SearchRunner::Inputs(const Task& task, const std::vector<int>& nodes) const {
+  PromptInputs inputs{.task_name = task.source.name + ".py",
+                      .task_source = task.source.source,
+                      .hardware = options_.hardware,
+                      .memory_rules = options_.memory_rules};
+  for (int id : nodes) {
+    inputs.kernels.push_back(task.records[static_cast<size_t>(id)]);
+  }
+  return inputs;
+}
+
+Status SearchRunner::BeginMove(Task& task) {
+  Task::Step& step = *task.step;
+  // A small step edits its parent's kernel; from a node without one, regenerate instead.
+  if (step.plan.kind == MoveKind::kSmall &&
+      task.kernels[static_cast<size_t>(step.plan.parent)].empty()) {
+    step.plan.kind = MoveKind::kLarge;
+    step.plan.context =
+        RepresentativePool(task.tree, step.plan.parent, options_.explore, step.random);
+  }
+  if (step.plan.kind == MoveKind::kLarge) {
+    SubmitLlm(task, LlmRole::kProposer, prompts_.Proposer(Inputs(task, step.plan.context)));
+    return Status::Ok();
+  }
+  const bool any_correct = std::any_of(step.plan.context.begin(), step.plan.context.end(),
+                                       [&](int id) { return task.tree.node(id).outcome.correct; });
+  if (options_.reviser && any_correct) {
+    SubmitLlm(task, LlmRole::kReviser, prompts_.Reviser(Inputs(task, step.plan.context)));
+    return Status::Ok();
+  }
+  PromptInputs inputs = Inputs(task, step.plan.context);
+  inputs.guidance = any_correct ? "" : kFixGuidance;
+  inputs.edit_feedback = task.edit_feedback[static_cast<size_t>(step.plan.parent)];
+  SubmitLlm(task, LlmRole::kTuner, prompts_.Tuner(inputs));
+  return Status::Ok();
+}
+
+uint64_t SearchRunner::SubmitLlm(Task& task, LlmRole role, std::vector<ChatMessage> messages) {
+  Task::Step& step = *task.step;
+  step.pending_messages = messages;
+  ChatRequest request{.model = options_.model,
+                      .messages = std::move(messages),
+                      .max_output_tokens = options_.max_output_tokens,
+                      .temperature = options_.temperature,
+                      .reasoning_effort = options_.reasoning_effort,
+                      // Distinct per step and attempt: the same prompt asked again (parallel
+                      // sampling asks one prompt every step) must get a fresh sample.
+                      .sample = static_cast<int64_t>(task.steps_done + 1) * 10 + step.attempt,
+                      .role = role,
+                      .task = task.source.name};
+  const uint64_t id = llm_.Submit(std::move(request));
+  llm_waiting_[id] = &task;
+  return id;
+}
+
+Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
+  Task::Step& step = *task.step;
+  CallRecord call{.role = std::string(LlmRoleName(completion.request.role)),
+                  .messages = MessagesJson(step.pending_messages),
+                  .cost_usd = completion.cost_usd,
+                  .latency_s = completion.latency_s,
+                  .attempts = completion.attempts,
+                  .source = std::string(CallSourceName(completion.source))};
+  if (completion.reply) {
+    call.reply = completion.reply->text;
+    call.usage = {{"input", completion.reply->usage.input},
+                  {"output", completion.reply->usage.output},
+                  {"cached_input", completion.reply->usage.cached_input},
+                  {"reasoning", completion.reply->usage.reasoning}};
+  } else {
+    call.error = completion.error->message;
+  }
+  step.calls.push_back(call);
+  if (completion.error) {
+    const LlmError& error = *completion.error;
+    switch (error.kind) {
+      case LlmErrorKind::kBudget:
+        stop_reason_ = error.message;
+        task.step.reset();  // The unfinished step is not recorded; a resume redoes it.
+        return Status::Ok();
+      case LlmErrorKind::kAuth:
+      case LlmErrorKind::kReplayMiss:
+      case LlmErrorKind::kCancelled:
+        return Unavailable(fmt::format("{} ({}): {}", options_.model.ToString(),
+                                       LlmErrorKindName(error.kind), error.message));
+      case LlmErrorKind::kTransient:
+      case LlmErrorKind::kBadRequest:
+        return NoKernel(task, "the LLM call failed: " + error.message);
+    }
+  }
+  const std::string& text = completion.reply->text;
+  switch (completion.request.role) {
+    case LlmRole::kReviser: {
+      step.guidance = text;
+      PromptInputs inputs = Inputs(task, step.plan.context);
+      inputs.guidance = text;
+      inputs.edit_feedback = task.edit_feedback[static_cast<size_t>(step.plan.parent)];
+      SubmitLlm(task, LlmRole::kTuner, prompts_.Tuner(inputs));
+      return Status::Ok();
+    }
+    case LlmRole::kTuner: {
+      const std::string& parent = task.kernels[static_cast<size_t>(step.plan.parent)];
+      EditParse parse = ParseEdits(text);
+      if (parse.edits.empty()) {
+        return NoKernel(task, "the tuner's reply held no search/replace edits");
+      }
+      EditOutcome outcome = ApplyEdits(parent, parse.edits);
+      step.edit_feedback = outcome.Feedback();
+      for (const std::string& problem : parse.problems) {
+        step.edit_feedback += problem + "\n";
+      }
+      if (outcome.applied_count() == 0) {
+        return NoKernel(task, "no edit applied: " + step.edit_feedback);
+      }
+      if (outcome.kernel == parent) {
+        return NoKernel(task, "the edits left the kernel unchanged");
+      }
+      return OnKernel(task, std::move(outcome.kernel));
+    }
+    default: {
+      Result<std::string> kernel = ExtractKernel(text);
+      if (!kernel.ok()) {
+        return NoKernel(task, kernel.status().message());
+      }
+      return OnKernel(task, *std::move(kernel));
+    }
+  }
+}
+
+Status SearchRunner::NoKernel(Task& task, const std::string& why) {
+  Task::Step& step = *task.step;
+  if (step.attempt == 0 && options_.method == SearchMethod::kAdaExplore && step.plan.parent != 0) {
+    step.attempt = 1;
+    step.plan = OtherMove(task.tree, step.plan, options_.method, options_.explore, step.random);
+    options_.logger->info("{}: {}; trying a {} instead", task.source.name, why,
+                          MoveKindName(step.plan.kind));
+    return BeginMove(task);
+  }
+  StepRecord record{.parent = step.plan.parent,
+                    .move = std::string(MoveKindName(step.plan.kind)),
+                    .context = step.plan.context,
+                    .verdict = std::string(kNoKernel),
+                    .reason = why,
+                    .result = {{"verdict", kNoKernel}, {"reason", why}}};
+  return RecordNode(task, std::move(record), NodeOutcome{},
+                    KernelRecord{.verdict = std::string(kNoKernel), .reason = why});
+}
+
+Status SearchRunner::OnKernel(Task& task, std::string kernel) {
+  const int node = task.tree.size();
+  SourceFile candidate{.path = "",
+                       .name = fmt::format("{}_node{}", task.source.name, node),
+                       .source = kernel,
+                       .sha256 = Sha256Hex(kernel)};
+  task.step->kernel = std::move(kernel);
+  const uint64_t id = evaluator_.Submit({.task = task.source, .candidate = std::move(candidate)});
+  eval_waiting_[id] = &task;
+  return Status::Ok();
+}
+
+Status SearchRunner::OnEval(Task& task, const EvalResult& result) {
+  Task::Step& step = *task.step;
+  std::string kernel = std::move(step.kernel);
+  if (result.verdict == Verdict::kError) {
+    return Unavailable("the harness could not evaluate a kernel of " + task.source.name + ": " +
+                       result.reason);
+  }
+  const NodeOutcome outcome{.compiled = Compiled(result.verdict),
+                            .correct = result.verdict == Verdict::kCorrect,
+                            .speedup = result.speedup.value_or(0)};
+  nlohmann::json result_json = ToJson(result);
+  result_json["edit_feedback"] = step.edit_feedback;
+  StepRecord record{.parent = step.plan.parent,
+                    .move = std::string(MoveKindName(step.plan.kind)),
+                    .context = step.plan.context,
+                    .kernel = std::move(kernel),
+                    .verdict = std::string(VerdictName(result.verdict)),
+                    .reason = result.reason,
+                    .compiled = outcome.compiled,
+                    .correct = outcome.correct,
+                    .speedup = result.speedup,
+                    .result = std::move(result_json)};
+  if (result.verdict == Verdict::kTaskError) {
+    task.stopped = true;  // No kernel can be judged against a broken task.
+    options_.logger->error("{}: the task is broken: {}", task.source.name, result.reason);
+  }
+  const KernelRecord prompt_record = RecordOf(task.tree.size(), record.kernel, result);
+  return RecordNode(task, std::move(record), outcome, prompt_record);
+}
+
+Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome& outcome,
+                                const KernelRecord& prompt_record) {
+  Task::Step& step = *task.step;
+  record.node = task.tree.size();
+  record.calls = std::move(step.calls);
+  const std::string edit_feedback = step.edit_feedback;
+  RETURN_IF_ERROR(db_.RecordStep(run_id_, task.source.name, record));
+  const int id = task.tree.Add(record.parent, MoveFromName(record.move), outcome);
+  task.kernels.push_back(record.kernel);
+  KernelRecord shown = prompt_record;
+  shown.node = id;
+  task.records.push_back(std::move(shown));
+  task.edit_feedback.push_back(edit_feedback);
+  ++task.verdicts[record.verdict];
+  ++task.steps_done;
+  task.step.reset();
+  if (on_progress_) {
+    const TaskSummary summary = Summarise(task);
+    on_progress_(TaskProgress{.task = task.source.name,
+                              .steps_done = task.steps_done,
+                              .steps = options_.steps,
+                              .node = id,
+                              .move = record.move,
+                              .verdict = record.verdict,
+                              .speedup = record.speedup,
+                              .best_speedup = summary.best_speedup,
+                              .verdicts = task.verdicts});
+  }
+  return Status::Ok();
+}
+
+TaskSummary SearchRunner::Summarise(const Task& task) const {
+  TaskSummary summary{.task = task.source.name,
+                      .steps = task.steps_done,
+                      .best_verdict = "none",
+                      .verdicts = task.verdicts,
+                      .status = task.steps_done >= options_.steps ? "finished" : "stopped"};
+  if (std::optional<int> best = task.tree.GlobalBest()) {
+    summary.best_node = *best;
+    summary.best_verdict = task.records[static_cast<size_t>(*best)].verdict;
+    summary.best_kernel = task.kernels[static_cast<size_t>(*best)];
+    if (task.tree.node(*best).outcome.correct) {
+      summary.best_speedup = task.tree.node(*best).outcome.speedup;
+    }
+  }
+  return summary;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,119 @@
+#pragma once
+
+// SearchRunner: runs the search on many tasks at once, from one loop. Each task has at most one
+// step in flight (as in the reference: each step sees the tree with every earlier result); the
+// tasks' steps overlap, so LLM calls of one task run while another's kernel is evaluated.
+//
+// A step: plan (search/policy.h) -> prompts (prompt/prompts.h) -> LLM calls (reviser and tuner
+// for a small step, proposer for a large one) -> a kernel (edits applied, or the reply's code
+// block) -> evaluation -> the node, written to the run database with its calls in one
+// transaction, then added to the tree. A move that yields no kernel is tried once as the other
+// kind (the reference's rule); if that yields none either, the step is recorded as verdict
+// "no_kernel" (reward 0), so the budget counts what the model was asked for.
+//
+// Resume: tasks that already have steps in the run database are rebuilt from them and continue;
+// every random draw of a step derives from (seed, task, step), so a resumed run plans as the
+// uninterrupted one would have. Failures of the LLM that retrying cannot fix (a refused key, a
+// replay without the request, a spent budget) stop the run cleanly with their message.
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/log.h"
+#include "core/result.h"
+#include "eval/evaluator.h"
+#include "llm/client.h"
+#include "prompt/prompts.h"
+#include "search/policy.h"
+#include "store/run_db.h"
+#include "sys/signals.h"
+#include "task/source_file.h"
+
+namespace adaexplore {
+
+struct RunnerOptions {
+  SearchMethod method = SearchMethod::kAdaExplore;
+  ExploreOptions explore;
+  int steps = 50;  // Per task.
+  ModelSpec model;
+  uint64_t seed = 0;
+  std::string hardware;  // For the prompts: "NVIDIA H200".
+  bool reviser = true;   // Small steps ask a reviser before the tuner (paper: on for KernelBench).
+  int64_t max_output_tokens = 0;
+  std::string reasoning_effort;
+  std::optional<double> temperature;
+  std::vector<std::string> memory_rules;
+  Logger logger = NullLogger();
+};
+
+struct TaskProgress {
+  std::string task;
+  int steps_done = 0;
+  int steps = 0;
+  int node = 0;  // The node just added.
+  std::string move;
+  std::string verdict;
+  std::optional<double> speedup;
+  std::optional<double> best_speedup;
+  std::map<std::string, int> verdicts;
+};
+
+struct TaskSummary {
+  std::string task;
+  int steps = 0;
+  std::optional<int> best_node;
+  std::string best_verdict;  // "none" while no node exists.
+  std::optional<double> best_speedup;
+  std::string best_kernel;
+  std::map<std::string, int> verdicts;
+  std::string status;  // "finished" or "stopped".
+};
+
+class SearchRunner {
+ public:
+  SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& evaluator, RunDb& db,
+               const PromptSet& prompts);
+  ~SearchRunner();
+
+  // Why the run stopped early (a spent budget), if it did.
+  const std::optional<std::string>& stop_reason() const { return stop_reason_; }
+
+  // Runs (or resumes) run `run_id` over `tasks` until each has options.steps steps or the run
+  // must stop. `on_progress` sees every finished step. Returns the tasks' summaries; an error
+  // only for what stops the whole run (interrupt, a refused key, a replay miss, the database).
+  Result<std::vector<TaskSummary>> Run(int64_t run_id, const std::vector<SourceFile>& tasks,
+                                       const std::function<void(const TaskProgress&)>& on_progress,
+                                       const InterruptGuard* guard);
+
+ private:
+  struct Task;
+  Status StartStep(Task& task);
+  Status BeginMove(Task& task);
+  Status OnLlm(Task& task, LlmCompletion completion);
+  Status OnKernel(Task& task, std::string kernel);
+  Status NoKernel(Task& task, const std::string& why);
+  Status OnEval(Task& task, const EvalResult& result);
+  Status RecordNode(Task& task, StepRecord record, const NodeOutcome& outcome,
+                    const KernelRecord& prompt_record);
+  uint64_t SubmitLlm(Task& task, LlmRole role, std::vector<ChatMessage> messages);
+  PromptInputs Inputs(const Task& task, const std::vector<int>& nodes) const;
+  Status Resume(Task& task);
+  TaskSummary Summarise(const Task& task) const;
+
+  RunnerOptions options_;
+  LlmClient& llm_;
+  Evaluator& evaluator_;
+  RunDb& db_;
+  const PromptSet& prompts_;
+  int64_t run_id_ = 0;
+  std::vector<std::unique_ptr<Task>> tasks_;
+  std::map<uint64_t, Task*> llm_waiting_;
+  std::map<uint64_t, Task*> eval_waiting_;
+  std::function<void(const TaskProgress&)> on_progress_;
+  std::optional<std::string> stop_reason_;  // Set when the run must end: no new steps start.
+};
+
+}  // namespace adaexplore

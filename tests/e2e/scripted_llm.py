@@ -1,0 +1,86 @@
+"""A scripted OpenAI-compatible server for end-to-end tests of `adaexplore run`: it answers the
+proposer with whole kernels (the example ReLU, sometimes a wrong one, sometimes no code), the
+reviser with advice, and the tuner with a real search/replace edit of the latest version (halving
+its block size). Run it in a thread with `start()`; `python scripted_llm.py PORTFILE` serves
+until killed (used to record the bundled demo)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = (ROOT / "examples" / "kernels" / "relu" / "ok.py").read_text()
+WRONG = GOOD.replace("tl.maximum(x, 0.0)", "tl.maximum(x, 0.5)")
+
+
+def _latest_code(prompt: str) -> str:
+    part = prompt.split("(latest: edit this one)", 1)[-1]
+    match = re.search(r"```python\n(.*?)```", part, re.S)
+    return match.group(1) if match else ""
+
+
+class Script:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.proposals = 0
+        self.calls: list[str] = []
+
+    def reply(self, messages: list[dict]) -> str:
+        user = messages[-1]["content"]
+        with self.lock:
+            if "Review the implementation" in user:
+                self.calls.append("reviser")
+                return "1. Try a smaller block size to raise occupancy."
+            if "Improve the latest" in user:
+                self.calls.append("tuner")
+                code = _latest_code(user)
+                found = re.search(r"triton\.cdiv\(n, (\d+)\),\)\]\(x, y, n, BLOCK=\1\)", code)
+                if not found:
+                    return "I would not change anything."
+                block, half = int(found.group(1)), max(int(found.group(1)) // 2, 16)
+                return (f"<reasoning_1>Halve the block, grid and block together.</reasoning_1>\n"
+                        f"<old_str_1>\n{found.group(0)}\n</old_str_1>\n"
+                        f"<new_str_1>\n{found.group(0).replace(str(block), str(half))}\n"
+                        f"</new_str_1>\n")
+            self.calls.append("proposer")
+            self.proposals += 1
+            kind = self.proposals % 4
+            if kind == 2:
+                return f"Here is a kernel.\n```python\n{WRONG}```\n"
+            if kind == 3:
+                return "Sorry, I cannot write this kernel."
+            return f"Here is a kernel.\n```python\n{GOOD}# proposal {self.proposals}\n```\n"
+
+
+def start(script: Script) -> tuple[ThreadingHTTPServer, str]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            text = script.reply(body["messages"])
+            data = json.dumps({"model": body["model"],
+                               "choices": [{"message": {"content": text},
+                                            "finish_reason": "stop"}],
+                               "usage": {"prompt_tokens": 1000, "completion_tokens": 200}}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+
+
+if __name__ == "__main__":
+    server, url = start(Script())
+    Path(sys.argv[1]).write_text(url)
+    threading.Event().wait()

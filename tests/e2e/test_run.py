@@ -1,0 +1,114 @@
+"""`adaexplore run` end to end on the CPU: the real search, prompts, edits, harness and run
+database, with a scripted LLM on loopback; then the same run replayed from its recording with no
+server and no key; then a run killed with SIGKILL and resumed."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Cli, example
+from scripted_llm import Script, start
+
+FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
+        "--timeout", "120"]
+
+
+def _nodes(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as c:
+        return c.execute("SELECT node, parent, move, verdict FROM nodes ORDER BY node").fetchall()
+
+
+@pytest.fixture()
+def scripted(cli: Cli):
+    script = Script()
+    httpd, url = start(script)
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-run-test")
+    yield script
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Script,
+                                                         tmp_path: Path) -> None:
+    db, out, recording = tmp_path / "run.sqlite", tmp_path / "out", tmp_path / "llm.jsonl"
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                "--steps", "8", "--db", str(db), "--out", str(out), "--record", str(recording),
+                "--json", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads(p.stdout)
+    assert summary["status"] == "finished"
+    assert summary["llm_replayed"] is False
+    [task] = summary["tasks"]
+    assert task["task"] == "relu" and task["steps"] == 8
+    assert task["best"]["verdict"] == "correct" and task["best"]["speedup"] > 0
+    assert sum(task["verdicts"].values()) == 8
+    assert summary["cost"]["calls"] == len(scripted.calls)
+    assert "class ModelNew" in (out / "relu.py").read_text()
+    assert json.loads((out / "summary.json").read_text())["tasks"][0]["steps"] == 8
+
+    nodes = _nodes(db)
+    assert [n[0] for n in nodes] == list(range(1, 9))
+    assert nodes[0][1:3] == (0, "large_step")  # The root only takes large steps.
+    # Small steps happened, applied the tuner's edit, and were evaluated.
+    with sqlite3.connect(db) as c:
+        small = c.execute("SELECT kernel FROM nodes WHERE move = 'small_step' AND verdict = "
+                          "'correct'").fetchall()
+        roles = {r for (r,) in c.execute("SELECT DISTINCT role FROM llm_calls")}
+    assert small and any("BLOCK=512)" in k for (k,) in small)
+    assert {"proposer", "tuner"} <= roles
+    assert "[relu] step 8/8" in p.stderr
+
+    # The same run from the recording: no server, no key.
+    cli.env.pop("OPENAI_API_KEY")
+    cli.env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
+    calls_before = len(scripted.calls)
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", f"replay:{recording}",
+                "--steps", "8", "--db", str(tmp_path / "replay.sqlite"), "--out",
+                str(tmp_path / "out2"), "--json", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert "replayed from a recording" in p.stderr
+    replay = json.loads(p.stdout)
+    assert replay["llm_replayed"] is True and replay["tasks"][0]["steps"] == 8
+    assert len(scripted.calls) == calls_before
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating_a_step(cli: Cli, scripted: Script,
+                                                                  tmp_path: Path) -> None:
+    db = tmp_path / "run.sqlite"
+    args = ["run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+            "--steps", "7", "--db", str(db), "--out", str(tmp_path / "out"), "--json", *FAST]
+    proc = subprocess.Popen([cli.binary, *args], env=cli.env, cwd=cli.tmp,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 600
+    while time.time() < deadline:
+        if db.exists():
+            try:
+                if len(_nodes(db)) >= 3:
+                    break
+            except sqlite3.OperationalError:
+                pass
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    before = _nodes(db)
+    assert 3 <= len(before) < 7
+
+    p = cli.run("run", "--resume", "--db", str(db), "--out", str(tmp_path / "out"), "--json",
+                *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    after = _nodes(db)
+    assert [n[0] for n in after] == list(range(1, 8))  # Nothing lost, nothing done twice.
+    assert after[:len(before)] == before
+    summary = json.loads(p.stdout)
+    assert summary["tasks"][0]["steps"] == 7
+    # The killed process's workers went with it.
+    leftover = subprocess.run(["pgrep", "-f", f"adaexplore_worker.*{cli.tmp}"],
+                              capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""
