@@ -13,6 +13,7 @@
 #include "store/run_db.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
+#include "ui/status_line.h"
 
 namespace adaexplore {
 namespace {
@@ -241,16 +242,28 @@ Result<int> RunSearch(const RunFlags& flags) {
     options.memory_rules = run.options["memory_rules"].get<std::vector<std::string>>();
   }
   SearchRunner runner(options, *llm, *evaluator, db, prompts);
+  StatusLine status(stderr);
+  std::map<std::string, TaskProgress> latest;
   Result<std::vector<TaskSummary>> summaries = runner.Run(
       run.id, tasks,
       [&](const TaskProgress& p) {
-        std::fprintf(stderr, "[%s] step %d/%d %s -> %s%s (best %s) $%s\n", p.task.c_str(),
-                     p.steps_done, p.steps, p.move.c_str(), p.verdict.c_str(),
-                     p.speedup ? fmt::format(" {:.3g}x", *p.speedup).c_str() : "",
-                     p.best_speedup ? fmt::format("{:.3g}x", *p.best_speedup).c_str() : "none",
-                     fmt::format("{:.4f}", llm->ledger().Total().cost_usd).c_str());
+        const std::string cost = fmt::format("${:.4f}", llm->ledger().Total().cost_usd);
+        status.Message(
+            fmt::format("[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps,
+                        p.move, p.verdict, p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "",
+                        p.best_speedup ? fmt::format("{:.3g}x", *p.best_speedup) : "none", cost));
+        latest[p.task] = p;
+        std::string line = cost;
+        for (const auto& [name, progress] : latest) {
+          line += fmt::format(
+              " | {} {}/{} best {} ok {}", name, progress.steps_done, progress.steps,
+              progress.best_speedup ? fmt::format("{:.3g}x", *progress.best_speedup) : "-",
+              progress.verdicts.count("correct") ? progress.verdicts.at("correct") : 0);
+        }
+        status.SetStatus(line);
       },
       &guard);
+  status.SetStatus("");  // Take the status line down before the summary is printed.
   if (!summaries.ok()) {
     (void)db.SetRunStatus(run.id, "stopped");
     return summaries.status().WithContext(

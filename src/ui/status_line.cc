@@ -1,0 +1,80 @@
+#include "ui/status_line.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace adaexplore {
+namespace {
+
+bool SmartTerminal(FILE* out) {
+  const char* force = std::getenv("CLICOLOR_FORCE");
+  if (force != nullptr && std::strcmp(force, "0") != 0 && *force != '\0') {
+    return true;
+  }
+  const char* term = std::getenv("TERM");
+  if (term == nullptr || std::strcmp(term, "dumb") == 0) {
+    return false;
+  }
+  return ::isatty(::fileno(out)) != 0;
+}
+
+constexpr const char* kClearLine = "\r\x1b[K";
+
+}  // namespace
+
+StatusLine::StatusLine(FILE* out) : out_(out), smart_(SmartTerminal(out)) {}
+
+StatusLine::~StatusLine() {
+  if (smart_ && drawn_) {
+    std::fputs(kClearLine, out_);  // Leave the terminal as we found it.
+    std::fflush(out_);
+  }
+}
+
+void StatusLine::Clear() {
+  if (drawn_) {
+    std::fputs(kClearLine, out_);
+    drawn_ = false;
+  }
+}
+
+void StatusLine::Draw() {
+  if (!status_.empty()) {
+    // Longer than the terminal, the line would wrap and "\r" could not take it back.
+    winsize size{};
+    size_t width = 80;
+    if (::ioctl(::fileno(out_), TIOCGWINSZ, &size) == 0 && size.ws_col > 1) {
+      width = size.ws_col;
+    }
+    const std::string shown =
+        status_.size() < width ? status_ : status_.substr(0, width - 4) + "...";
+    std::fputs(shown.c_str(), out_);
+    drawn_ = true;
+  }
+  std::fflush(out_);
+}
+
+void StatusLine::Message(const std::string& line) {
+  if (!smart_) {
+    std::fprintf(out_, "%s\n", line.c_str());
+    std::fflush(out_);
+    return;
+  }
+  Clear();
+  std::fprintf(out_, "%s\n", line.c_str());
+  Draw();
+}
+
+void StatusLine::SetStatus(const std::string& status) {
+  status_ = status;
+  if (!smart_) {
+    return;
+  }
+  Clear();
+  Draw();
+}
+
+}  // namespace adaexplore
