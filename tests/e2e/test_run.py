@@ -112,3 +112,20 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_step(cli: Cli, scrip
     leftover = subprocess.run(["pgrep", "-f", f"adaexplore_worker.*{cli.tmp}"],
                               capture_output=True, text=True)
     assert leftover.stdout.strip() == ""
+
+
+def test_a_spent_budget_stops_the_run_cleanly(cli: Cli, scripted: Script, tmp_path: Path) -> None:
+    config = tmp_path / "budget.toml"
+    config.write_text("[llm]\nbudget_tokens = 3000\n")  # Each scripted call costs 1,200 tokens.
+    db = tmp_path / "run.sqlite"
+    p = cli.run("run", "--config", str(config), "--task", example("tasks", "relu.py"), "--llm",
+                "openai:scripted", "--steps", "10", "--db", str(db), "--out",
+                str(tmp_path / "out"), "--json", *FAST, timeout=900)
+    assert p.returncode == 3, p.stderr  # Stopped early, not failed.
+    summary = json.loads(p.stdout)
+    assert summary["status"] == "stopped"
+    assert "3000 tokens" in summary["stop_reason"]
+    assert 1 <= summary["tasks"][0]["steps"] < 10
+    # Every recorded step is whole; the step the budget interrupted was not recorded.
+    assert [n[0] for n in _nodes(db)] == list(range(1, summary["tasks"][0]["steps"] + 1))
+    assert summary["cost"]["input_tokens"] + summary["cost"]["output_tokens"] <= 3000 + 1200 * 2
