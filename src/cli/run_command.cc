@@ -290,6 +290,8 @@ Result<int> RunSearch(const RunFlags& flags) {
                             {"stop_reason", runner.stop_reason().value_or("")},
                             {"tasks", SummaryJson(*summaries)},
                             {"cost", llm->ledger().Summary()["total"]}};
+  // The cost of the whole run, earlier sessions of a resumed run included.
+  ASSIGN_OR_RETURN(summary["run_cost"], db.CallTotals(run.id));
   RETURN_IF_ERROR(WriteFileAtomic(flags.out_dir + "/summary.json", summary.dump(2) + "\n"));
   if (flags.json) {
     std::printf("%s\n", summary.dump().c_str());

@@ -198,6 +198,26 @@ Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord&
   });
 }
 
+Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
+  ASSIGN_OR_RETURN(
+      Statement select,
+      db_.Prepare("SELECT count(*), coalesce(sum(json_extract(usage, '$.input')), 0), "
+                  "coalesce(sum(json_extract(usage, '$.output')), 0), "
+                  "coalesce(sum(json_extract(usage, '$.cached_input')), 0), "
+                  "coalesce(sum(cost_usd), 0), "
+                  "sum(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 "
+                  "ELSE 0 END) FROM llm_calls WHERE run_id = ?"));
+  select.Bind(1, run);
+  ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) {
+    return InternalError("an aggregate query returned no row");
+  }
+  return nlohmann::json{
+      {"calls", select.ColumnInt(0)},         {"input_tokens", select.ColumnInt(1)},
+      {"output_tokens", select.ColumnInt(2)}, {"cached_input_tokens", select.ColumnInt(3)},
+      {"cost_usd", select.ColumnDouble(4)},   {"unpriced_calls", select.ColumnInt(5)}};
+}
+
 Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& task) {
   ASSIGN_OR_RETURN(Statement select,
                    db_.Prepare("SELECT node, parent, move, context, kernel, verdict, reason, "

@@ -85,6 +85,11 @@ class RunDb {
   // Writes a complete step (node and calls) in one transaction. Recording a node twice is an
   // error: a resumed run must continue after the last step, never redo one.
   Status RecordStep(int64_t run, const std::string& task, const StepRecord& step);
+  // Token and cost totals of a run's recorded LLM calls, over every session that worked on it:
+  // {"calls", "input_tokens", "output_tokens", "cached_input_tokens", "cost_usd",
+  //  "unpriced_calls"}.
+  Result<nlohmann::json> CallTotals(int64_t run);
+
   // Every step of a task, in node order.
   Result<std::vector<StepRecord>> Steps(int64_t run, const std::string& task);
 

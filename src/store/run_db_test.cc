@@ -78,6 +78,12 @@ TEST_F(RunDbTest, StoresRunsTasksStepsAndCalls) {
   EXPECT_FALSE(steps[2].calls[1].cost_usd.has_value());
   EXPECT_EQ(steps[2].calls[0].messages[0]["content"], "r");
 
+  nlohmann::json totals = *db.CallTotals(run);
+  EXPECT_EQ(totals["calls"], 6);
+  EXPECT_EQ(totals["input_tokens"], 3 * (10 + 20));
+  EXPECT_NEAR(totals["cost_usd"].get<double>(), 3 * 0.001, 1e-12);
+  EXPECT_EQ(totals["unpriced_calls"], 0);  // The unpriced calls came from the cache.
+
   ASSERT_TRUE(db.SetTaskStatus(run, "19_ReLU", "finished").ok());
   ASSERT_TRUE(db.SetRunStatus(run, "finished").ok());
   EXPECT_EQ((*db.Tasks(run))[0].status, "finished");

@@ -108,6 +108,11 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_step(cli: Cli, scrip
     assert after[:len(before)] == before
     summary = json.loads(p.stdout)
     assert summary["tasks"][0]["steps"] == 7
+    # The run's cost covers both sessions; "cost" only this one.
+    with sqlite3.connect(db) as c:
+        (calls,) = c.execute("SELECT count(*) FROM llm_calls").fetchone()
+    assert summary["run_cost"]["calls"] == calls
+    assert summary["cost"]["calls"] < calls
     # The killed process's workers went with it.
     leftover = subprocess.run(["pgrep", "-f", f"adaexplore_worker.*{cli.tmp}"],
                               capture_output=True, text=True)
