@@ -2,7 +2,8 @@
 # Sets up this checkout on a fresh Debian machine, idempotently:
 #   1. Debian packages the build needs (only those missing; apt-get needs root or sudo),
 #   2. the project's Python environment in .venv (torch, triton, numpy, pytest),
-#   3. the release build in build/ (the binary is build/adaexplore).
+#   3. the release build in build/ (the binary is build/adaexplore); --no-build skips it (the
+#      test command builds its own sanitizer build and needs no release binary).
 # Run it again any time: each step does nothing when it is already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,9 @@ if [ "$(cat .venv/.requirements-stamp 2>/dev/null)" != "$stamp" ]; then
   echo "$stamp" > .venv/.requirements-stamp
 fi
 
+if [ "${1:-}" = "--no-build" ]; then
+  exit 0
+fi
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADAEXPLORE_BUILD_TESTS=OFF \
     >/dev/null

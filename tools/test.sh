@@ -4,7 +4,7 @@
 # worker's tests, and the formatting check. The last line is CTest's own summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./tools/setup.sh
+./tools/setup.sh --no-build
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DADAEXPLORE_SANITIZE=ON \
   -DADAEXPLORE_TEST_PYTHON="$PWD/.venv/bin/python" >/dev/null
 cmake --build build-asan
