@@ -18,6 +18,7 @@ function(adaexplore_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
   target_compile_definitions(${name} PRIVATE
     ADAEXPLORE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     ADAEXPLORE_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -13,9 +13,8 @@
 #include "sys/signals.h"
 
 namespace adaexplore {
-namespace {
 
-Status ApplyFlags(const EvalFlags& f, Config& config) {
+Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   if (!f.profile.empty()) {
     ASSIGN_OR_RETURN(config.profile, ProfileByName(f.profile));
   }
@@ -38,8 +37,6 @@ Status ApplyFlags(const EvalFlags& f, Config& config) {
   if (!f.log_level.empty()) config.log_level = f.log_level;
   return Status::Ok();
 }
-
-}  // namespace
 
 void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   CLI::App* eval = app.add_subcommand(
@@ -78,7 +75,7 @@ Result<int> RunEval(const EvalFlags& flags) {
   Config config;
   RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
                                  !flags.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyFlags(flags, config));
+  RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(std::vector<EvalRequest> requests,
                    CollectRequests({.task = flags.task,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
 #include "core/result.h"
 
 namespace adaexplore {
@@ -41,6 +42,10 @@ struct EvalFlags {
 };
 
 void AddEvalCommand(CLI::App& app, EvalFlags& flags);
+
+// The evaluation flags that were given, over `config` (unset flags leave it alone). Shared with
+// `adaexplore run`, whose evaluation flags are a subset.
+Status ApplyEvalFlags(const EvalFlags& flags, Config& config);
 
 // Runs the command; the exit code is 0 when every candidate got a verdict (whatever it is), 1 when
 // some could not be evaluated (verdict "error" or "task_error").

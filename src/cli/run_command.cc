@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/eval_command.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
 #include "core/hash.h"
@@ -80,22 +81,20 @@ nlohmann::json SummaryJson(const std::vector<TaskSummary>& summaries) {
   return tasks;
 }
 
-Status ApplyEvalFlags(const RunFlags& f, Config& config) {
-  if (!f.profile.empty()) {
-    ASSIGN_OR_RETURN(config.profile, ProfileByName(f.profile));
-  }
-  if (!f.precision.empty()) {
-    RETURN_IF_ERROR(SetPrecision(config.profile, f.precision));
-  }
-  if (f.timeout_s > 0) config.profile.timeout_s = f.timeout_s;
-  if (f.timed_runs > 0) config.profile.timed_runs = f.timed_runs;
-  if (f.warmup_runs >= 0) config.profile.warmup_runs = f.warmup_runs;
-  if (f.trials > 0) config.profile.trials = f.trials;
-  if (!f.device.empty()) config.device = f.device;
-  if (!f.python.empty()) config.python = f.python;
-  if (f.no_cache) config.cache_enabled = false;
-  if (!f.log_level.empty()) config.log_level = f.log_level;
-  return Status::Ok();
+// The evaluation part of the flags, for ApplyEvalFlags.
+EvalFlags EvalPart(const RunFlags& f) {
+  EvalFlags eval;
+  eval.profile = f.profile;
+  eval.precision = f.precision;
+  eval.timeout_s = f.timeout_s;
+  eval.timed_runs = f.timed_runs;
+  eval.warmup_runs = f.warmup_runs;
+  eval.trials = f.trials;
+  eval.device = f.device;
+  eval.python = f.python;
+  eval.no_cache = f.no_cache;
+  eval.log_level = f.log_level;
+  return eval;
 }
 
 }  // namespace
@@ -138,7 +137,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   Config config;
   RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
                                  !flags.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
+  RETURN_IF_ERROR(ApplyEvalFlags(EvalPart(flags), config));
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(flags.db_path));
 
@@ -193,11 +192,11 @@ Result<int> RunSearch(const RunFlags& flags) {
   if (flags.resume) {
     ASSIGN_OR_RETURN(config.profile, ProfileByName(run.options.value("profile", "strict")));
     RETURN_IF_ERROR(SetPrecision(config.profile, run.options.value("precision", "fp32")));
-    RETURN_IF_ERROR(ApplyEvalFlags(RunFlags{.timeout_s = flags.timeout_s,
-                                            .timed_runs = flags.timed_runs,
-                                            .warmup_runs = flags.warmup_runs,
-                                            .trials = flags.trials},
-                                   config));
+    // The stored profile, with this invocation's flags over it again (timing, device...).
+    EvalFlags eval = EvalPart(flags);
+    eval.profile.clear();
+    eval.precision.clear();
+    RETURN_IF_ERROR(ApplyEvalFlags(eval, config));
   }
 
   LlmOptions llm_options = config.llm;

@@ -8,25 +8,18 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
+#include "shared_data.h"
 
 namespace adaexplore {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path ShowcaseDirectory() {
-  const char* shared = std::getenv("ADAEXPLORE_SHARED");
-  fs::path root =
-      shared != nullptr ? fs::path(shared) : fs::path(ADAEXPLORE_SOURCE_DIR) / "../shared";
-  return root / "data/adaexplore-release/showcase";
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -172,7 +165,7 @@ std::string TunerReply(const std::vector<Edit>& edits, bool pad_whitespace) {
 }
 
 TEST(ShowcaseRepliesTest, EditRepliesRebuildEveryChildFromItsParent) {
-  const fs::path directory = ShowcaseDirectory();
+  const fs::path directory = test_data::ShowcaseDirectory();
   if (!fs::exists(directory)) {
     GTEST_SKIP() << "no showcase data at " << directory << " (set ADAEXPLORE_SHARED)";
   }
@@ -239,7 +232,7 @@ TEST(ShowcaseRepliesTest, EditRepliesRebuildEveryChildFromItsParent) {
 }
 
 TEST(ShowcaseRepliesTest, KernelsComeOutOfRepliesThatQuoteRealErrors) {
-  const fs::path directory = ShowcaseDirectory();
+  const fs::path directory = test_data::ShowcaseDirectory();
   if (!fs::exists(directory)) {
     GTEST_SKIP() << "no showcase data at " << directory << " (set ADAEXPLORE_SHARED)";
   }

@@ -6,32 +6,25 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "search/policy.h"
+#include "shared_data.h"
 
 namespace adaexplore {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path ShowcaseDirectory() {
-  const char* shared = std::getenv("ADAEXPLORE_SHARED");
-  fs::path root =
-      shared != nullptr ? fs::path(shared) : fs::path(ADAEXPLORE_SOURCE_DIR) / "../shared";
-  return root / "data/adaexplore-release/showcase";
-}
-
 std::vector<fs::path> TreeFiles() {
   std::vector<fs::path> files;
-  if (!fs::exists(ShowcaseDirectory())) {
+  if (!fs::exists(test_data::ShowcaseDirectory())) {
     return files;
   }
-  for (const auto& entry : fs::directory_iterator(ShowcaseDirectory())) {
+  for (const auto& entry : fs::directory_iterator(test_data::ShowcaseDirectory())) {
     if (entry.path().filename() != "index.json" && entry.path().extension() == ".json") {
       files.push_back(entry.path());
     }
@@ -53,7 +46,8 @@ struct Replay {
 TEST(ShowcaseTreesTest, ContextsPoolsRewardsAndSelectionMatchTheReference) {
   const std::vector<fs::path> files = TreeFiles();
   if (files.empty()) {
-    GTEST_SKIP() << "no showcase data at " << ShowcaseDirectory() << " (set ADAEXPLORE_SHARED)";
+    GTEST_SKIP() << "no showcase data at " << test_data::ShowcaseDirectory()
+                 << " (set ADAEXPLORE_SHARED)";
   }
   const ExploreOptions options;  // Level 2: c = 0.3, c_e = 0.3.
   std::mt19937_64 random(1);
