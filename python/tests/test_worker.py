@@ -130,3 +130,5 @@ def test_roofline_figures(worker: Worker) -> None:
     # 24x40 @ 40x36: 2*24*40*36 flops; bytes: input, weight, bias, output in fp32.
     assert facts["roofline"]["flops"] == 2 * 24 * 40 * 36
     assert facts["roofline"]["bytes"] == 4 * (24 * 40 + 36 * 40 + 36 + 24 * 36)
+    # What any kernel must move: the input read and the output written, not the parameters.
+    assert facts["roofline"]["io_bytes"] == 4 * (24 * 40 + 24 * 36)

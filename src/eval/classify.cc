@@ -338,23 +338,25 @@ bool ClassifyRuntimeIntegrity(const json& facts, const EvalProfile& profile, Eva
   return false;
 }
 
-// The speed-of-light bound in milliseconds, if the facts and ceilings allow one.
+// The speed-of-light bound in milliseconds, if the facts and ceilings allow one: the time to
+// read the forward inputs once and write the outputs once at the measured copy bandwidth. The
+// reference's flops and parameter bytes are no bound: on the H200, real kernels of the reference
+// run (KernelBench L2 18 and 42) beat them legitimately, by algebra (a GEMM whose output is summed
+// needs only a GEMV) and by reducing parameters once at construction.
 std::optional<double> SpeedOfLightMs(const json& facts, const DeviceCeilings* ceilings) {
   const json roofline = facts.value("roofline", json::object());
   if (ceilings == nullptr || !ceilings->known() || !roofline.is_object()) {
     return std::nullopt;
   }
-  const double bytes = roofline.value("bytes", 0.0);
-  const double flops = roofline.value("flops", 0.0);
-  const double seconds =
-      std::max(bytes / ceilings->copy_bytes_per_s, flops / ceilings->bf16_flops_per_s);
+  const double seconds = roofline.value("io_bytes", 0.0) / ceilings->copy_bytes_per_s;
   return seconds > 0 ? std::optional<double>(seconds * 1e3) : std::nullopt;
 }
 
-// Rejects a measured time below the bound. The slack absorbs timer resolution and ceilings
-// measured on a busy card; anything beyond it is physically impossible, not fast.
+// Rejects a measured time below the bound. The slack absorbs timer resolution, ceilings measured
+// on a busy card, and read-only streams running faster than a copy (the H200's HBM peak is about
+// 1.2x its measured copy rate); anything beyond it is physically impossible, not fast.
 bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
-  constexpr double kSlack = 0.9;
+  constexpr double kSlack = 0.75;
   if (!profile.speed_of_light || !r.speed_of_light_ms || !r.candidate_timing ||
       !r.timing_meaningful) {
     return false;
@@ -366,8 +368,8 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
   }
   r.verdict = Verdict::kRejected;
   r.reason = fmt::format(
-      "faster than the speed of light: {:.4g} ms, but moving the task's bytes once and doing its "
-      "matrix flops at this GPU's measured peaks takes at least {:.4g} ms; pending review",
+      "faster than the speed of light: {:.4g} ms, but reading the inputs once and writing the "
+      "outputs once at this GPU's measured bandwidth takes at least {:.4g} ms; pending review",
       measured, *r.speed_of_light_ms);
   r.speedup.reset();
   r.speedup_compiled.reset();

@@ -5,8 +5,8 @@ loop's random draws (random.Random(seed * 7919 + 1): one getrandbits(32) for the
 random() for the order, per run), builds every timed run's inputs with the harness's own input
 maker and runs its honest Triton GEMM on each. Each timed call then only looks up its
 precomputed output by the input's first values: correct values, revalidation passes, and a
-4096^3 GEMM "takes" a few microseconds, far below the roughly 0.14 ms that moving its bytes and
-doing its flops at the H200's peaks needs. Only the speed-of-light bound (or a guard on frame
+4096^3 GEMM "takes" a few microseconds, far below the roughly 0.05 ms that reading its inputs
+and writing its output at the H200's copy rate needs. Only the speed-of-light bound (or a guard on frame
 access) catches it.
 
 task: gemm_large

@@ -1,6 +1,7 @@
 """A 4096^3 fp32 GEMM (GPU only: far too large for the CPU interpreter). 137 GFLOP and 192 MiB:
-about 2 ms at the H200's fp32 (non-TF32) peak; even at its bf16 matrix peak, the harness's
-speed-of-light bound, it needs about 0.14 ms, so a time far below that is impossible."""
+about 2 ms at the H200's fp32 (non-TF32) peak. The harness's speed-of-light bound counts only
+the bytes any kernel must move (two inputs read, the output written): about 0.05 ms at the
+H200's copy rate, so a time of a few microseconds is impossible."""
 import torch
 import torch.nn as nn
 
