@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Builds what a run on the GPU machine needs into .device/ (git-ignored; name it in `carry`):
-#   .device/bin   adaexplore and the benchmarks, built here with an RPATH of $ORIGIN/../lib
+#   .device/bin   adaexplore and the benchmarks, built here with an RPATH of $ORIGIN/../lib (an
+#                 old-style DT_RPATH, which also serves the libraries' own dependencies)
 #   .device/lib   the shared libraries they need that the GPU image lacks (never libc or
 #                 libstdc++: the worker's Python must keep the image's own)
 #   .device/kernelbench/<level>/  the KernelBench task files that bench/kernelbench_kernels uses
+#   .device/showcase/     the Level-2 tasks of the reference run's showcase trees, and in
+#                         .device/showcase/kernels/<task>.json each tree's kernels in step order
+#                         (what bench/gpu/showcase_llm.py serves)
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${ADAEXPLORE_SHARED:-../shared}
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUILD_TESTS=OFF \
-  -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' >/dev/null
+  -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags >/dev/null
 cmake --build build-device --target adaexplore eval_throughput eval_repeatability
-rm -rf .device/bin .device/lib .device/kernelbench
+rm -rf .device/bin .device/lib .device/kernelbench .device/showcase
 mkdir -p .device/bin .device/lib
 cp build-device/adaexplore build-device/bench/eval_throughput build-device/bench/eval_repeatability \
   .device/bin/
@@ -28,4 +32,18 @@ for dir in bench/kernelbench_kernels/level*/*/; do
   mkdir -p ".device/kernelbench/$level"
   cp "$shared/data/kernelbench/$level/$task.py" ".device/kernelbench/$level/"
 done
+python3 - "$shared/data" <<'EOF'
+import glob, json, os, shutil, sys
+data = sys.argv[1]
+os.makedirs(".device/showcase/kernels", exist_ok=True)
+for tree_path in sorted(glob.glob(f"{data}/adaexplore-release/showcase/kb-l2-p*-200.json")):
+    tree = json.load(open(tree_path))
+    problem = os.path.basename(tree_path).split("-")[2][1:]
+    task = glob.glob(f"{data}/kernelbench/level2/{problem}_*.py")[0]
+    shutil.copy(task, ".device/showcase/")
+    nodes = [{"step": s["step"], "created_by": s["created_by"], "code": s["code"]}
+             for s in tree["steps"] if s["created_by"] != "dummy_root"]
+    name = os.path.splitext(os.path.basename(task))[0]
+    json.dump(nodes, open(f".device/showcase/kernels/{name}.json", "w"))
+EOF
 du -sh .device

@@ -91,6 +91,8 @@ EvalFlags EvalPart(const RunFlags& f) {
   eval.warmup_runs = f.warmup_runs;
   eval.trials = f.trials;
   eval.device = f.device;
+  eval.gpus = f.gpus;
+  eval.slots = f.slots;
   eval.python = f.python;
   eval.no_cache = f.no_cache;
   eval.log_level = f.log_level;
@@ -123,6 +125,9 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--max-output-tokens", f.max_output_tokens, "Output limit per LLM call");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
   run->add_option("--device", f.device, "auto (default), cuda or cpu");
+  run->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
+  run->add_option("--slots", f.slots,
+                  "Evaluations per device at once; timing stays exclusive (default 2 per GPU)");
   run->add_option("--python", f.python, "Python interpreter with torch and triton");
   run->add_option("--timeout", f.timeout_s, "Seconds per evaluation (180)");
   run->add_option("--timed-runs", f.timed_runs, "Timed runs per evaluation (100)");
@@ -246,7 +251,14 @@ Result<int> RunSearch(const RunFlags& flags) {
   Result<std::vector<TaskSummary>> summaries = runner.Run(
       run.id, tasks,
       [&](const TaskProgress& p) {
-        const std::string cost = fmt::format("${:.4f}", llm->ledger().Total().cost_usd);
+        const LedgerTotals totals = llm->ledger().Total();
+        // Calls without a price make the total a lower bound; with none priced it is unknown.
+        const std::string cost = totals.unpriced_calls == 0
+                                     ? fmt::format("${:.4f}", totals.cost_usd)
+                                 : totals.unpriced_calls < totals.calls
+                                     ? fmt::format(">= ${:.4f} ({} unpriced calls)",
+                                                   totals.cost_usd, totals.unpriced_calls)
+                                     : std::string("cost unknown (no price set)");
         status.Message(
             fmt::format("[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps,
                         p.move, p.verdict, p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "",

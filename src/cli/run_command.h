@@ -41,6 +41,8 @@ struct RunFlags {
   int64_t max_output_tokens = 0;
   std::string record_path;
   std::string device;
+  std::vector<int> gpus;
+  int slots = -1;
   std::string python;
   double timeout_s = 0;
   int timed_runs = 0;

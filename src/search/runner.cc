@@ -105,8 +105,17 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(
     if (!busy) {
       break;
     }
-    ASSIGN_OR_RETURN(auto ready, evaluator_.Poll(Clock::now() + Seconds(kPollSeconds), guard,
-                                                 {llm_.wakeup_fd()}));
+    auto polled = evaluator_.Poll(Clock::now() + Seconds(kPollSeconds), guard, {llm_.wakeup_fd()});
+    if (!polled.ok() && polled.status().code() == StatusCode::kCancelled) {
+      // Interrupted: steps in flight are dropped unrecorded (a resume redoes them); the
+      // completed ones are summarised as usual.
+      stop_reason_ = polled.status().message();
+      for (auto& task : tasks_) {
+        task->step.reset();
+      }
+      break;
+    }
+    ASSIGN_OR_RETURN(auto ready, std::move(polled));
     for (auto& [id, result] : ready) {
       auto it = eval_waiting_.find(id);
       CHECK(it != eval_waiting_.end());  // Every evaluation was submitted for a task's step.

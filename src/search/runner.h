@@ -78,12 +78,13 @@ class SearchRunner {
                const PromptSet& prompts);
   ~SearchRunner();
 
-  // Why the run stopped early (a spent budget), if it did.
+  // Why the run stopped early (a spent budget, an interrupt), if it did.
   const std::optional<std::string>& stop_reason() const { return stop_reason_; }
 
   // Runs (or resumes) run `run_id` over `tasks` until each has options.steps steps or the run
-  // must stop. `on_progress` sees every finished step. Returns the tasks' summaries; an error
-  // only for what stops the whole run (interrupt, a refused key, a replay miss, the database).
+  // must stop. `on_progress` sees every finished step. Returns the tasks' summaries, also after
+  // an interrupt or a spent budget (then stop_reason() says so); an error only for what breaks
+  // the whole run (a refused key, a replay miss, the database).
   Result<std::vector<TaskSummary>> Run(int64_t run_id, const std::vector<SourceFile>& tasks,
                                        const std::function<void(const TaskProgress&)>& on_progress,
                                        const InterruptGuard* guard);

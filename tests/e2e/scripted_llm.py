@@ -6,14 +6,15 @@ until killed (used to record the bundled demo)."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "fakes"))
+from openai_stub import serve  # noqa: E402
 GOOD = (ROOT / "examples" / "kernels" / "relu" / "ok.py").read_text()
 WRONG = GOOD.replace("tl.maximum(x, 0.0)", "tl.maximum(x, 0.5)")
 
@@ -58,26 +59,7 @@ class Script:
 
 
 def start(script: Script) -> tuple[ThreadingHTTPServer, str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            text = script.reply(body["messages"])
-            data = json.dumps({"model": body["model"],
-                               "choices": [{"message": {"content": text},
-                                            "finish_reason": "stop"}],
-                               "usage": {"prompt_tokens": 1000, "completion_tokens": 200}}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    return serve(lambda _path, _headers, body: script.reply(body["messages"]))
 
 
 if __name__ == "__main__":

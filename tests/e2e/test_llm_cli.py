@@ -4,47 +4,33 @@ replayed without it; edits applied from a reply; and the API key kept out of eve
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import sys
+from email.message import Message
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import Cli, example
+from conftest import ROOT, Cli, example
+
+sys.path.insert(0, str(ROOT / "tests" / "fakes"))
+from openai_stub import serve  # noqa: E402
+
+seen: list[dict] = []  # Every request the server answered, in order.
 
 KEY = "sk-e2e-4b1d8c2f9a"
 
 
-class _Handler(BaseHTTPRequestHandler):
-    seen: list[dict] = []
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        _Handler.seen.append({"path": self.path, "auth": self.headers.get("Authorization"),
-                              "body": body})
-        prompt = body["messages"][-1]["content"]
-        reply = {"model": body["model"],
-                 "choices": [{"message": {"content": f"echo: {prompt}"}, "finish_reason": "stop"}],
-                 "usage": {"prompt_tokens": 11, "completion_tokens": 7}}
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture()
 def server() -> Iterator[str]:
-    _Handler.seen = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    seen.clear()
+
+    def echo(path: str, headers: Message, body: dict) -> str:
+        seen.append({"path": path, "auth": headers.get("Authorization"), "body": body})
+        return f"echo: {body['messages'][-1]['content']}"
+
+    httpd, url = serve(echo, prompt_tokens=11, completion_tokens=7)
+    yield url
     httpd.shutdown()
     httpd.server_close()
 
@@ -59,9 +45,9 @@ def test_ask_records_and_replays_without_the_server(cli: Cli, server: str, tmp_p
     assert [line["text"] for line in lines[:3]] == ["echo: write a relu kernel"] * 3
     assert lines[3]["ledger"]["total"]["calls"] == 3
     assert lines[3]["ledger"]["total"]["input_tokens"] == 33
-    assert len(_Handler.seen) == 3
-    assert _Handler.seen[0]["auth"] == f"Bearer {KEY}"
-    assert _Handler.seen[0]["body"]["max_completion_tokens"] == 32768
+    assert len(seen) == 3
+    assert seen[0]["auth"] == f"Bearer {KEY}"
+    assert seen[0]["body"]["max_completion_tokens"] == 32768
     assert KEY not in recording.read_text()
     assert all(KEY not in f.read_bytes().decode("latin-1")
                for f in (tmp_path / "cache").rglob("*") if f.is_file())
@@ -73,7 +59,7 @@ def test_ask_records_and_replays_without_the_server(cli: Cli, server: str, tmp_p
     assert p.returncode == 0, p.stderr
     lines = [json.loads(line) for line in p.stdout.splitlines()]
     assert [line["source"] for line in lines[:3]] == ["replay"] * 3
-    assert len(_Handler.seen) == 3
+    assert len(seen) == 3
 
     # A prompt that was never recorded is a clear error, at once.
     p = cli.run("llm", "ask", "--llm", f"replay:{recording}", "something else", timeout=30)

@@ -119,6 +119,37 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_step(cli: Cli, scrip
     assert leftover.stdout.strip() == ""
 
 
+def test_an_interrupted_run_still_writes_its_summary_and_best_kernel(
+        cli: Cli, scripted: Script, tmp_path: Path) -> None:
+    db, out = tmp_path / "run.sqlite", tmp_path / "out"
+    args = ["run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+            "--steps", "30", "--db", str(db), "--out", str(out), "--json", *FAST]
+    proc = subprocess.Popen([cli.binary, *args], env=cli.env, cwd=cli.tmp,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 600
+    while time.time() < deadline and not (db.exists() and _correct_nodes(db) >= 1):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 3, stderr  # Stopped early, not failed.
+    summary = json.loads(stdout)
+    assert summary["status"] == "stopped" and summary["stop_reason"] == "interrupted"
+    [task] = summary["tasks"]
+    assert task["best"]["verdict"] == "correct"
+    assert "class ModelNew" in (out / "relu.py").read_text()
+    # Only whole steps are recorded; a resume would continue from them.
+    assert [n[0] for n in _nodes(db)] == list(range(1, task["steps"] + 1))
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT status FROM runs").fetchone() == ("stopped",)
+
+
+def _correct_nodes(db: Path) -> int:
+    try:
+        return sum(1 for n in _nodes(db) if n[3] == "correct")
+    except sqlite3.OperationalError:
+        return 0
+
+
 def test_a_spent_budget_stops_the_run_cleanly(cli: Cli, scripted: Script, tmp_path: Path) -> None:
     config = tmp_path / "budget.toml"
     config.write_text("[llm]\nbudget_tokens = 3000\n")  # Each scripted call costs 1,200 tokens.
