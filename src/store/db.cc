@@ -79,6 +79,12 @@ Result<bool> Statement::Step() {
   return SqliteError(db_, "executing SQL");
 }
 
+Statement& Statement::Reset() {
+  sqlite3_reset(stmt_.get());  // Returns the last step's error, which Step already reported.
+  bind_error_ = Status::Ok();
+  return *this;
+}
+
 Status Statement::Run() {
   while (true) {
     ASSIGN_OR_RETURN(bool row, Step());

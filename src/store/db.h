@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "core/result.h"
 
@@ -29,6 +31,8 @@ class Statement {
   Result<bool> Step();
   // Runs to completion (for statements without rows).
   Status Run();
+  // Back to the start, keeping the bindings, so the statement can be bound and run again.
+  Statement& Reset();
 
   std::string ColumnText(int index) const;
   int64_t ColumnInt(int index) const;
@@ -62,5 +66,31 @@ class Db {
   explicit Db(sqlite3* db) : db_(db) {}
   std::unique_ptr<sqlite3, Closer> db_;
 };
+
+// Steps `select` to the end, turning each row into a value with `read(const Statement&)`.
+template <typename Read>
+auto ReadAll(Statement& select, Read read)
+    -> Result<std::vector<std::invoke_result_t<Read, const Statement&>>> {
+  std::vector<std::invoke_result_t<Read, const Statement&>> rows;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) {
+      return rows;
+    }
+    rows.push_back(read(select));
+  }
+}
+
+// Runs `body` (returning Status) inside BEGIN IMMEDIATE ... COMMIT, rolling back on any error.
+template <typename Body>
+Status InTransaction(Db& db, Body body) {
+  RETURN_IF_ERROR(db.Execute("BEGIN IMMEDIATE"));
+  Status status = body();
+  if (!status.ok()) {
+    (void)db.Execute("ROLLBACK");  // The error that matters is `status`.
+    return status;
+  }
+  return db.Execute("COMMIT");
+}
 
 }  // namespace adaexplore

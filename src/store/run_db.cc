@@ -39,18 +39,6 @@ nlohmann::json Load(const std::string& text) {
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
 
-// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back on any error.
-template <typename Body>
-Status InTransaction(Db& db, Body body) {
-  RETURN_IF_ERROR(db.Execute("BEGIN IMMEDIATE"));
-  Status status = body();
-  if (!status.ok()) {
-    (void)db.Execute("ROLLBACK");  // The error that matters is `status`.
-    return status;
-  }
-  return db.Execute("COMMIT");
-}
-
 Result<std::optional<RunInfo>> ReadRun(Statement& select) {
   ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) {
