@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "cli/adapt_command.h"
 #include "cli/eval_command.h"
 #include "cli/llm_command.h"
+#include "cli/memory_command.h"
 #include "cli/run_command.h"
 
 #ifndef ADAEXPLORE_VERSION
@@ -38,6 +40,10 @@ Result<int> RunCli(int argc, char** argv) {
   AddRunCommand(app, run_flags);
   LlmFlags llm_flags;
   LlmCommands llm = AddLlmCommand(app, llm_flags);
+  AdaptFlags adapt_flags;
+  AddAdaptCommand(app, adapt_flags);
+  MemoryFlags memory_flags;
+  MemoryCommands memory = AddMemoryCommand(app, memory_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -54,6 +60,12 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (llm.edits->parsed()) {
     return RunLlmEdits(llm_flags);
+  }
+  if (app.got_subcommand("adapt")) {
+    return RunAdapt(adapt_flags);
+  }
+  if (app.got_subcommand("memory")) {
+    return RunMemory(memory, memory_flags);
   }
   return InvalidArgument("unknown command");
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "adapt/skill_memory.h"
 #include "cli/eval_command.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
@@ -40,9 +41,14 @@ Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths)
   return tasks;
 }
 
-// A skill memory file: one rule per line, "rule||count" (the reference's format) or a bare rule
-// (count 1). Rules below `min_count` are left out.
+// A skill memory: a database (`adaexplore memory`, `adaexplore adapt`), or a text file with one
+// rule per line, "rule||count" (the reference's format) or a bare rule (count 1). Rules below
+// `min_count` are left out.
 Result<std::vector<std::string>> ReadMemoryRules(const std::string& path, int min_count) {
+  if (IsSqliteFile(path)) {
+    ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(path));
+    return memory.PromptRules({.min_count = min_count});
+  }
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   std::vector<std::string> rules;
   size_t start = 0;
@@ -107,7 +113,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--llm", f.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
   run->add_option("--method", f.method, "adaexplore (default), ps or ir");
   run->add_option("--steps", f.steps, "Steps (kernels) per task (50)")->check(CLI::PositiveNumber);
-  run->add_option("--memory", f.memory_path, "Skill memory file (rule||count per line)");
+  run->add_option("--memory", f.memory_path,
+                  "Skill memory: a database from adapt/memory, or rule||count text");
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");
   run->add_option("--profile", f.profile, "Evaluation profile: strict (default) or paper");
   run->add_option("--precision", f.precision, "fp32 (default), bf16 or fp16");
@@ -306,7 +313,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   RETURN_IF_ERROR(WriteFileAtomic(flags.out_dir + "/summary.json", summary.dump(2) + "\n"));
   if (flags.json) {
     std::printf("%s\n", summary.dump().c_str());
-  } else {
+  } else if (!flags.quiet) {
     for (const TaskSummary& s : *summaries) {
       std::printf("%-40s %3d steps  best %s%s\n", s.task.c_str(), s.steps, s.best_verdict.c_str(),
                   s.best_speedup ? fmt::format(" {:.3g}x", *s.best_speedup).c_str() : "");

@@ -34,6 +34,7 @@ struct RunFlags {
   int64_t run_id = 0;
   std::string out_dir = "adaexplore-out";
   bool json = false;
+  bool quiet = false;  // No summary on stdout (adapt runs searches as its steps).
   uint64_t seed = 0;
   bool no_reviser = false;
   double expand_ratio = 1.0;

@@ -1,0 +1,250 @@
+#include "cli/adapt_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "adapt/failures.h"
+#include "adapt/memory_update.h"
+#include "adapt/skill_memory.h"
+#include "adapt/synthesis.h"
+#include "cli/devices.h"
+#include "cli/eval_command.h"
+#include "cli/run_command.h"
+#include "cli/run_setup.h"
+#include "config/config.h"
+#include "llm/client.h"
+#include "llm/provider.h"
+#include "store/run_db.h"
+#include "sys/fs.h"
+#include "task/source_file.h"
+
+namespace adaexplore {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Level-1 examples for synthesis: the files of `dir`, those numbered 1-50 when there are enough
+// (the reference drew from ids <= 50).
+Result<std::vector<SourceFile>> ReadExamples(const std::string& dir) {
+  ASSIGN_OR_RETURN(std::vector<std::string> files, ListPythonFiles(dir));
+  std::vector<SourceFile> all, low;
+  for (const std::string& file : files) {
+    ASSIGN_OR_RETURN(SourceFile example, ReadSourceFile(file));
+    const int number = std::atoi(example.name.c_str());
+    if (number >= 1 && number <= 50) low.push_back(example);
+    all.push_back(std::move(example));
+  }
+  return low.size() >= 3 ? low : all;
+}
+
+Result<std::vector<std::string>> TaskFiles(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    if (fs::is_directory(path)) {
+      ASSIGN_OR_RETURN(std::vector<std::string> listed, ListPythonFiles(path));
+      files.insert(files.end(), listed.begin(), listed.end());
+    } else {
+      files.push_back(path);
+    }
+  }
+  return files;
+}
+
+nlohmann::json StatsJson(const MemoryUpdateStats& s) {
+  return {{"failures", s.failures},
+          {"clusters", s.clusters},
+          {"writer_calls", s.writer_calls},
+          {"judge_calls", s.judge_calls},
+          {"no_guidance", s.no_guidance},
+          {"rejected", s.rejected},
+          {"added", s.added},
+          {"reinforced", s.reinforced},
+          {"failed_calls", s.failed_calls}};
+}
+
+}  // namespace
+
+void AddAdaptCommand(CLI::App& app, AdaptFlags& f) {
+  CLI::App* adapt = app.add_subcommand(
+      "adapt", "Build a skill memory from the failures of searches (optionally on new tasks)");
+  adapt->add_option("--llm", f.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
+  adapt->add_option("--memory", f.memory_path, "Skill memory to create or extend (SQLite)")
+      ->required();
+  adapt->add_option("--synthesize", f.synthesize, "New tasks for the LLM to write first (0)");
+  adapt->add_option("--examples", f.examples_dir,
+                    "Folder of KernelBench Level-1 problems shown to the synthesiser");
+  adapt->add_option("--layers", f.layers_path,
+                    "torch.nn layers to draw from (JSON or one per line; default: built in)");
+  adapt->add_option("--tasks-out", f.tasks_out, "Where synthesised tasks go (MEMORY.tasks/)");
+  adapt->add_option("--task", f.tasks, "Existing task file or folder to adapt on (repeatable)");
+  adapt->add_option("--steps", f.search.steps, "Search steps per task (25)")
+      ->check(CLI::PositiveNumber);
+  adapt->add_option("--parallel", f.parallel, "Tasks per wave; memory updates between waves (4)")
+      ->check(CLI::PositiveNumber);
+  adapt->add_option("--min-count", f.search.memory_min_count,
+                    "Rules in prompts from this count (3)");
+  adapt->add_flag("--include-incorrect", f.include_incorrect,
+                  "Also learn from numerical mismatches (off, as the reference)");
+  adapt->add_option("--db", f.search.db_path, "Run database of the searches (MEMORY.runs.sqlite)");
+  adapt->add_option("--seed", f.search.seed, "Seed of synthesis and search (0)");
+  adapt->add_option("--check-timeout", f.check_timeout_s, "Seconds to check a new task (300)");
+  adapt->add_flag("--json", f.json, "Print the summary as one JSON object");
+  adapt->add_option("--device", f.search.device, "auto (default), cuda or cpu");
+  adapt->add_option("--python", f.search.python, "Python interpreter with torch and triton");
+  adapt->add_option("--timeout", f.search.timeout_s, "Seconds per evaluation (180)");
+  adapt->add_option("--timed-runs", f.search.timed_runs, "Timed runs per evaluation (100)");
+  adapt->add_option("--warmup", f.search.warmup_runs, "Warm-up runs (10)");
+  adapt->add_option("--trials", f.search.trials, "Correctness trials (5)");
+  adapt->add_flag("--no-cache", f.search.no_cache, "Neither read nor write the result cache");
+  adapt->add_option("--config", f.search.config_path,
+                    "TOML configuration (default ./adaexplore.toml)");
+  adapt->add_option("--log-level", f.search.log_level, "trace, debug, info, warn (default), error");
+}
+
+Result<int> RunAdapt(const AdaptFlags& flags) {
+  const RunFlags& search = flags.search;
+  Config config;
+  RETURN_IF_ERROR(
+      LoadConfigFile(search.config_path.empty() ? "adaexplore.toml" : search.config_path,
+                     !search.config_path.empty(), config));
+  EvalFlags eval{.device = search.device,
+                 .python = search.python,
+                 .no_cache = search.no_cache,
+                 .log_level = search.log_level};
+  RETURN_IF_ERROR(ApplyEvalFlags(eval, config));
+  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  const std::string model_name = flags.model.empty() ? config.llm.model : flags.model;
+  if (model_name.empty()) {
+    return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
+  }
+  ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(model_name));
+  ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm, LlmClient::Create(config.llm, logger));
+  RETURN_IF_ERROR(llm->Prepare(model));
+  if (flags.memory_path.empty() ||
+      (fs::exists(flags.memory_path) && !IsSqliteFile(flags.memory_path))) {
+    return InvalidArgument(
+        "--memory must name a skill memory database (new or existing); a "
+        "rule||count text file can be imported with `adaexplore memory import`");
+  }
+  ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(flags.memory_path));
+  const std::string root = ProjectRoot();
+  ASSIGN_OR_RETURN(RulePrompts rule_prompts, RulePrompts::Load(root + "/prompts"));
+  const std::string db_path =
+      search.db_path.empty() ? flags.memory_path + ".runs.sqlite" : search.db_path;
+  nlohmann::json summary = {{"memory", flags.memory_path}, {"db", db_path}};
+
+  // 1. New tasks.
+  ASSIGN_OR_RETURN(std::vector<std::string> tasks, TaskFiles(flags.tasks));
+  if (flags.synthesize > 0) {
+    if (flags.examples_dir.empty()) {
+      return InvalidArgument("--synthesize needs --examples DIR (KernelBench Level-1 problems)");
+    }
+    ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus));
+    SynthesisOptions options{
+        .count = flags.synthesize,
+        .seed = search.seed,
+        .model = model,
+        .prompts_dir = root + "/prompts",
+        .python = ResolvePython(config, root),
+        .python_path = root + "/python",
+        .device = plan.kind,
+        .timeout_s = flags.check_timeout_s,
+        .out_dir = flags.tasks_out.empty() ? flags.memory_path + ".tasks" : flags.tasks_out,
+        .logger = logger};
+    ASSIGN_OR_RETURN(options.examples, ReadExamples(flags.examples_dir));
+    if (!flags.layers_path.empty()) {
+      ASSIGN_OR_RETURN(options.layers, ReadLayerNames(flags.layers_path));
+    }
+    ASSIGN_OR_RETURN(SynthesisStats synthesis, SynthesizeTasks(*llm, options));
+    std::fprintf(stderr,
+                 "synthesis: %d calls, %zu tasks kept, %d failed their check, %d duplicates, %d "
+                 "without code\n",
+                 synthesis.calls, synthesis.kept.size(), synthesis.invalid, synthesis.duplicates,
+                 synthesis.no_code);
+    for (const std::string& problem : synthesis.problems) {
+      logger->info("synthesis: dropped: {}", problem);
+    }
+    summary["synthesis"] = {{"calls", synthesis.calls},     {"kept", synthesis.kept},
+                            {"invalid", synthesis.invalid}, {"duplicates", synthesis.duplicates},
+                            {"no_code", synthesis.no_code}, {"problems", synthesis.problems}};
+    tasks.insert(tasks.begin(), synthesis.kept.begin(), synthesis.kept.end());
+  }
+  if (tasks.empty()) {
+    return InvalidArgument("no tasks to adapt on: pass --synthesize N and/or --task");
+  }
+
+  // 2. Waves of searches, the memory updated after each.
+  MemoryUpdateStats total;
+  int exit_code = 0;
+  nlohmann::json waves = nlohmann::json::array();
+  for (size_t start = 0; start < tasks.size(); start += static_cast<size_t>(flags.parallel)) {
+    const size_t end = std::min(tasks.size(), start + static_cast<size_t>(flags.parallel));
+    ASSIGN_OR_RETURN(std::vector<std::string> rules_now,
+                     memory.PromptRules({.min_count = search.memory_min_count}));
+    RunFlags run = search;
+    run.tasks.assign(tasks.begin() + static_cast<long>(start),
+                     tasks.begin() + static_cast<long>(end));
+    run.model = model_name;
+    run.memory_path = flags.memory_path;
+    run.db_path = db_path;
+    run.out_dir = db_path + ".best";
+    std::fprintf(stderr, "wave %zu: %zu task(s), %zu rule(s) in the prompts\n", waves.size() + 1,
+                 end - start, rules_now.size());
+    ASSIGN_OR_RETURN(int code, RunSearch(run));
+    ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
+    ASSIGN_OR_RETURN(std::optional<RunInfo> latest, db.LatestRun());
+    if (!latest) {
+      return InternalError("the wave's search left no run in " + db_path);
+    }
+    ASSIGN_OR_RETURN(
+        std::vector<Failure> failures,
+        ReadFailures(db_path, {.run = latest->id, .include_incorrect = flags.include_incorrect}));
+    ASSIGN_OR_RETURN(MemoryUpdateStats stats,
+                     UpdateMemory(memory, *llm, rule_prompts, ClusterFailures(std::move(failures)),
+                                  {.model = model, .logger = logger}));
+    std::fprintf(stderr,
+                 "wave %zu: %d failures in %d clusters -> %d rule-writer and %d judge calls: %d "
+                 "new rules, %d reinforced, %d no guidance, %d rejected, %d unusable replies\n",
+                 waves.size() + 1, stats.failures, stats.clusters, stats.writer_calls,
+                 stats.judge_calls, stats.added, stats.reinforced, stats.no_guidance,
+                 stats.rejected, stats.failed_calls);
+    for (const std::string& problem : stats.problems) {
+      logger->info("memory: {}", problem);
+    }
+    nlohmann::json wave = StatsJson(stats);
+    wave["run"] = latest->id;
+    wave["tasks"] = run.tasks;
+    wave["rules_in_prompts"] = rules_now.size();
+    waves.push_back(wave);
+    total += stats;
+    if (code != 0) {  // Interrupted or out of budget: keep what was learned, stop here.
+      exit_code = code;
+      break;
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<Rule> rules, memory.List(0));
+  ASSIGN_OR_RETURN(std::vector<std::string> prompt_rules,
+                   memory.PromptRules({.min_count = search.memory_min_count}));
+  summary["waves"] = waves;
+  summary["total"] = StatsJson(total);
+  summary["rules"] = rules.size();
+  summary["rules_in_prompts"] = prompt_rules.size();
+  summary["status"] = exit_code == 0 ? "finished" : "stopped";
+  summary["adapt_cost"] = llm->ledger().Summary()["total"];
+  if (flags.json) {
+    std::printf("%s\n", summary.dump().c_str());
+  } else {
+    std::printf(
+        "memory %s: %zu rules, %zu at count >= %d; this adapt: %d failures, %d clusters, "
+        "%d rule-writer + %d judge calls, %d new rules, %d reinforced\n",
+        flags.memory_path.c_str(), rules.size(), prompt_rules.size(), search.memory_min_count,
+        total.failures, total.clusters, total.writer_calls, total.judge_calls, total.added,
+        total.reinforced);
+  }
+  return exit_code;
+}
+
+}  // namespace adaexplore
