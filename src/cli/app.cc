@@ -7,6 +7,7 @@
 #include "cli/eval_command.h"
 #include "cli/llm_command.h"
 #include "cli/memory_command.h"
+#include "cli/report_command.h"
 #include "cli/run_command.h"
 
 #ifndef ADAEXPLORE_VERSION
@@ -44,6 +45,8 @@ Result<int> RunCli(int argc, char** argv) {
   AddAdaptCommand(app, adapt_flags);
   MemoryFlags memory_flags;
   MemoryCommands memory = AddMemoryCommand(app, memory_flags);
+  ReportFlags report_flags;
+  ReportCommands report = AddReportCommands(app, report_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,6 +69,12 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (app.got_subcommand("memory")) {
     return RunMemory(memory, memory_flags);
+  }
+  if (report.report->parsed()) {
+    return RunReportCommand(report_flags);
+  }
+  if (report.export_->parsed()) {
+    return RunExport(report_flags);
   }
   return InvalidArgument("unknown command");
 }

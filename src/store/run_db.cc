@@ -100,6 +100,18 @@ Result<std::optional<RunInfo>> RunDb::LatestRun() {
   return ReadRun(select);
 }
 
+Result<std::vector<RunInfo>> RunDb::Runs() {
+  ASSIGN_OR_RETURN(Statement select,
+                   db_.Prepare("SELECT id, method, model, status, options, created_at FROM runs "
+                               "ORDER BY id"));
+  std::vector<RunInfo> runs;
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<RunInfo> run, ReadRun(select));
+    if (!run) return runs;
+    runs.push_back(*std::move(run));
+  }
+}
+
 Status RunDb::SetRunStatus(int64_t run, const std::string& status) {
   ASSIGN_OR_RETURN(Statement update, db_.Prepare("UPDATE runs SET status = ? WHERE id = ?"));
   update.Bind(1, status).Bind(2, run);

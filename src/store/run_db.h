@@ -74,6 +74,7 @@ class RunDb {
   Result<int64_t> CreateRun(const RunInfo& run);
   Result<std::optional<RunInfo>> FindRun(int64_t id);
   Result<std::optional<RunInfo>> LatestRun();
+  Result<std::vector<RunInfo>> Runs();  // Every run, oldest first.
   Status SetRunStatus(int64_t run, const std::string& status);
 
   // Adds `task` to `run`; adding one that is already there (a resume) checks that its source is

@@ -65,6 +65,18 @@ def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Scr
     assert {"proposer", "tuner"} <= roles
     assert "[relu] step 8/8" in p.stderr
 
+    # The run database reports and exports.
+    report = cli.run("report", str(db), "--json")
+    assert report.returncode == 0, report.stderr
+    [run] = json.loads(report.stdout)["runs"]
+    assert run["metrics"]["acc"] == 1.0 and run["metrics"]["steps"] == 8
+    assert run["tasks"][0]["speedup"] == pytest.approx(task["best"]["speedup"])
+    assert "| adaexplore | 1 | 100% |" in cli.run("report", str(db)).stdout
+    exported = cli.run("export", str(db), "--out", str(tmp_path / "kb"), "--level", "1")
+    assert exported.returncode == 0, exported.stderr
+    index = json.loads((tmp_path / "kb" / "index.json").read_text())
+    assert index[0]["task"] == "relu" and (tmp_path / "kb" / index[0]["file"]).exists()
+
     # The same run from the recording: no server, no key.
     cli.env.pop("OPENAI_API_KEY")
     cli.env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"

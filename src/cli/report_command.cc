@@ -1,0 +1,110 @@
+#include "cli/report_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "report/run_report.h"
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+std::optional<int64_t> RunOf(const ReportFlags& f) {
+  return f.run > 0 ? std::optional<int64_t>(f.run) : std::nullopt;
+}
+
+}  // namespace
+
+ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
+  ReportCommands c;
+  c.report = app.add_subcommand("report", "Metrics of the runs in a run database");
+  c.report->add_option("db,--db", f.db_path, "Run database")->required();
+  c.report->add_option("--run", f.run, "Only this run");
+  c.report->add_flag("--json", f.json, "One JSON object (metrics: acc, speedup, fast_1.2, ...)");
+  c.report->add_flag("--csv", f.csv, "One CSV row per run and task");
+  c.report->add_option("--out", f.out, "Write to this file instead of standard output");
+  c.export_ = app.add_subcommand("export", "Each task's best kernel in KernelBench's layout");
+  c.export_->add_option("db,--db", f.db_path, "Run database")->required();
+  c.export_->add_option("--out", f.out, "Folder to write into")->required();
+  c.export_->add_option("--run", f.run, "Only this run (default: every run; the best wins)");
+  c.export_->add_option("--level", f.level, "KernelBench level in the file names (0: unknown)");
+  return c;
+}
+
+Result<int> RunReportCommand(const ReportFlags& f) {
+  if (f.json && f.csv) {
+    return InvalidArgument("--json and --csv: pick one");
+  }
+  ASSIGN_OR_RETURN(std::vector<RunReport> reports, LoadRunReports(f.db_path, RunOf(f)));
+  const std::string text = f.json  ? ReportJson(reports).dump(2) + "\n"
+                           : f.csv ? ReportCsv(reports)
+                                   : ReportMarkdown(reports);
+  if (f.out.empty()) {
+    std::fputs(text.c_str(), stdout);
+  } else {
+    RETURN_IF_ERROR(WriteFileAtomic(f.out, text));
+  }
+  return 0;
+}
+
+Result<int> RunExport(const ReportFlags& f) {
+  if (!std::filesystem::exists(f.db_path)) {
+    return NotFound("no run database at " + f.db_path);
+  }
+  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(f.db_path));
+  ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
+  struct Best {
+    int64_t run = 0;
+    int node = 0;
+    double speedup = 0;
+    std::string kernel;
+  };
+  std::map<std::string, Best> best;
+  std::map<std::string, bool> seen;
+  for (const RunInfo& run : runs) {
+    if (f.run > 0 && run.id != f.run) continue;
+    ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(run.id));
+    for (const TaskInfo& task : tasks) {
+      seen[task.name] = true;
+      ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(run.id, task.name));
+      for (const StepRecord& step : steps) {
+        if (!step.correct || !step.speedup || step.kernel.empty()) continue;
+        auto it = best.find(task.name);
+        if (it == best.end() || *step.speedup > it->second.speedup) {
+          best[task.name] = {run.id, step.node, *step.speedup, step.kernel};
+        }
+      }
+    }
+  }
+  if (seen.empty()) {
+    return NotFound(f.run > 0 ? fmt::format("no run {} in {}", f.run, f.db_path)
+                              : "no runs in " + f.db_path);
+  }
+  RETURN_IF_ERROR(MakeDirectories(f.out));
+  nlohmann::json index = nlohmann::json::array();
+  for (const auto& [task, unused] : seen) {
+    auto it = best.find(task);
+    if (it == best.end()) {
+      index.push_back({{"task", task}, {"file", nullptr}, {"note", "no correct kernel"}});
+      continue;
+    }
+    const int problem = std::atoi(task.c_str());
+    const std::string file =
+        problem > 0 ? fmt::format("level_{}_problem_{}_sample_0_kernel.py", f.level, problem)
+                    : task + "_kernel.py";
+    RETURN_IF_ERROR(WriteFileAtomic(f.out + "/" + file, it->second.kernel));
+    index.push_back({{"task", task},
+                     {"file", file},
+                     {"run", it->second.run},
+                     {"node", it->second.node},
+                     {"speedup", it->second.speedup}});
+  }
+  RETURN_IF_ERROR(WriteFileAtomic(f.out + "/index.json", index.dump(2) + "\n"));
+  std::printf("%zu of %zu tasks exported to %s (index.json lists them)\n", best.size(), seen.size(),
+              f.out.c_str());
+  return 0;
+}
+
+}  // namespace adaexplore

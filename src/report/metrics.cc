@@ -1,0 +1,66 @@
+#include "report/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace adaexplore {
+
+SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
+  SuiteMetrics m;
+  m.tasks = static_cast<int>(tasks.size());
+  if (tasks.empty()) {
+    return m;
+  }
+  const double n = static_cast<double>(tasks.size());
+  double log_sum = 0;
+  int correct = 0, compiled_steps = 0, correct_steps = 0;
+  for (double p : FastPThresholds()) m.fast_p[p] = 0;
+  for (const TaskOutcome& t : tasks) {
+    m.steps += t.steps;
+    compiled_steps += t.compiled_steps;
+    correct_steps += t.correct_steps;
+    m.degenerate_tasks += t.degenerate;
+    if (!t.correct || !t.speedup) {
+      continue;
+    }
+    const double s = *t.speedup;
+    ++correct;
+    m.speedup += std::min(s, kSpeedupCap);
+    m.fast_1_2 += s > 1.2;
+    m.fast_2 += s > 2.0;
+    for (double p : FastPThresholds()) m.fast_p[p] += s > p;
+    log_sum += std::log(std::max(s, 1e-12));
+  }
+  m.acc = correct / n;
+  m.speedup /= n;
+  m.fast_1_2 /= n;
+  m.fast_2 /= n;
+  for (auto& [p, share] : m.fast_p) share /= n;
+  if (correct > 0) {
+    m.geomean = std::exp(log_sum / correct);
+  }
+  if (m.steps > 0) {
+    m.compile_rate = static_cast<double>(compiled_steps) / m.steps;
+    m.correct_rate = static_cast<double>(correct_steps) / m.steps;
+  }
+  return m;
+}
+
+std::vector<double> MeanBestByStep(const std::vector<TaskOutcome>& tasks) {
+  size_t longest = 0;
+  for (const TaskOutcome& t : tasks) longest = std::max(longest, t.best_by_step.size());
+  std::vector<double> mean(longest, 0);
+  if (tasks.empty()) return mean;
+  for (const TaskOutcome& t : tasks) {
+    for (size_t i = 0; i < longest; ++i) {
+      const double value = t.best_by_step.empty()      ? 0
+                           : i < t.best_by_step.size() ? t.best_by_step[i]
+                                                       : t.best_by_step.back();
+      mean[i] += std::min(value, kSpeedupCap);
+    }
+  }
+  for (double& v : mean) v /= static_cast<double>(tasks.size());
+  return mean;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,60 @@
+#pragma once
+
+// The metrics users compare methods by, over a suite of tasks, each task counted by its best
+// kernel:
+//   acc        share of tasks with a correct kernel
+//   speedup    arithmetic mean over all tasks of min(speedup, 10), a task without a correct
+//              kernel counting 0 (the AdaExplore paper's "Speedup")
+//   fast_1.2   share of tasks correct with speedup strictly above 1.2 (the paper's Fast@1.2)
+//   fast_2     the same above 2
+//   geomean    geometric mean of the correct tasks' speedups (uncapped); none without any
+//   fast_p     KernelBench's fast_p at p = 0, 0.5, 0.8, 1, 1.5, 2: share of tasks correct with
+//              speedup strictly above p (fast_0 is the correctness rate)
+// and, over every step: the shares of kernels that compiled and that were correct.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace adaexplore {
+
+struct TaskOutcome {
+  std::string task;
+  bool correct = false;
+  std::optional<double> speedup;  // Of the best correct kernel.
+  bool degenerate = false;        // Trivial outputs pass the task's checks: a weak "correct".
+  int steps = 0;
+  int compiled_steps = 0;
+  int correct_steps = 0;
+  std::vector<double> best_by_step;  // Best correct speedup after each step; 0 before any.
+  double eval_seconds = 0;           // Wall time of the task's evaluations.
+};
+
+struct SuiteMetrics {
+  int tasks = 0;
+  double acc = 0;
+  double speedup = 0;
+  double fast_1_2 = 0;
+  double fast_2 = 0;
+  std::optional<double> geomean;
+  std::map<double, double> fast_p;  // p -> share.
+  double compile_rate = 0;          // Over steps.
+  double correct_rate = 0;          // Over steps.
+  int steps = 0;
+  int degenerate_tasks = 0;
+};
+
+inline constexpr double kSpeedupCap = 10.0;
+inline const std::vector<double>& FastPThresholds() {
+  static const std::vector<double> kThresholds = {0, 0.5, 0.8, 1, 1.5, 2};
+  return kThresholds;
+}
+
+SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks);
+
+// The mean over tasks of best_by_step at each step (a task that took fewer steps keeps its last
+// value), capped at kSpeedupCap per task as `speedup` is.
+std::vector<double> MeanBestByStep(const std::vector<TaskOutcome>& tasks);
+
+}  // namespace adaexplore

@@ -1,0 +1,206 @@
+#include "report/run_report.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+
+namespace adaexplore {
+namespace {
+
+nlohmann::json Optional(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json MetricsJson(const SuiteMetrics& m) {
+  nlohmann::json fast_p = nlohmann::json::object();
+  for (const auto& [p, share] : m.fast_p) fast_p[fmt::format("{:g}", p)] = share;
+  return {{"tasks", m.tasks},
+          {"acc", m.acc},
+          {"speedup", m.speedup},
+          {"fast_1.2", m.fast_1_2},
+          {"fast_2", m.fast_2},
+          {"geomean", Optional(m.geomean)},
+          {"fast_p", fast_p},
+          {"compile_rate", m.compile_rate},
+          {"correct_rate", m.correct_rate},
+          {"steps", m.steps},
+          {"degenerate_tasks", m.degenerate_tasks}};
+}
+
+// A CSV field, quoted when it holds a comma, a quote or a line break.
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string Percent(double share) { return fmt::format("{:.0f}%", 100 * share); }
+
+std::string Cost(const nlohmann::json& cost) {
+  const double usd = cost.value("cost_usd", 0.0);
+  const int64_t unpriced = cost.value("unpriced_calls", int64_t{0});
+  const int64_t calls = cost.value("calls", int64_t{0});
+  if (calls == 0) return "-";
+  if (unpriced == calls) return "unknown";
+  return fmt::format("{}${:.2f}", unpriced > 0 ? ">= " : "", usd);
+}
+
+// Runs pooled by method, in order of first appearance.
+std::vector<std::pair<std::string, SuiteMetrics>> ByMethod(const std::vector<RunReport>& reports) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<TaskOutcome>> pooled;
+  for (const RunReport& r : reports) {
+    if (!pooled.count(r.run.method)) order.push_back(r.run.method);
+    auto& tasks = pooled[r.run.method];
+    tasks.insert(tasks.end(), r.tasks.begin(), r.tasks.end());
+  }
+  std::vector<std::pair<std::string, SuiteMetrics>> out;
+  for (const std::string& method : order) out.emplace_back(method, ComputeMetrics(pooled[method]));
+  return out;
+}
+
+std::string MetricsRow(const std::string& label, const SuiteMetrics& m) {
+  return fmt::format("| {} | {} | {} | {:.2f} | {} | {} | {} | {} | {} |\n", label, m.tasks,
+                     Percent(m.acc), m.speedup, Percent(m.fast_1_2), Percent(m.fast_2),
+                     m.geomean ? fmt::format("{:.2f}", *m.geomean) : "-", Percent(m.compile_rate),
+                     Percent(m.correct_rate));
+}
+
+}  // namespace
+
+TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps) {
+  TaskOutcome t{.task = task};
+  double best = 0;
+  for (const StepRecord& step : steps) {
+    ++t.steps;
+    t.compiled_steps += step.compiled;
+    if (step.correct && step.speedup) {
+      ++t.correct_steps;
+      t.correct = true;
+      best = std::max(best, *step.speedup);
+      t.speedup = best;
+    }
+    t.best_by_step.push_back(best);
+    if (step.result.is_object()) {
+      const nlohmann::json& degenerate = step.result.value("degenerate", nlohmann::json());
+      t.degenerate |= degenerate.is_array() && !degenerate.empty();
+      const nlohmann::json& wall = step.result.value("wall_s", nlohmann::json());
+      if (wall.is_number()) t.eval_seconds += wall.get<double>();
+    }
+  }
+  return t;
+}
+
+Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::optional<int64_t> run) {
+  if (!std::filesystem::exists(path)) {
+    return NotFound("no run database at " + path);
+  }
+  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(path));
+  ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
+  std::vector<RunReport> reports;
+  for (const RunInfo& info : runs) {
+    if (run && info.id != *run) continue;
+    RunReport report{.run = info};
+    ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(info.id));
+    for (const TaskInfo& task : tasks) {
+      ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
+      report.tasks.push_back(OutcomeOf(task.name, steps));
+      report.eval_hours += report.tasks.back().eval_seconds / 3600;
+    }
+    report.metrics = ComputeMetrics(report.tasks);
+    ASSIGN_OR_RETURN(report.cost, db.CallTotals(info.id));
+    reports.push_back(std::move(report));
+  }
+  if (run && reports.empty()) {
+    return NotFound(fmt::format("no run {} in {}", *run, path));
+  }
+  return reports;
+}
+
+nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const RunReport& r : reports) {
+    nlohmann::json tasks = nlohmann::json::array();
+    for (const TaskOutcome& t : r.tasks) {
+      tasks.push_back({{"task", t.task},
+                       {"correct", t.correct},
+                       {"speedup", Optional(t.speedup)},
+                       {"degenerate", t.degenerate},
+                       {"steps", t.steps},
+                       {"best_by_step", t.best_by_step}});
+    }
+    runs.push_back({{"run", r.run.id},
+                    {"method", r.run.method},
+                    {"model", r.run.model},
+                    {"status", r.run.status},
+                    {"metrics", MetricsJson(r.metrics)},
+                    {"mean_best_by_step", MeanBestByStep(r.tasks)},
+                    {"cost", r.cost},
+                    {"eval_hours", r.eval_hours},
+                    {"tasks", tasks}});
+  }
+  nlohmann::json methods = nlohmann::json::array();
+  for (const auto& [method, metrics] : ByMethod(reports)) {
+    methods.push_back({{"method", method}, {"metrics", MetricsJson(metrics)}});
+  }
+  return {{"runs", runs}, {"methods", methods}};
+}
+
+std::string ReportMarkdown(const std::vector<RunReport>& reports) {
+  const std::string header =
+      "| {} | tasks | Acc | Speedup | Fast@1.2 | Fast@2 | geomean | compiled | correct |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
+  std::string out = "## By method\n\n" + fmt::format(fmt::runtime(header), "method");
+  for (const auto& [method, metrics] : ByMethod(reports)) out += MetricsRow(method, metrics);
+  out +=
+      "\nSpeedup: mean of min(speedup, 10), wrong tasks 0. Fast@p: correct and strictly above "
+      "p. geomean: correct tasks, uncapped. compiled/correct: shares of all steps.\n";
+  out += "\n## By run\n\n" + fmt::format(fmt::runtime(header), "run");
+  for (const RunReport& r : reports) {
+    out += MetricsRow(fmt::format("{} ({}, {})", r.run.id, r.run.method, r.run.model), r.metrics);
+  }
+  out +=
+      "\n| run | fast_0 | fast_0.5 | fast_0.8 | fast_1 | fast_1.5 | fast_2 | LLM calls | "
+      "tokens in/out | cost | eval hours | degenerate tasks |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const RunReport& r : reports) {
+    out += fmt::format("| {} |", r.run.id);
+    for (double p : FastPThresholds()) out += " " + Percent(r.metrics.fast_p.at(p)) + " |";
+    out += fmt::format(" {} | {}/{} | {} | {:.3f} | {} |\n", r.cost.value("calls", int64_t{0}),
+                       r.cost.value("input_tokens", int64_t{0}),
+                       r.cost.value("output_tokens", int64_t{0}), Cost(r.cost), r.eval_hours,
+                       r.metrics.degenerate_tasks);
+  }
+  for (const RunReport& r : reports) {
+    out += fmt::format(
+        "\n## Run {} tasks\n\n| task | best | steps | compiled | correct | note |\n"
+        "|---|---|---|---|---|---|\n",
+        r.run.id);
+    for (const TaskOutcome& t : r.tasks) {
+      out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", t.task,
+                         t.speedup ? fmt::format("{:.3g}x", *t.speedup) : "wrong", t.steps,
+                         t.compiled_steps, t.correct_steps,
+                         t.degenerate ? "degenerate: trivial outputs pass its checks" : "");
+    }
+  }
+  return out;
+}
+
+std::string ReportCsv(const std::vector<RunReport>& reports) {
+  std::string out =
+      "run,method,model,task,correct,speedup,steps,compiled_steps,correct_steps,"
+      "degenerate,eval_seconds\n";
+  for (const RunReport& r : reports) {
+    for (const TaskOutcome& t : r.tasks) {
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f}\n", r.run.id, CsvField(r.run.method),
+                         CsvField(r.run.model), CsvField(t.task), t.correct ? 1 : 0,
+                         t.speedup ? fmt::format("{:.6g}", *t.speedup) : "", t.steps,
+                         t.compiled_steps, t.correct_steps, t.degenerate ? 1 : 0, t.eval_seconds);
+    }
+  }
+  return out;
+}
+
+}  // namespace adaexplore

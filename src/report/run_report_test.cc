@@ -1,0 +1,91 @@
+#include "report/run_report.h"
+
+#include <gtest/gtest.h>
+
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+StepRecord Step(int node, const std::string& verdict, std::optional<double> speedup = {},
+                nlohmann::json result = nlohmann::json::object()) {
+  StepRecord s{.node = node,
+               .parent = 0,
+               .move = "large_step",
+               .kernel = "k",
+               .verdict = verdict,
+               .compiled = verdict != "compile_error",
+               .correct = verdict == "correct",
+               .speedup = speedup,
+               .result = std::move(result)};
+  return s;
+}
+
+class RunReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<RunDb> db = RunDb::Open(path_);
+    ASSERT_TRUE(db.ok());
+    // Run 1 (adaexplore): t1 correct 1.5x then 3x; t2 never correct. Run 2 (ps): t1 at 0.9x.
+    int64_t a = *db->CreateRun({.method = "adaexplore", .model = "openai:m"});
+    int64_t b = *db->CreateRun({.method = "ps", .model = "openai:m"});
+    for (int64_t run : {a, b}) {
+      ASSERT_TRUE(db->AddTask(run, {.name = "t1", .source = "s1", .steps = 3}).ok());
+    }
+    ASSERT_TRUE(db->AddTask(a, {.name = "t2", .source = "s2", .steps = 3}).ok());
+    ASSERT_TRUE(db->RecordStep(a, "t1", Step(1, "correct", 1.5, {{"wall_s", 1800.0}})).ok());
+    ASSERT_TRUE(db->RecordStep(a, "t1", Step(2, "compile_error")).ok());
+    ASSERT_TRUE(db->RecordStep(a, "t1", Step(3, "correct", 3.0, {{"degenerate", {"zeros"}}})).ok());
+    ASSERT_TRUE(db->RecordStep(a, "t2", Step(1, "incorrect")).ok());
+    ASSERT_TRUE(db->RecordStep(b, "t1", Step(1, "correct", 0.9)).ok());
+  }
+  TempDir dir_ = *TempDir::Create("run-report");
+  std::string path_ = dir_.path() + "/runs.sqlite";
+};
+
+TEST_F(RunReportTest, MetricsPerRunAndPerMethod) {
+  Result<std::vector<RunReport>> reports = LoadRunReports(path_, std::nullopt);
+  ASSERT_TRUE(reports.ok()) << reports.status().ToString();
+  ASSERT_EQ(reports->size(), 2u);
+  const RunReport& a = (*reports)[0];
+  EXPECT_EQ(a.metrics.tasks, 2);
+  EXPECT_DOUBLE_EQ(a.metrics.acc, 0.5);
+  EXPECT_DOUBLE_EQ(a.metrics.speedup, 1.5);  // (3 + 0) / 2.
+  EXPECT_DOUBLE_EQ(a.metrics.fast_2, 0.5);
+  EXPECT_DOUBLE_EQ(a.metrics.compile_rate, 3.0 / 4);
+  EXPECT_EQ(a.metrics.degenerate_tasks, 1);
+  EXPECT_DOUBLE_EQ(a.eval_hours, 0.5);
+  EXPECT_EQ(a.tasks[0].best_by_step, (std::vector<double>{1.5, 1.5, 3.0}));
+
+  const nlohmann::json json = ReportJson(*reports);
+  const nlohmann::json& m = json["runs"][0]["metrics"];
+  for (const char* name : {"acc", "speedup", "fast_1.2", "fast_2", "geomean"}) {
+    EXPECT_TRUE(m.contains(name)) << name;
+  }
+  EXPECT_DOUBLE_EQ(m["geomean"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(json["runs"][1]["metrics"]["fast_p"]["0.8"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(json["runs"][1]["metrics"]["fast_p"]["1"].get<double>(), 0.0);
+  ASSERT_EQ(json["methods"].size(), 2u);
+  EXPECT_EQ(json["methods"][1]["method"], "ps");
+
+  const std::string markdown = ReportMarkdown(*reports);
+  EXPECT_NE(markdown.find("| adaexplore | 2 | 50% | 1.50 | 50% | 50% | 3.00 | 75% | 50% |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("degenerate: trivial outputs pass its checks"), std::string::npos);
+  const std::string csv = ReportCsv(*reports);
+  EXPECT_NE(csv.find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("1,adaexplore,openai:m,t2,0,,1,1,0,0,0.000\n"), std::string::npos) << csv;
+}
+
+TEST_F(RunReportTest, OneRunAndMissingThings) {
+  Result<std::vector<RunReport>> one = LoadRunReports(path_, 2);
+  ASSERT_TRUE(one.ok());
+  ASSERT_EQ(one->size(), 1u);
+  EXPECT_EQ(one->front().run.method, "ps");
+  EXPECT_FALSE(LoadRunReports(path_, 7).ok());
+  EXPECT_FALSE(LoadRunReports(dir_.path() + "/none.sqlite", std::nullopt).ok());
+}
+
+}  // namespace
+}  // namespace adaexplore
