@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "report/html_report.h"
 #include "report/run_report.h"
 #include "sys/fs.h"
 
@@ -25,6 +26,7 @@ ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
   c.report->add_flag("--json", f.json, "One JSON object (metrics: acc, speedup, fast_1.2, ...)");
   c.report->add_flag("--csv", f.csv, "One CSV row per run and task");
   c.report->add_option("--out", f.out, "Write to this file instead of standard output");
+  c.report->add_option("--html", f.html, "Also write the HTML report (one file) here");
   c.export_ = app.add_subcommand("export", "Each task's best kernel in KernelBench's layout");
   c.export_->add_option("db,--db", f.db_path, "Run database")->required();
   c.export_->add_option("--out", f.out, "Folder to write into")->required();
@@ -45,6 +47,14 @@ Result<int> RunReportCommand(const ReportFlags& f) {
     std::fputs(text.c_str(), stdout);
   } else {
     RETURN_IF_ERROR(WriteFileAtomic(f.out, text));
+  }
+  if (!f.html.empty()) {
+    ASSIGN_OR_RETURN(
+        std::string page,
+        HtmlReport(f.db_path, reports,
+                   "adaexplore report: " + std::filesystem::path(f.db_path).filename().string()));
+    RETURN_IF_ERROR(WriteFileAtomic(f.html, page));
+    std::fprintf(stderr, "HTML report: %s\n", f.html.c_str());
   }
   return 0;
 }

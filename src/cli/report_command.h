@@ -3,15 +3,16 @@
 // `adaexplore report` and `adaexplore export`: what a run database says, for people and for
 // other harnesses.
 //
-//   adaexplore report RUN_DB [--run ID] [--json | --csv] [--out FILE]
+//   adaexplore report RUN_DB [--run ID] [--json | --csv] [--out FILE] [--html FILE]
 //   adaexplore export RUN_DB --out DIR [--run ID] [--level N]
 //
 // report prints the metrics per method and per run (Acc, Speedup capped at 10, Fast@1.2, Fast@2,
 // geomean, KernelBench's fast_p, compile and correct rates, tokens, cost, evaluation hours) and
-// each task's best, as Markdown; --json with the metrics under acc, speedup, fast_1.2, fast_2,
-// geomean; --csv one row per run and task. export writes each task's best correct kernel in
-// KernelBench's layout, level_<L>_problem_<P>_sample_0_kernel.py (P from the task's leading
-// number), with index.json naming the task, run, speedup and file of each.
+// each task's best, as Markdown; --html also writes the HTML report (report/html_report.h); --json
+// with the metrics under acc, speedup, fast_1.2, fast_2, geomean; --csv one row per run and task.
+// export writes each task's best correct kernel in KernelBench's layout,
+// level_<L>_problem_<P>_sample_0_kernel.py (P from the task's leading number), with index.json
+// naming the task, run, speedup and file of each.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -27,6 +28,7 @@ struct ReportFlags {
   bool json = false;
   bool csv = false;
   std::string out;
+  std::string html;
   int level = 0;
 };
 

@@ -175,7 +175,7 @@ Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord&
     if (step.speedup) {
       node.Bind(12, *step.speedup);
     }
-    node.Bind(13, Dump(step.result)).Bind(14, Now());
+    node.Bind(13, Dump(step.result)).Bind(14, step.created_at != 0 ? step.created_at : Now());
     if (Status s = node.Run(); !s.ok()) {
       return s.WithContext(fmt::format("recording node {} of {}", step.node, task));
     }
@@ -219,10 +219,11 @@ Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
 }
 
 Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& task) {
-  ASSIGN_OR_RETURN(Statement select,
-                   db_.Prepare("SELECT node, parent, move, context, kernel, verdict, reason, "
-                               "compiled, correct, speedup, result FROM nodes WHERE run_id = ? "
-                               "AND task = ? ORDER BY node"));
+  ASSIGN_OR_RETURN(
+      Statement select,
+      db_.Prepare("SELECT node, parent, move, context, kernel, verdict, reason, "
+                  "compiled, correct, speedup, result, created_at FROM nodes WHERE run_id = ? "
+                  "AND task = ? ORDER BY node"));
   select.Bind(1, run).Bind(2, task);
   std::vector<StepRecord> steps;
   while (true) {
@@ -238,7 +239,8 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
                     .reason = select.ColumnText(6),
                     .compiled = select.ColumnInt(7) != 0,
                     .correct = select.ColumnInt(8) != 0,
-                    .result = Load(select.ColumnText(10))};
+                    .result = Load(select.ColumnText(10)),
+                    .created_at = select.ColumnInt(11)};
     const nlohmann::json context = Load(select.ColumnText(3));
     if (context.is_array()) {
       for (const auto& id : context) {

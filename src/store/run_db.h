@@ -63,6 +63,7 @@ struct StepRecord {
   std::optional<double> speedup;
   nlohmann::json result = nlohmann::json::object();  // The evaluation's full JSON.
   std::vector<CallRecord> calls;
+  int64_t created_at = 0;  // Unix seconds; set when recorded (0: now), read back by Steps.
 };
 
 class RunDb {

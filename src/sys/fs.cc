@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -48,6 +49,29 @@ Result<std::string> ReadFile(const std::string& path) {
   return buffer.str();
 }
 
+namespace {
+
+// The mode a plainly created file gets (0666 less the umask), read without changing the umask
+// (umask() would, for an instant, for every thread). mkstemp creates 0600.
+mode_t NewFileMode() {
+  static const mode_t mode = [] {
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+      if (key == "Umask:") {
+        std::string value;
+        status >> value;
+        return static_cast<mode_t>(0666 & ~std::stoul(value, nullptr, 8));
+      }
+      status.ignore(4096, '\n');
+    }
+    return static_cast<mode_t>(0644);
+  }();
+  return mode;
+}
+
+}  // namespace
+
 Status WriteFileAtomic(const std::string& path, std::string_view content) {
   const std::filesystem::path target(path);
   const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
@@ -60,6 +84,9 @@ Status WriteFileAtomic(const std::string& path, std::string_view content) {
     return ErrnoStatus("mkstemp in " + dir);
   }
   Status written = WriteAll(fd.get(), content, temp);
+  if (written.ok() && ::fchmod(fd.get(), NewFileMode()) != 0) {
+    written = ErrnoStatus("chmod " + temp);
+  }
   if (written.ok() && ::fsync(fd.get()) != 0) {
     written = ErrnoStatus("fsync " + temp);
   }

@@ -1,6 +1,7 @@
 #include "sys/fs.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
@@ -20,6 +21,12 @@ TEST(FsTest, AtomicWriteThenRead) {
     ++entries;
   }
   EXPECT_EQ(entries, 1);
+  // Written files get the usual mode for the umask, not mkstemp's private 0600.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0666u & ~mask);
 }
 
 TEST(FsTest, MissingFileIsNotFound) {

@@ -1,0 +1,112 @@
+#include "report/html_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+namespace adaexplore {
+
+extern const char kReportHtml[];
+
+namespace {
+
+constexpr size_t kMaxKernelChars = 200000;
+constexpr std::string_view kPlaceholder = "/*ADAEXPLORE_DATA*/";
+
+std::string Cut(const std::string& text) {
+  return text.size() <= kMaxKernelChars ? text
+                                        : text.substr(0, kMaxKernelChars) + "\n# ... (cut)\n";
+}
+
+}  // namespace
+
+std::string ScriptSafeJson(const std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  for (char c : json) {
+    if (c == '<') {
+      out += "\\u003c";  // Only inside strings in JSON, where the escape means the same.
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+Result<std::string> HtmlReport(const std::string& db_path, const std::vector<RunReport>& reports,
+                               const std::string& title) {
+  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
+  nlohmann::json trees = nlohmann::json::array();
+  nlohmann::json cost = nlohmann::json::array();
+  size_t task_count = 0;
+  for (const RunReport& report : reports) {
+    std::vector<std::pair<int64_t, std::pair<double, int64_t>>> spend;  // (time, (usd, tokens))
+    bool all_priced = true;
+    for (const TaskOutcome& outcome : report.tasks) {
+      ++task_count;
+      ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(report.run.id, outcome.task));
+      nlohmann::json nodes = nlohmann::json::array();
+      nodes.push_back({{"id", 0}, {"parent", -1}, {"move", "root"}, {"verdict", "root"}});
+      for (const StepRecord& step : steps) {
+        if (step.node != static_cast<int>(nodes.size())) break;  // Ids must be 1..N in order.
+        double usd = 0;
+        int64_t tokens = 0;
+        bool priced = !step.calls.empty();
+        for (const CallRecord& call : step.calls) {
+          if (call.cost_usd) usd += *call.cost_usd;
+          priced = priced && call.cost_usd.has_value();
+          tokens += call.usage.value("input", int64_t{0}) + call.usage.value("output", int64_t{0});
+        }
+        all_priced = all_priced && (priced || step.calls.empty());
+        spend.push_back({step.created_at, {usd, tokens}});
+        const std::string error = step.result.is_object() && step.result.contains("error") &&
+                                          step.result["error"].is_string()
+                                      ? step.result["error"].get<std::string>()
+                                      : "";
+        nodes.push_back({{"id", step.node},
+                         {"parent", step.parent},
+                         {"move", step.move},
+                         {"verdict", step.verdict},
+                         {"speedup", step.correct && step.speedup ? nlohmann::json(*step.speedup)
+                                                                  : nlohmann::json(nullptr)},
+                         {"reason", step.reason},
+                         {"error", Cut(error)},
+                         {"kernel", Cut(step.kernel)},
+                         {"t", step.created_at},
+                         {"cost", priced ? nlohmann::json(usd) : nlohmann::json(nullptr)},
+                         {"tokens", tokens}});
+      }
+      trees.push_back({{"run", report.run.id}, {"task", outcome.task}, {"nodes", nodes}});
+    }
+    std::sort(spend.begin(), spend.end());
+    nlohmann::json points = nlohmann::json::array();
+    double total = 0;
+    for (const auto& [t, amount] : spend) {
+      total += all_priced ? amount.first : static_cast<double>(amount.second);
+      points.push_back({static_cast<double>(t - report.run.created_at) / 60.0, total});
+    }
+    cost.push_back(
+        {{"run", report.run.id}, {"unit", all_priced ? "usd" : "tokens"}, {"points", points}});
+  }
+  char stamp[32] = {};
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const nlohmann::json data = {
+      {"title", title},
+      {"subtitle", fmt::format("{} run(s), {} task(s); generated {} from {}", reports.size(),
+                               task_count, stamp, db_path)},
+      {"report", ReportJson(reports)},
+      {"trees", trees},
+      {"cost", cost}};
+  std::string page = kReportHtml;
+  const size_t at = page.find(kPlaceholder);
+  if (at == std::string::npos) {
+    return InternalError("the report template has no data placeholder");
+  }
+  page.replace(at, kPlaceholder.size(),
+               ScriptSafeJson(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  return page;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,58 @@
+"""`adaexplore report --html` opened in headless Chromium: a replayed search's run database
+becomes one self-contained page that renders without a console message or a script error, draws
+the metrics, the progress chart and every node of the search tree, and can be screenshot."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import Cli, example
+
+FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
+        "--timeout", "120"]
+CHROMIUM = shutil.which("chromium-headless-shell") or shutil.which("chromium")
+
+
+def _chromium(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--virtual-time-budget=5000", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium-headless-shell (tools/setup.sh "
+                                             "--no-build installs it)")
+def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
+    db, page = tmp_path / "run.sqlite", tmp_path / "report.html"
+    recording = example("recordings", "relu.jsonl")
+    run = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", f"replay:{recording}",
+                  "--steps", "5", "--db", str(db), "--out", str(tmp_path / "out"), *FAST,
+                  timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = cli.run("report", str(db), "--html", str(page), "--json")
+    assert report.returncode == 0, report.stderr
+    steps = json.loads(report.stdout)["runs"][0]["metrics"]["steps"]
+    assert steps == 5
+
+    dom = _chromium("--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr
+    console = [line for line in dom.stderr.splitlines() if ":CONSOLE" in line]
+    assert console == []  # No console output at all, errors included.
+    body = re.search(r"<body[^>]*>", dom.stdout).group(0)
+    assert 'data-ready="1"' in body and "data-errors" not in body
+    assert 'data-tree-nodes="6"' in body  # The root and five steps.
+    assert len(re.findall(r'class="node[^"]*" fill="[^"]+" stroke="#555" data-verdict=',
+                          dom.stdout)) == 6
+    assert "<polyline" in dom.stdout  # The progress and cost charts.
+    assert "Node " in dom.stdout  # The best node's panel is open.
+
+    shot = tmp_path / "report.png"
+    taken = _chromium("--hide-scrollbars", "--window-size=1300,1500", f"--screenshot={shot}",
+                      page.as_uri())
+    assert taken.returncode == 0, taken.stderr
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
