@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/adapt_command.h"
+#include "cli/bench_command.h"
 #include "cli/eval_command.h"
 #include "cli/llm_command.h"
 #include "cli/memory_command.h"
@@ -45,6 +46,8 @@ Result<int> RunCli(int argc, char** argv) {
   AddAdaptCommand(app, adapt_flags);
   MemoryFlags memory_flags;
   MemoryCommands memory = AddMemoryCommand(app, memory_flags);
+  BenchFlags bench_flags;
+  AddBenchCommand(app, bench_flags);
   ReportFlags report_flags;
   ReportCommands report = AddReportCommands(app, report_flags);
   try {
@@ -69,6 +72,9 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (app.got_subcommand("memory")) {
     return RunMemory(memory, memory_flags);
+  }
+  if (app.got_subcommand("bench")) {
+    return RunBench(bench_flags);
   }
   if (report.report->parsed()) {
     return RunReportCommand(report_flags);

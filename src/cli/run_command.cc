@@ -190,6 +190,9 @@ Result<int> RunSearch(const RunFlags& flags) {
                               {"profile", config.profile.name},
                               {"precision", config.profile.precision},
                               {"memory_rules", rules}}};
+    if (!flags.label.empty()) {
+      run.options["label"] = flags.label;
+    }
   }
   std::optional<SearchMethod> method = SearchMethodFromName(run.method);
   if (!method) {

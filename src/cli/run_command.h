@@ -35,6 +35,7 @@ struct RunFlags {
   std::string out_dir = "adaexplore-out";
   bool json = false;
   bool quiet = false;  // No summary on stdout (adapt runs searches as its steps).
+  std::string label;   // Stored in the run's options: how bench finds its runs again.
   uint64_t seed = 0;
   bool no_reviser = false;
   double expand_ratio = 1.0;

@@ -1,0 +1,160 @@
+#include "cli/bench_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "report/html_report.h"
+#include "report/run_report.h"
+#include "store/run_db.h"
+#include "sys/fs.h"
+#include "task/source_file.h"
+
+namespace adaexplore {
+namespace {
+
+namespace fs = std::filesystem;
+
+// KernelBench files sort by problem number ("2_..." before "10_..."), then by name.
+bool ByProblem(const std::string& a, const std::string& b) {
+  const std::string na = fs::path(a).filename().string(), nb = fs::path(b).filename().string();
+  const int pa = std::atoi(na.c_str()), pb = std::atoi(nb.c_str());
+  return pa != pb ? pa < pb : na < nb;
+}
+
+}  // namespace
+
+Result<std::string> ResolveSuite(const std::string& suite, const std::string& kernelbench_dir) {
+  constexpr std::string_view kPrefix = "kernelbench:";
+  if (suite.rfind(kPrefix, 0) != 0) {
+    if (!fs::is_directory(suite)) {
+      return NotFound("no suite folder " + suite);
+    }
+    return suite;
+  }
+  const std::string level = suite.substr(kPrefix.size());
+  std::string root = kernelbench_dir;
+  if (root.empty()) {
+    const char* env = std::getenv("KERNELBENCH_DIR");
+    root = env != nullptr ? env : "";
+  }
+  if (root.empty()) {
+    return InvalidArgument(
+        fmt::format("{} needs a KernelBench checkout: pass --kernelbench DIR "
+                    "or set KERNELBENCH_DIR",
+                    suite));
+  }
+  for (const fs::path& dir : {fs::path(root) / level, fs::path(root) / "KernelBench" / level}) {
+    if (fs::is_directory(dir)) return dir.string();
+  }
+  return NotFound(fmt::format("no {} folder in {} (nor in {}/KernelBench)", level, root, root));
+}
+
+void AddBenchCommand(CLI::App& app, BenchFlags& f) {
+  CLI::App* bench = app.add_subcommand(
+      "bench", "Search a whole suite with one or more methods, then report the metrics");
+  bench->add_option("--suite", f.suite, "Folder of tasks, or kernelbench:level1|2|3")->required();
+  bench->add_option("--kernelbench", f.kernelbench_dir,
+                    "KernelBench checkout for kernelbench:levelN (default $KERNELBENCH_DIR)");
+  bench->add_option("--limit", f.limit, "Only the first K tasks by problem number");
+  bench->add_option("--method", f.methods, "adaexplore, ps, ir (comma-separated: several runs)")
+      ->delimiter(',');
+  RunFlags& r = f.search;
+  bench->add_option("--llm", r.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
+  bench->add_option("--steps", r.steps, "Steps per task (50)")->check(CLI::PositiveNumber);
+  bench->add_option("--db", r.db_path, "Run database (adaexplore-bench.sqlite)");
+  bench->add_option("--out", r.out_dir, "Best kernels, per method (adaexplore-bench-out)");
+  bench->add_option("--memory", r.memory_path, "Skill memory for the prompts");
+  bench->add_option("--profile", r.profile, "Evaluation profile: strict (default) or paper");
+  bench->add_option("--language", r.language, "triton (default) or cuda");
+  bench->add_option("--seed", r.seed, "Seed of the searches (0)");
+  bench->add_flag("--json", f.json, "Print the report as one JSON object");
+  bench->add_option("--html", f.html, "Also write the HTML report here");
+  bench->add_option("--device", r.device, "auto (default), cuda or cpu");
+  bench->add_option("--gpus", r.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
+  bench->add_option("--slots", r.slots, "Evaluations per device at once (default 2 per GPU)");
+  bench->add_option("--python", r.python, "Python interpreter with torch and triton");
+  bench->add_option("--timeout", r.timeout_s, "Seconds per evaluation (180)");
+  bench->add_option("--timed-runs", r.timed_runs, "Timed runs per evaluation (100)");
+  bench->add_option("--warmup", r.warmup_runs, "Warm-up runs (10)");
+  bench->add_option("--trials", r.trials, "Correctness trials (5)");
+  bench->add_flag("--no-cache", r.no_cache, "Neither read nor write the result cache");
+  bench->add_option("--config", r.config_path, "TOML configuration (default ./adaexplore.toml)");
+  bench->add_option("--log-level", r.log_level, "trace, debug, info, warn (default), error");
+}
+
+Result<int> RunBench(const BenchFlags& f) {
+  ASSIGN_OR_RETURN(std::string dir, ResolveSuite(f.suite, f.kernelbench_dir));
+  ASSIGN_OR_RETURN(std::vector<std::string> tasks, ListPythonFiles(dir));
+  std::sort(tasks.begin(), tasks.end(), ByProblem);
+  if (f.limit > 0 && tasks.size() > static_cast<size_t>(f.limit)) {
+    tasks.resize(static_cast<size_t>(f.limit));
+  }
+  if (tasks.empty()) {
+    return InvalidArgument("no task files in " + dir);
+  }
+  std::vector<int64_t> run_ids;
+  int exit_code = 0;
+  for (const std::string& method : f.methods) {
+    RunFlags run = f.search;
+    run.tasks = tasks;
+    run.method = method;
+    run.out_dir = f.search.out_dir + "/" + method;
+    run.label = fmt::format("bench {} | {} | {} | {} steps | {} tasks", fs::absolute(dir).string(),
+                            method, run.model, run.steps, tasks.size());
+    // The same bench again: resume an unfinished run, leave a finished one alone.
+    std::optional<RunInfo> previous;
+    if (fs::exists(run.db_path)) {
+      ASSIGN_OR_RETURN(RunDb db, RunDb::Open(run.db_path));
+      ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
+      for (const RunInfo& info : runs) {
+        if (info.options.value("label", "") == run.label) previous = info;
+      }
+    }
+    if (previous && previous->status == "finished") {
+      std::fprintf(stderr, "bench: %s: run %lld already finished\n", method.c_str(),
+                   static_cast<long long>(previous->id));
+      run_ids.push_back(previous->id);
+      continue;
+    }
+    if (previous) {
+      run.resume = true;
+      run.run_id = previous->id;
+    }
+    std::fprintf(stderr, "bench: %s on %zu task(s) of %s%s\n", method.c_str(), tasks.size(),
+                 dir.c_str(), previous ? " (resumed)" : "");
+    ASSIGN_OR_RETURN(int code, RunSearch(run));
+    ASSIGN_OR_RETURN(RunDb db, RunDb::Open(run.db_path));
+    ASSIGN_OR_RETURN(std::optional<RunInfo> latest,
+                     previous ? db.FindRun(previous->id) : db.LatestRun());
+    if (!latest) {
+      return InternalError("the bench's run is missing from " + run.db_path);
+    }
+    run_ids.push_back(latest->id);
+    if (code != 0) {  // Stopped (interrupt, budget): report what there is, then stop.
+      exit_code = code;
+      break;
+    }
+  }
+  std::vector<RunReport> reports;
+  for (int64_t id : run_ids) {
+    ASSIGN_OR_RETURN(std::vector<RunReport> one, LoadRunReports(f.search.db_path, id));
+    reports.insert(reports.end(), one.begin(), one.end());
+  }
+  if (f.json) {
+    std::printf("%s\n", ReportJson(reports).dump().c_str());
+  } else {
+    std::fputs(ReportMarkdown(reports).c_str(), stdout);
+  }
+  if (!f.html.empty()) {
+    ASSIGN_OR_RETURN(std::string page,
+                     HtmlReport(f.search.db_path, reports, "adaexplore bench: " + f.suite));
+    RETURN_IF_ERROR(WriteFileAtomic(f.html, page));
+  }
+  return exit_code;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,48 @@
+#pragma once
+
+// `adaexplore bench`: a search over a whole suite with one or more methods, then the report.
+//
+//   adaexplore bench --suite DIR|kernelbench:level2 [--kernelbench DIR] [--limit K]
+//                    --method adaexplore,ps,ir --steps N --llm provider:model
+//                    [--db bench.sqlite] [--json] [--html FILE]  (and run's evaluation flags)
+//
+// Each method is one run over every task of the suite (tasks side by side, LLM calls overlapping
+// evaluations), all in one run database. Runs are labelled by suite, method, model and steps;
+// running the same bench again resumes each unfinished run and leaves finished ones alone, so a
+// bench killed at any point is continued by repeating its command. At the end the report of the
+// bench's runs is printed (report/run_report.h): Markdown, or JSON with --json.
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/run_command.h"
+#include "core/result.h"
+
+namespace adaexplore {
+
+struct BenchFlags {
+  std::string suite;
+  std::string kernelbench_dir;
+  int limit = 0;
+  std::vector<std::string> methods = {"adaexplore"};
+  std::string html;
+  bool json = false;
+  RunFlags search = [] {
+    RunFlags f;
+    f.db_path = "adaexplore-bench.sqlite";
+    f.out_dir = "adaexplore-bench-out";
+    f.quiet = true;
+    return f;
+  }();
+};
+
+void AddBenchCommand(CLI::App& app, BenchFlags& flags);
+Result<int> RunBench(const BenchFlags& flags);
+
+// The folder of a suite: DIR itself, or for "kernelbench:levelN" the levelN folder of a
+// KernelBench checkout (`kernelbench_dir`, else $KERNELBENCH_DIR; either the checkout or its
+// KernelBench/ subfolder).
+Result<std::string> ResolveSuite(const std::string& suite, const std::string& kernelbench_dir);
+
+}  // namespace adaexplore

@@ -1,0 +1,78 @@
+"""`adaexplore bench` end to end on the CPU with the scripted LLM: two methods over a two-task
+suite in one run database, the report printed at the end; run again, the finished bench calls no
+LLM and evaluates nothing, and reports the same figures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import Cli, example
+from scripted_llm import GOOD, Script, start
+
+FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
+        "--timeout", "120"]
+
+
+class ReluScript(Script):
+    """Every proposal is the correct ReLU kernel: right for relu, wrong for any other task."""
+
+    def reply(self, messages: list[dict]) -> str:
+        if "Review the implementation" in messages[-1]["content"] or \
+                "Improve the latest" in messages[-1]["content"]:
+            return super().reply(messages)
+        with self.lock:
+            self.calls.append("proposer")
+        return f"```python\n{GOOD}```\n"
+
+
+@pytest.fixture()
+def scripted(cli: Cli):
+    script = ReluScript()
+    httpd, url = start(script)
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-bench-test")
+    yield script
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    for name in ["relu.py", "min_clamp.py"]:
+        shutil.copy(example("tasks", name), suite / name)
+    args = ["bench", "--suite", str(suite), "--method", "adaexplore,ps", "--steps", "2",
+            "--llm", "openai:scripted", "--db", str(tmp_path / "bench.sqlite"), "--out",
+            str(tmp_path / "out"), "--json", "--html", str(tmp_path / "bench.html"), *FAST]
+    p = cli.run(*args, timeout=900)
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    assert [r["method"] for r in report["runs"]] == ["adaexplore", "ps"]
+    assert [m["method"] for m in report["methods"]] == ["adaexplore", "ps"]
+    for run in report["runs"]:
+        assert run["metrics"]["tasks"] == 2 and run["metrics"]["steps"] == 4
+        # Every proposal is a ReLU kernel: right for relu, wrong for min_clamp.
+        by_task = {t["task"]: t for t in run["tasks"]}
+        assert by_task["relu"]["correct"] is True
+        assert by_task["min_clamp"]["correct"] is False
+        assert run["metrics"]["acc"] == 0.5
+    assert (tmp_path / "bench.html").stat().st_size > 10_000
+    assert (tmp_path / "out" / "ps" / "relu.py").exists()
+
+    calls = len(scripted.calls)
+    again = cli.run(*args, timeout=900)
+    assert again.returncode == 0, again.stderr
+    assert "already finished" in again.stderr
+    assert len(scripted.calls) == calls  # Nothing asked again.
+    assert json.loads(again.stdout)["runs"] == report["runs"]
+
+
+def test_bench_names_a_missing_kernelbench(cli: Cli, tmp_path: Path) -> None:
+    cli.env.pop("KERNELBENCH_DIR", None)
+    p = cli.run("bench", "--suite", "kernelbench:level2", "--llm", "openai:x", "--db",
+                str(tmp_path / "b.sqlite"))
+    assert p.returncode != 0
+    assert "KernelBench checkout" in p.stderr
