@@ -167,7 +167,7 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
       "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const RunReport& r : reports) {
     out += fmt::format("| {} |", r.run.id);
-    for (double p : FastPThresholds()) out += " " + Percent(r.metrics.fast_p.at(p)) + " |";
+    for (double p : FastPThresholds()) out += fmt::format(" {} |", Percent(r.metrics.fast_p.at(p)));
     out += fmt::format(" {} | {}/{} | {} | {:.3f} | {} |\n", r.cost.value("calls", int64_t{0}),
                        r.cost.value("input_tokens", int64_t{0}),
                        r.cost.value("output_tokens", int64_t{0}), Cost(r.cost), r.eval_hours,

@@ -65,8 +65,10 @@ def cpu_results(request: pytest.FixtureRequest, tmp_path_factory) -> dict[str, d
             by_task[case["task"]].append(case["path"])
     results: dict[str, dict] = {}
     for task, paths in by_task.items():
+        # No case expects a timeout: the limit only has to outlast a slow legitimate kernel in
+        # the interpreter on a busy 2-core machine (a direct conv2d took over 120 s there).
         args = [binary, "eval", "--device", device, "--json", "--no-cache", "--timed-runs", "5",
-                "--warmup", "1", "--timeout", "120", "--task", str(task_path(task))]
+                "--warmup", "1", "--timeout", "300", "--task", str(task_path(task))]
         for p in paths:
             args += ["--kernel", p]
         out = subprocess.run(args, capture_output=True, text=True, env=env, cwd=tmp,
