@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "core/text.h"
 #include "edits/code_block.h"
 
 namespace adaexplore {
@@ -14,20 +15,8 @@ namespace {
 
 constexpr size_t kMaxRuleChars = 300;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string Trimmed(std::string_view s) {
-  const char* space = " \t\r\n\"'`*";
-  const size_t begin = s.find_first_not_of(space);
-  if (begin == std::string_view::npos) return "";
-  const size_t end = s.find_last_not_of(space);
-  return std::string(s.substr(begin, end - begin + 1));
-}
+// Without surrounding space, quotes and emphasis, which models wrap rules in.
+std::string Trimmed(std::string_view s) { return std::string(Trim(s, " \t\r\n\"'`*")); }
 
 // The first JSON object in `text` that parses: a fenced block, else the span from the first '{'
 // to the last '}'.
@@ -107,12 +96,8 @@ Result<std::optional<std::string>> ParseRuleReply(std::string_view reply) {
     rule = Trimmed(it->get<std::string>());
   } else {
     // No JSON: a bare sentence. Take the first line that starts like a rule.
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      const std::string line = Trimmed(std::string_view(text).substr(start, end - start));
-      start = end + 1;
+    for (std::string_view raw : SplitLines(text)) {
+      const std::string line = Trimmed(raw);
       if (IsNoGuidance(line) || Lower(line).rfind("you cannot", 0) == 0) {
         rule = line;
         break;

@@ -4,32 +4,12 @@
 #include <map>
 #include <regex>
 
+#include "core/text.h"
+
 namespace adaexplore {
 namespace {
 
 constexpr size_t kMaxSignatureChars = 240;
-
-std::vector<std::string_view> Lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 // "NameError: ...", "triton.compiler.errors.CompilationError: ...", "RuntimeError: ...".
 bool IsExceptionLine(std::string_view line) {
@@ -99,7 +79,7 @@ std::string NormaliseErrorText(std::string_view text) {
 
 std::string ErrorSignature(std::string_view error) {
   std::string_view decisive;
-  for (std::string_view line : Lines(error)) {
+  for (std::string_view line : SplitLines(error)) {
     line = Trim(line);
     if (line.empty()) continue;
     if (IsExceptionLine(line) || decisive.empty() || !IsExceptionLine(decisive)) {

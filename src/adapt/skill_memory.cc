@@ -6,6 +6,8 @@
 #include <ctime>
 #include <fstream>
 
+#include "core/text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -31,12 +33,6 @@ Rule ReadRule(const Statement& s) {
           .count = s.ColumnInt(2),
           .created_at = s.ColumnInt(3),
           .updated_at = s.ColumnInt(4)};
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 // "34.0", "3", " 2 " -> the count; nullopt for anything else (negative, fractional, text).
@@ -78,13 +74,9 @@ Result<ImportStats> SkillMemory::ImportText(std::string_view text, const std::st
     ASSIGN_OR_RETURN(Statement exists, db_.Prepare("SELECT 1 FROM rules WHERE text = ?"));
     ASSIGN_OR_RETURN(Statement support,
                      db_.Prepare("INSERT INTO support VALUES (?, '', '', '', ?, ?)"));
-    size_t start = 0;
     int line_number = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string_view::npos) end = text.size();
-      const std::string_view line = Trim(text.substr(start, end - start));
-      start = end + 1;
+    for (std::string_view raw : SplitLines(text)) {
+      const std::string_view line = Trim(raw);
       ++line_number;
       if (line.empty()) continue;
       ++stats.lines;

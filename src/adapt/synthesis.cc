@@ -10,6 +10,7 @@
 
 #include "core/hash.h"
 #include "core/secrets.h"
+#include "core/text.h"
 #include "edits/code_block.h"
 #include "sys/fs.h"
 #include "sys/process.h"
@@ -28,16 +29,11 @@ constexpr const char* kCheckPrefix = "ADAEXPLORE_CHECK ";
 // there are the same task.
 std::string Normalised(const std::string& code) {
   std::string out;
-  size_t start = 0;
-  while (start < code.size()) {
-    size_t end = code.find('\n', start);
-    if (end == std::string::npos) end = code.size();
-    std::string line = code.substr(start, end - start);
-    start = end + 1;
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
-    const size_t first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
-    out += line + "\n";
+  for (std::string_view line : SplitLines(code)) {
+    const std::string_view trimmed = Trim(line);
+    if (trimmed.empty() || trimmed.front() == '#') continue;
+    out += line.substr(0, line.find_last_not_of(" \t\r\n\f\v") + 1);
+    out += '\n';
   }
   return out;
 }
@@ -114,15 +110,9 @@ Result<std::vector<std::string>> ReadLayerNames(const std::string& path) {
       }
     }
   } else {
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      std::string line = text.substr(start, end - start);
-      start = end + 1;
-      line.erase(0, line.find_first_not_of(" \t"));
-      line.erase(line.find_last_not_of(" \t\r") + 1);
-      if (!line.empty() && line[0] != '#') names.push_back(line);
+    for (std::string_view raw : SplitLines(text)) {
+      const std::string_view line = Trim(raw);
+      if (!line.empty() && line[0] != '#') names.emplace_back(line);
     }
   }
   if (names.empty()) {

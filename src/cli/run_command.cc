@@ -11,6 +11,7 @@
 #include "cli/run_setup.h"
 #include "config/config.h"
 #include "core/hash.h"
+#include "core/text.h"
 #include "search/runner.h"
 #include "store/run_db.h"
 #include "sys/fs.h"
@@ -51,13 +52,10 @@ Result<std::vector<std::string>> ReadMemoryRules(const std::string& path, int mi
   }
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   std::vector<std::string> rules;
-  size_t start = 0;
-  while (start < text.size() && rules.size() < kMaxMemoryRules) {
-    size_t end = text.find('\n', start);
-    std::string line =
-        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    start = end == std::string::npos ? text.size() : end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) {
+  for (std::string_view raw : SplitLines(text)) {
+    if (rules.size() >= kMaxMemoryRules) break;
+    std::string line(raw);
+    if (Trim(line).empty()) {
       continue;
     }
     int count = 1;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
+
 extern char** environ;
 
 namespace adaexplore {
@@ -15,13 +17,6 @@ void ReplaceAll(std::string& text, std::string_view needle) {
        at = text.find(needle, at + kRedacted.size())) {
     text.replace(at, needle.size(), kRedacted);
   }
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 // Replaces the token after each (case-insensitive) `marker` up to whitespace or a quote.

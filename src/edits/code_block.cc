@@ -4,25 +4,10 @@
 #include <cctype>
 #include <sstream>
 
+#include "core/text.h"
+
 namespace adaexplore {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // A fence line: up to three spaces, then three or more ` or ~. Sets the fence char and length.
 bool IsFence(std::string_view line, char& fence_char, size_t& fence_length,

@@ -11,36 +11,36 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
+
 namespace adaexplore {
 namespace {
 
 constexpr int kPollSliceMs = 20;
 constexpr size_t kMaxHeaderBytes = 64 << 10;
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-std::string Trim(const std::string& text) {
-  size_t start = text.find_first_not_of(" \t\r");
-  size_t end = text.find_last_not_of(" \t\r");
-  return start == std::string::npos ? "" : text.substr(start, end - start + 1);
-}
-
 const char* Reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
   }
 }
 
@@ -83,7 +83,9 @@ Result<std::unique_ptr<FakeLlmServer>> FakeLlmServer::Start(FakeHandler handler)
 }
 
 FakeLlmServer::FakeLlmServer(FakeHandler handler, UniqueFd listener, int port, EventFd stop)
-    : handler_(std::move(handler)), listener_(std::move(listener)), port_(port),
+    : handler_(std::move(handler)),
+      listener_(std::move(listener)),
+      port_(port),
       stop_(std::move(stop)) {}
 
 FakeLlmServer::~FakeLlmServer() {
@@ -154,8 +156,8 @@ void FakeLlmServer::Serve(int raw_fd) {
       header_end = buffer.find("\r\n\r\n");
       if (header_end != std::string::npos) {
         size_t at = Lower(buffer.substr(0, header_end)).find("content-length:");
-        need = header_end + 4 +
-               (at == std::string::npos ? 0 : std::stoul(buffer.substr(at + 15, 20)));
+        need =
+            header_end + 4 + (at == std::string::npos ? 0 : std::stoul(buffer.substr(at + 15, 20)));
         if (buffer.size() >= need) {
           break;
         }
@@ -187,11 +189,11 @@ void FakeLlmServer::Serve(int raw_fd) {
       size_t at = line_end;
       while (at != std::string::npos && at < head.size()) {
         size_t next = head.find("\r\n", at + 2);
-        std::string line = head.substr(at + 2, next == std::string::npos ? std::string::npos
-                                                                          : next - at - 2);
+        std::string line =
+            head.substr(at + 2, next == std::string::npos ? std::string::npos : next - at - 2);
         size_t colon = line.find(':');
         if (colon != std::string::npos) {
-          request.headers[Lower(line.substr(0, colon))] = Trim(line.substr(colon + 1));
+          request.headers[Lower(line.substr(0, colon))] = Trim(line.substr(colon + 1), " \t\r");
         }
         at = next;
       }
@@ -242,19 +244,18 @@ void FakeLlmServer::Serve(int raw_fd) {
 std::string OpenAiChatBody(const std::string& text, int64_t prompt_tokens,
                            int64_t completion_tokens, int64_t cached_tokens,
                            const std::string& finish_reason) {
-  nlohmann::json body = {
-      {"id", "chatcmpl-fake"},
-      {"object", "chat.completion"},
-      {"model", "fake-model"},
-      {"choices",
-       {{{"index", 0},
-         {"message", {{"role", "assistant"}, {"content", text}}},
-         {"finish_reason", finish_reason}}}},
-      {"usage",
-       {{"prompt_tokens", prompt_tokens},
-        {"completion_tokens", completion_tokens},
-        {"total_tokens", prompt_tokens + completion_tokens},
-        {"prompt_tokens_details", {{"cached_tokens", cached_tokens}}}}}};
+  nlohmann::json body = {{"id", "chatcmpl-fake"},
+                         {"object", "chat.completion"},
+                         {"model", "fake-model"},
+                         {"choices",
+                          {{{"index", 0},
+                            {"message", {{"role", "assistant"}, {"content", text}}},
+                            {"finish_reason", finish_reason}}}},
+                         {"usage",
+                          {{"prompt_tokens", prompt_tokens},
+                           {"completion_tokens", completion_tokens},
+                           {"total_tokens", prompt_tokens + completion_tokens},
+                           {"prompt_tokens_details", {{"cached_tokens", cached_tokens}}}}}};
   return body.dump();
 }
 
