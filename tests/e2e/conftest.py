@@ -3,16 +3,21 @@ interpreter), the example tasks and kernels. Every verdict and every kind of bad
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
+
+sys.path.insert(0, str(ROOT / "tests" / "fakes"))
+from openai_stub import Reply, serve  # noqa: E402
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -50,3 +55,16 @@ def cli(request: pytest.FixtureRequest, tmp_path: Path) -> Cli:
 
 def example(*parts: str) -> str:
     return str(EXAMPLES.joinpath(*parts))
+
+
+@contextlib.contextmanager
+def llm_server(cli: Cli, reply: Reply, key: str) -> Iterator[str]:
+    """An OpenAI-compatible server on loopback answering with `reply`, which `cli`'s commands
+    reach through OPENAI_BASE_URL with OPENAI_API_KEY=`key`, for the duration of the block."""
+    httpd, url = serve(reply)
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY=key)
+    try:
+        yield url
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -31,6 +31,10 @@ class Script:
         self.proposals = 0
         self.calls: list[str] = []
 
+    def handle(self, _path: str, _headers: object, body: dict) -> str:
+        """The reply to one request, as tests/fakes/openai_stub.serve calls it."""
+        return self.reply(body["messages"])
+
     def reply(self, messages: list[dict]) -> str:
         user = messages[-1]["content"]
         with self.lock:
@@ -59,7 +63,7 @@ class Script:
 
 
 def start(script: Script) -> tuple[ThreadingHTTPServer, str]:
-    return serve(lambda _path, _headers, body: script.reply(body["messages"]))
+    return serve(script.handle)
 
 
 if __name__ == "__main__":

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 import threading
 from email.message import Message
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, Cli, example
-
-sys.path.insert(0, str(ROOT / "tests" / "fakes"))
-from openai_stub import serve  # noqa: E402
+from conftest import ROOT, Cli, example, llm_server
 
 FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
         "--timeout", "120", "--no-cache"]
@@ -75,11 +71,8 @@ class Script:
 @pytest.fixture()
 def scripted(cli: Cli):
     script = Script()
-    httpd, url = serve(script.reply)
-    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-adapt-test")
-    yield script
-    httpd.shutdown()
-    httpd.server_close()
+    with llm_server(cli, script.reply, "sk-adapt-test"):
+        yield script
 
 
 def test_adapt_learns_rules_between_waves(cli: Cli, scripted: Script, tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Cli, example
-from scripted_llm import GOOD, Script, start
+from conftest import Cli, example, llm_server
+from scripted_llm import GOOD, Script
 
 FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
         "--timeout", "120"]
@@ -32,11 +32,8 @@ class ReluScript(Script):
 @pytest.fixture()
 def scripted(cli: Cli):
     script = ReluScript()
-    httpd, url = start(script)
-    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-bench-test")
-    yield script
-    httpd.shutdown()
-    httpd.server_close()
+    with llm_server(cli, script.handle, "sk-bench-test"):
+        yield script
 
 
 def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_path: Path) -> None:

@@ -4,17 +4,13 @@ replayed without it; edits applied from a reply; and the API key kept out of eve
 from __future__ import annotations
 
 import json
-import sys
 from email.message import Message
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import ROOT, Cli, example
-
-sys.path.insert(0, str(ROOT / "tests" / "fakes"))
-from openai_stub import serve  # noqa: E402
+from conftest import Cli, example, serve
 
 seen: list[dict] = []  # Every request the server answered, in order.
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Cli, example
-from scripted_llm import Script, start
+from conftest import Cli, example, llm_server
+from scripted_llm import Script
 
 FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
         "--timeout", "120"]
@@ -28,11 +28,8 @@ def _nodes(db: Path) -> list[tuple]:
 @pytest.fixture()
 def scripted(cli: Cli):
     script = Script()
-    httpd, url = start(script)
-    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-run-test")
-    yield script
-    httpd.shutdown()
-    httpd.server_close()
+    with llm_server(cli, script.handle, "sk-run-test"):
+        yield script
 
 
 def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Script,
