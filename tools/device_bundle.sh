@@ -8,6 +8,9 @@
 #   .device/showcase/     the Level-2 tasks of the reference run's showcase trees, and in
 #                         .device/showcase/kernels/<task>.json each tree's kernels in step order
 #                         (what bench/gpu/showcase_llm.py serves)
+#   .device/l2suite/      those tasks and every Level-2 task of bench/kernelbench_kernels, with
+#                         kernels/<task>.json likewise: for the hand-written ones, ok.py as the
+#                         large and the small step, then each wrong_*.py as a later large step
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +18,7 @@ shared=${ADAEXPLORE_SHARED:-../shared}
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags >/dev/null
 cmake --build build-device --target adaexplore eval_throughput eval_repeatability
-rm -rf .device/bin .device/lib .device/kernelbench .device/showcase
+rm -rf .device/bin .device/lib .device/kernelbench .device/showcase .device/l2suite
 mkdir -p .device/bin .device/lib
 cp build-device/adaexplore build-device/bench/eval_throughput build-device/bench/eval_repeatability \
   .device/bin/
@@ -45,5 +48,15 @@ for tree_path in sorted(glob.glob(f"{data}/adaexplore-release/showcase/kb-l2-p*-
              for s in tree["steps"] if s["created_by"] != "dummy_root"]
     name = os.path.splitext(os.path.basename(task))[0]
     json.dump(nodes, open(f".device/showcase/kernels/{name}.json", "w"))
+shutil.copytree(".device/showcase", ".device/l2suite")
+for folder in sorted(glob.glob("bench/kernelbench_kernels/level2/*/")):
+    name = os.path.basename(folder.rstrip("/"))
+    shutil.copy(f"{data}/kernelbench/level2/{name}.py", ".device/l2suite/")
+    ok = open(f"{folder}ok.py").read()
+    nodes = [{"step": 1, "created_by": "large_step", "code": ok},
+             {"step": 2, "created_by": "small_step", "code": ok}]
+    for i, wrong in enumerate(sorted(glob.glob(f"{folder}wrong_*.py"))):
+        nodes.append({"step": 3 + i, "created_by": "large_step", "code": open(wrong).read()})
+    json.dump(nodes, open(f".device/l2suite/kernels/{name}.json", "w"))
 EOF
 du -sh .device

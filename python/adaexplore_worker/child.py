@@ -75,7 +75,11 @@ def evaluate(job: dict[str, Any], channel: Channel, task_path: str,
     session = Session(channel, facts)
     session.exclusive_only = bool(job["options"].get("exclusive", False))
     try:
-        Evaluation(job["options"], session, facts).run(task_path, candidate_path)
+        evaluation = Evaluation(job["options"], session, facts)
+        if job["options"].get("baseline", False):
+            evaluation.run_baseline(task_path)
+        else:
+            evaluation.run(task_path, candidate_path)
     except Abort:
         pass
     except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
@@ -140,6 +144,50 @@ class Evaluation:
                 self._time()
         self.facts["gpu_busy_ms"] = round(self.gpu_busy_ms, 3)
 
+    def run_baseline(self, task_path: str) -> None:
+        """Times the task's own Model, eager and (with compile_baseline) under torch.compile, with
+        the profile's timing settings: the per-task baseline the C++ side caches per GPU model,
+        software and profile. No candidate is involved. torch.compile's compilation runs under
+        the shared lock, the timed runs under the exclusive one."""
+        with self.session.phase("load_task"):
+            self.task = self._guard("task_error", lambda: load.load_task(task_path))
+        o = self.o
+        warmup, runs = int(o.get("warmup_runs", 10)), int(o.get("timed_runs", 100))
+        fresh = bool(o.get("fresh_inputs_per_run", True))
+        rng = random.Random(int(o.get("seed", 42)) * 7919 + 1)
+        compiled = None
+        with self.session.gpu("shared"), self.session.phase("reference"):
+            self._set_up_torch()
+            self.init_args = self._guard("task_error", self._make_init_args)
+            self.ref_model = self._guard("task_error", lambda: self._build(self.task.model_class))
+            fixed = None if fresh else self._guard(
+                "task_error", lambda: self._make_inputs(int(o.get("seed", 42)), "task"))
+            if o.get("compile_baseline", False):
+                compiled = self._compile_reference(rng)
+        with self.session.gpu("exclusive"), self.session.phase("timing"):
+            timer = Timer(self.device, bool(o.get("l2_flush", True)))
+
+            def eager() -> list[float]:
+                out: list[float] = []
+                with torch.no_grad():
+                    for i in range(warmup + runs):
+                        x = self._make_inputs(rng.getrandbits(32), "task") if fresh else fixed
+                        _, ms, _ = timer.time(self.ref_model, x)
+                        self.gpu_busy_ms += ms
+                        if i >= warmup:
+                            out.append(round(ms, 6))
+                return out
+
+            timing: dict[str, Any] = {
+                "warmup_runs": warmup, "timed_runs": runs, "fresh_inputs": fresh,
+                "clock": "cuda_event" if self.on_gpu else "perf_counter",
+                "meaningful": self.on_gpu, "reference_ms": self._guard("task_error", eager)}
+            if compiled is not None:
+                timing["compiled_reference_ms"] = self._time_compiled(
+                    timer, warmup, runs, rng, compiled)
+        self.facts["timing"] = timing
+        self.facts["gpu_busy_ms"] = round(self.gpu_busy_ms, 3)
+
     def _guard(self, status: str, fn: Callable[[], Any]) -> Any:
         """Runs fn; on any exception records `status` and its description and aborts."""
         try:
@@ -180,17 +228,17 @@ class Evaluation:
         return inputs.make_inputs(self.task.get_inputs, seed, distribution, self.precision,
                                   self.device, self.generate_on)
 
+    def _make_init_args(self) -> list[Any]:
+        torch.manual_seed(int(self.o.get("init_seed", 42)))
+        raw = self.task.get_init_inputs()
+        if not isinstance(raw, (list, tuple)):
+            raise load.LoadError(f"get_init_inputs() returned {type(raw).__name__}, not a list")
+        return [x.to(self.device, self.dtype if x.is_floating_point() else x.dtype)
+                if isinstance(x, torch.Tensor) else x for x in raw]
+
     def _make_references(self) -> None:
         """Builds the reference model and computes every trial's reference output."""
-        def init_args() -> list[Any]:
-            torch.manual_seed(int(self.o.get("init_seed", 42)))
-            raw = self.task.get_init_inputs()
-            if not isinstance(raw, (list, tuple)):
-                raise load.LoadError(f"get_init_inputs() returned {type(raw).__name__}, not a list")
-            return [x.to(self.device, self.dtype if x.is_floating_point() else x.dtype)
-                    if isinstance(x, torch.Tensor) else x for x in raw]
-
-        self.init_args = self._guard("task_error", init_args)
+        self.init_args = self._guard("task_error", self._make_init_args)
         self.ref_model = self._guard("task_error", lambda: self._build(self.task.model_class))
         self.ref_exact = None
         if self.o.get("reference_precision", "task") == "fp64" and self.dtype != torch.float64:
@@ -585,7 +633,10 @@ class Evaluation:
         if first_failure:
             timing["first_revalidation_failure"] = first_failure
         if o.get("compile_baseline", False):
-            timing["compiled_reference_ms"] = self._time_compiled(timer, warmup, runs, rng)
+            compiled = self._compile_reference(rng)
+            if compiled is not None:
+                timing["compiled_reference_ms"] = self._time_compiled(
+                    timer, warmup, runs, rng, compiled)
         self.facts["timing"] = timing
 
     def _timed_candidate(self, timer: Timer, args: list[Any], i: int) -> tuple[Any, float, float]:
@@ -621,15 +672,26 @@ class Evaluation:
                 return False, {"problem": "values", "violations": bad}
         return True, {}
 
-    def _time_compiled(self, timer: Timer, warmup: int, runs: int,
-                       rng: random.Random) -> list[float] | None:
+    def _compile_reference(self, rng: random.Random) -> Any:
+        """torch.compile(reference), compiled by one call; None (and a note) if that fails."""
         try:
             compiled = torch.compile(self.ref_model)
+            with torch.no_grad():
+                compiled(*self._make_inputs(rng.getrandbits(32), "task"))
+            return compiled
+        except Exception as e:  # noqa: BLE001
+            self.facts["notes"].append(f"torch.compile baseline failed: {type(e).__name__}: {e}")
+            return None
+
+    def _time_compiled(self, timer: Timer, warmup: int, runs: int, rng: random.Random,
+                       compiled: Any) -> list[float] | None:
+        try:
             out: list[float] = []
             with torch.no_grad():
                 for i in range(warmup + runs):
                     x = self._make_inputs(rng.getrandbits(32), "task")
                     _, ms, _ = timer.time(compiled, x)
+                    self.gpu_busy_ms += ms
                     if i >= warmup:
                         out.append(round(ms, 6))
             return out

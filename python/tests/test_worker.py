@@ -132,3 +132,34 @@ def test_roofline_figures(worker: Worker) -> None:
     assert facts["roofline"]["bytes"] == 4 * (24 * 40 + 36 * 40 + 36 + 24 * 36)
     # What any kernel must move: the input read and the output written, not the parameters.
     assert facts["roofline"]["io_bytes"] == 4 * (24 * 40 + 24 * 36)
+
+
+def test_baseline_job_times_the_reference_alone(worker: Worker, tmp_path) -> None:
+    empty = tmp_path / "none.py"
+    empty.write_text("")
+    facts = worker.evaluate(task("relu"), str(empty), options={"baseline": True})
+    assert facts["status"] == "ok"
+    timing = facts["timing"]
+    assert len(timing["reference_ms"]) == 3 and all(ms > 0 for ms in timing["reference_ms"])
+    assert "candidate_ms" not in timing and "compiled_reference_ms" not in timing
+    assert facts["trials"] == [] and "reference" in facts["phases"]
+
+
+def test_baseline_job_reports_a_broken_task(worker: Worker, tmp_path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text(Path(task("relu")).read_text().replace("torch.relu", "torch.no_such_op"))
+    empty = tmp_path / "none.py"
+    empty.write_text("")
+    facts = worker.evaluate(str(broken), str(empty), options={"baseline": True})
+    assert facts["status"] == "task_error"
+    assert "no_such_op" in facts["error"]["message"]
+
+
+def test_baseline_job_times_torch_compile_too(worker: Worker, tmp_path) -> None:
+    empty = tmp_path / "none.py"
+    empty.write_text("")
+    facts = worker.evaluate(task("relu"), str(empty),
+                            options={"baseline": True, "compile_baseline": True})
+    assert facts["status"] == "ok" and facts["notes"] == []
+    assert len(facts["timing"]["compiled_reference_ms"]) == 3
+    assert all(ms > 0 for ms in facts["timing"]["compiled_reference_ms"])

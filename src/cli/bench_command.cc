@@ -7,10 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cli/run_setup.h"
+#include "config/config.h"
+#include "eval/baseline.h"
 #include "report/html_report.h"
 #include "report/run_report.h"
 #include "store/run_db.h"
 #include "sys/fs.h"
+#include "sys/signals.h"
 #include "task/source_file.h"
 
 namespace adaexplore {
@@ -23,6 +27,52 @@ bool ByProblem(const std::string& a, const std::string& b) {
   const std::string na = fs::path(a).filename().string(), nb = fs::path(b).filename().string();
   const int pa = std::atoi(na.c_str()), pb = std::atoi(nb.c_str());
   return pa != pb ? pa < pb : na < nb;
+}
+
+// Times every task's own Model once (eager, and torch.compile unless the mode is "eager") on the
+// bench's workers, answered from the result cache where it can, and records the figures in the
+// bench's database for the report. A task that cannot be timed is reported and left out.
+Status MeasureBaselines(const BenchFlags& f, const std::vector<std::string>& paths) {
+  Config config;
+  const RunFlags& r = f.search;
+  RETURN_IF_ERROR(LoadConfigFile(r.config_path.empty() ? "adaexplore.toml" : r.config_path,
+                                 !r.config_path.empty(), config));
+  RETURN_IF_ERROR(ApplyEvalFlags(EvalPart(r), config));
+  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  std::vector<SourceFile> tasks;
+  for (const std::string& path : paths) {
+    ASSIGN_OR_RETURN(SourceFile task, ReadSourceFile(path));
+    tasks.push_back(std::move(task));
+  }
+  InterruptGuard guard;
+  ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-baselines-"));
+  ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
+                   StartEvaluator(config, f.refresh_baselines, logger, scratch, guard));
+  const bool with_compile = f.baseline == "compile";
+  std::fprintf(stderr, "bench: timing %zu task(s) alone (eager%s) on %s\n", tasks.size(),
+               with_compile ? " and torch.compile" : "",
+               evaluator->workers().front().device_name.c_str());
+  ASSIGN_OR_RETURN(std::vector<Baseline> baselines,
+                   evaluator->Baselines(tasks, with_compile, &guard));
+  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(r.db_path));
+  int cached = 0, failed = 0;
+  for (const Baseline& b : baselines) {
+    cached += b.cached;
+    if (!b.eager) {
+      ++failed;
+      std::fprintf(stderr, "bench: %s: no baseline: %s\n", b.task.c_str(), b.error.c_str());
+      continue;
+    }
+    if (with_compile && !b.compiled) {
+      std::fprintf(stderr, "bench: %s: no torch.compile baseline%s%s\n", b.task.c_str(),
+                   b.notes.empty() ? "" : ": ", b.notes.empty() ? "" : b.notes.front().c_str());
+    }
+    RETURN_IF_ERROR(db.RecordBaseline(ToJson(b)));
+  }
+  std::fprintf(stderr, "bench: baselines: %zu measured, %d from the cache, %d failed\n",
+               baselines.size() - static_cast<size_t>(cached) - static_cast<size_t>(failed), cached,
+               failed);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -71,6 +121,13 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--profile", r.profile, "Evaluation profile: strict (default) or paper");
   bench->add_option("--language", r.language, "triton (default) or cuda");
   bench->add_option("--seed", r.seed, "Seed of the searches (0)");
+  bench
+      ->add_option("--baseline", f.baseline,
+                   "Time each task's Model alone first: compile (eager and torch.compile, "
+                   "default), eager, or none")
+      ->check(CLI::IsMember({"compile", "eager", "none"}));
+  bench->add_flag("--refresh-baselines", f.refresh_baselines,
+                  "Time the baselines again instead of taking them from the cache");
   bench->add_flag("--json", f.json, "Print the report as one JSON object");
   bench->add_option("--html", f.html, "Also write the HTML report here");
   bench->add_option("--device", r.device, "auto (default), cuda or cpu");
@@ -95,6 +152,9 @@ Result<int> RunBench(const BenchFlags& f) {
   }
   if (tasks.empty()) {
     return InvalidArgument("no task files in " + dir);
+  }
+  if (f.baseline != "none") {
+    RETURN_IF_ERROR(MeasureBaselines(f, tasks));
   }
   std::vector<int64_t> run_ids;
   int exit_code = 0;

@@ -11,6 +11,10 @@
 // running the same bench again resumes each unfinished run and leaves finished ones alone, so a
 // bench killed at any point is continued by repeating its command. At the end the report of the
 // bench's runs is printed (report/run_report.h): Markdown, or JSON with --json.
+//
+// Before the searches each task's own Model is timed alone, eager and under torch.compile
+// (eval/baseline.h), once per task, GPU model, software and profile: the result cache answers a
+// repeated bench, and the report compares the best kernels with torch.compile.
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -28,6 +32,8 @@ struct BenchFlags {
   std::vector<std::string> methods = {"adaexplore"};
   std::string html;
   bool json = false;
+  std::string baseline = "compile";  // compile, eager, none.
+  bool refresh_baselines = false;
   RunFlags search = [] {
     RunFlags f;
     f.db_path = "adaexplore-bench.sqlite";

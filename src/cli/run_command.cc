@@ -86,6 +86,9 @@ nlohmann::json SummaryJson(const std::vector<TaskSummary>& summaries) {
 }
 
 // The evaluation part of the flags, for ApplyEvalFlags.
+
+}  // namespace
+
 EvalFlags EvalPart(const RunFlags& f) {
   EvalFlags eval;
   eval.profile = f.profile;
@@ -102,8 +105,6 @@ EvalFlags EvalPart(const RunFlags& f) {
   eval.log_level = f.log_level;
   return eval;
 }
-
-}  // namespace
 
 void AddRunCommand(CLI::App& app, RunFlags& f) {
   CLI::App* run = app.add_subcommand("run", "Search for fast kernels with an LLM");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/eval_command.h"
 #include "core/result.h"
 
 namespace adaexplore {
@@ -55,6 +56,9 @@ struct RunFlags {
 };
 
 void AddRunCommand(CLI::App& app, RunFlags& flags);
+
+// The evaluation flags among a search's flags.
+EvalFlags EvalPart(const RunFlags& flags);
 
 // Exit code 0 when every task reached its step budget, 3 when the run stopped early (budget).
 Result<int> RunSearch(const RunFlags& flags);

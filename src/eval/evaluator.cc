@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
 #include <map>
 #include <random>
 #include <set>
@@ -28,14 +29,15 @@ bool RanOutOfMemory(const nlohmann::json& facts) {
 
 }  // namespace
 
-Evaluator::Evaluator(EvaluatorOptions options, std::unique_ptr<WorkerPool> pool,
+Evaluator::Evaluator(EvaluatorOptions options, std::unique_ptr<JobRunner> pool,
                      std::optional<ResultCache> cache)
     : options_(std::move(options)), pool_(std::move(pool)), cache_(std::move(cache)) {
   workers_ = pool_->ready_workers();
 }
 
 Result<std::unique_ptr<Evaluator>> Evaluator::Start(EvaluatorOptions options,
-                                                    const InterruptGuard* guard) {
+                                                    const InterruptGuard* guard,
+                                                    std::unique_ptr<JobRunner> runner) {
   std::optional<ResultCache> cache;
   if (options.cache_path) {
     Result<ResultCache> opened = ResultCache::Open(*options.cache_path);
@@ -43,6 +45,13 @@ Result<std::unique_ptr<Evaluator>> Evaluator::Start(EvaluatorOptions options,
       return opened.status().WithContext("opening the result cache");
     }
     cache.emplace(std::move(*opened));
+  }
+  if (runner) {
+    if (runner->ready_workers().empty()) {
+      return Unavailable("no worker has said hello: nothing knows the device");
+    }
+    return std::unique_ptr<Evaluator>(
+        new Evaluator(std::move(options), std::move(runner), std::move(cache)));
   }
   options.pool.logger = options.logger;
   auto pool = std::make_unique<WorkerPool>(options.workers, options.pool);
@@ -198,6 +207,67 @@ Result<std::vector<EvalResult>> Evaluator::Run(
   for (std::optional<EvalResult>& r : results) {
     CHECK(r.has_value());  // Every submitted request yields exactly one result.
     out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>& tasks,
+                                                   bool with_compile, const InterruptGuard* guard) {
+  CHECK(requests_.empty() && pool_->idle());  // Baselines never share the pool's loop.
+  const WorkerHello hello = workers_.empty() ? WorkerHello{} : workers_.front();
+  const EvalProfile& profile = options_.profile;
+  // Compilation by torch.compile comes on top of the evaluation limit.
+  const double timeout_s = profile.timeout_s + (with_compile ? 300 : 0);
+  std::vector<Baseline> out(tasks.size());
+  std::map<std::string, std::vector<size_t>> waiting;  // Job id -> tasks (equal sources once).
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    Baseline& b = out[i];
+    b.task = tasks[i].name;
+    b.task_sha256 = tasks[i].sha256;
+    b.key = BaselineKey(tasks[i].sha256, profile, with_compile, hello);
+    b.device = hello.device_name;
+    b.software = hello.Fingerprint() + "|python " + hello.python;
+    b.profile = profile.name;
+    b.statistic = profile.statistic;
+    if (cache_ && !options_.refresh_cache) {
+      Result<std::optional<nlohmann::json>> hit = cache_->FindBaseline(b.key);
+      if (!hit.ok()) {
+        options_.logger->warn("baseline cache lookup failed, measuring: {}",
+                              hit.status().ToString());
+      } else if (*hit) {
+        const std::string task = b.task;
+        b = BaselineFromJson(**hit);
+        b.task = task;  // The same source may have been cached under another file name.
+        b.cached = true;
+        continue;
+      }
+    }
+    const std::string id = "baseline-" + b.key.substr(0, 16);
+    auto [it, fresh] = waiting.try_emplace(id);
+    it->second.push_back(i);
+    if (fresh) {
+      nlohmann::json message = BaselineJob(tasks[i], profile, with_compile, hello.device_kind);
+      message["nonce"] = RandomNonce();
+      pool_->Submit(PoolJob{.id = id, .message = std::move(message), .timeout_s = timeout_s});
+    }
+  }
+  while (!waiting.empty()) {
+    ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(std::nullopt, guard));
+    for (const PoolOutcome& outcome : done) {
+      auto it = waiting.find(outcome.id);
+      if (it == waiting.end()) continue;
+      for (size_t i : it->second) {
+        Baseline& b = out[i];
+        ReadBaselineFacts(outcome.facts, b);
+        b.measured_at = static_cast<int64_t>(std::time(nullptr));
+        if (cache_ && b.eager) {
+          if (Status s = cache_->StoreBaseline(b.key, ToJson(b)); !s.ok()) {
+            options_.logger->warn("could not store a baseline in the cache: {}", s.message());
+          }
+        }
+      }
+      waiting.erase(it);
+    }
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/log.h"
+#include "eval/baseline.h"
 #include "eval/pool.h"
 #include "eval/profile.h"
 #include "eval/verdict.h"
@@ -40,8 +41,11 @@ struct EvaluatorOptions {
 class Evaluator {
  public:
   // Spawns the workers and waits until they are ready (or have failed: at least one must work).
+  // With `runner` (a NatsPool, already connected and with a worker's hello), jobs go to it
+  // instead and `options.workers` is not used.
   static Result<std::unique_ptr<Evaluator>> Start(EvaluatorOptions options,
-                                                  const InterruptGuard* guard);
+                                                  const InterruptGuard* guard,
+                                                  std::unique_ptr<JobRunner> runner = nullptr);
 
   // Evaluates every request. `on_result` (optional) sees each result as it completes; the
   // returned vector holds them in request order. Fails only when interrupted; every other problem
@@ -60,6 +64,13 @@ class Evaluator {
                                                             const std::vector<int>& wake_fds = {});
   size_t outstanding() const { return requests_.size(); }
 
+  // Times each task's own Model alone (eager, and torch.compile when `with_compile`) on the
+  // workers, answering from the cache where it can (see eval/baseline.h); results in task order.
+  // Must be called with no request outstanding. Fails only when interrupted: a task that cannot
+  // be timed gives a Baseline with an error.
+  Result<std::vector<Baseline>> Baselines(const std::vector<SourceFile>& tasks, bool with_compile,
+                                          const InterruptGuard* guard);
+
   // The content key of a request (exposed for tests and the run database).
   std::string CacheKey(const EvalRequest& request) const;
 
@@ -70,13 +81,13 @@ class Evaluator {
   const std::vector<WorkerHello>& workers() const { return workers_; }
 
  private:
-  Evaluator(EvaluatorOptions options, std::unique_ptr<WorkerPool> pool,
+  Evaluator(EvaluatorOptions options, std::unique_ptr<JobRunner> pool,
             std::optional<ResultCache> cache);
   EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
   void Deliver(uint64_t id, EvalResult result);
 
   EvaluatorOptions options_;
-  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<JobRunner> pool_;
   std::optional<ResultCache> cache_;
   std::vector<WorkerHello> workers_;
   // Asynchronous state: requests not yet answered, by id; ids waiting on each content key (equal

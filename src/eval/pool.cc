@@ -86,6 +86,16 @@ std::vector<WorkerHello> WorkerPool::ready_workers() const {
   return out;
 }
 
+int WorkerPool::capacity() const {
+  int total = 0;
+  for (const Slot& slot : slots_) {
+    if (slot.worker && slot.worker->state() == Worker::State::kReady) {
+      total += std::max(1, slot.spec.slots);
+    }
+  }
+  return total;
+}
+
 std::vector<std::string> WorkerPool::failures() const {
   std::vector<std::string> out;
   for (const Slot& slot : slots_) {

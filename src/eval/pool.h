@@ -23,23 +23,11 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "eval/job_runner.h"
 #include "eval/worker.h"
 #include "sys/signals.h"
 
 namespace adaexplore {
-
-struct PoolJob {
-  std::string id;
-  nlohmann::json message;  // The "eval" message without id, timeout_s (the pool adds them).
-  double timeout_s = 180;
-};
-
-struct PoolOutcome {
-  std::string id;
-  nlohmann::json facts;  // The worker's facts, or facts the pool made (crash, timeout, error).
-  std::string worker;    // Label of the worker that produced it.
-  int attempts = 1;
-};
 
 struct PoolOptions {
   Logger logger = NullLogger();
@@ -50,10 +38,10 @@ struct PoolOptions {
   std::function<void(const std::string&, const std::string&)> on_progress;
 };
 
-class WorkerPool {
+class WorkerPool : public JobRunner {
  public:
   WorkerPool(std::vector<WorkerSpec> specs, PoolOptions options);
-  ~WorkerPool();
+  ~WorkerPool() override;
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
@@ -63,25 +51,27 @@ class WorkerPool {
   // Runs the loop until every worker is ready or failed (or `deadline`). Fails if none is ready.
   Status WaitReady(TimePoint deadline, const InterruptGuard* guard);
 
-  void Submit(PoolJob job);
+  void Submit(PoolJob job) override;
 
   // One turn of the loop: dispatch, wait for events until `until` or the first outcome, handle
   // deadlines and deaths. Returns the outcomes that finished (possibly none). Cancelled when an
   // interrupt signal arrived. `wake_fds` are watched too: one turning readable ends the wait (the
   // caller drains it), so other event sources (the LLM client) share this one poll.
   Result<std::vector<PoolOutcome>> Step(std::optional<TimePoint> until, const InterruptGuard* guard,
-                                        const std::vector<int>& wake_fds = {});
+                                        const std::vector<int>& wake_fds = {}) override;
 
-  bool idle() const { return pending_.empty() && running_.empty(); }
-  size_t in_flight() const { return running_.size(); }
+  bool idle() const override { return pending_.empty() && running_.empty(); }
+  size_t in_flight() const override { return running_.size(); }
+  // Evaluations the ready workers can run at once.
+  int capacity() const;
 
   // The hellos of the workers that are ready now.
-  std::vector<WorkerHello> ready_workers() const;
+  std::vector<WorkerHello> ready_workers() const override;
   // Why workers failed (startup errors), for messages to the user.
   std::vector<std::string> failures() const;
 
   // Asks workers to stop, then kills whatever remains.
-  void Shutdown();
+  void Shutdown() override;
 
  private:
   struct Slot {

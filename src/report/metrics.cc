@@ -5,6 +5,11 @@
 
 namespace adaexplore {
 
+std::optional<double> TaskOutcome::vs_compile() const {
+  if (!correct || !speedup || !eager_ms || !compiled_ms || *eager_ms <= 0) return std::nullopt;
+  return *speedup * *compiled_ms / *eager_ms;
+}
+
 SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
   SuiteMetrics m;
   m.tasks = static_cast<int>(tasks.size());
@@ -12,14 +17,20 @@ SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
     return m;
   }
   const double n = static_cast<double>(tasks.size());
-  double log_sum = 0;
-  int correct = 0, compiled_steps = 0, correct_steps = 0;
+  double log_sum = 0, log_sum_vs_compile = 0;
+  int correct = 0, compiled_steps = 0, correct_steps = 0, correct_vs_compile = 0;
   for (double p : FastPThresholds()) m.fast_p[p] = 0;
   for (const TaskOutcome& t : tasks) {
     m.steps += t.steps;
     compiled_steps += t.compiled_steps;
     correct_steps += t.correct_steps;
     m.degenerate_tasks += t.degenerate;
+    m.compile_tasks += t.compiled_ms.has_value();
+    if (const std::optional<double> v = t.vs_compile()) {
+      m.beats_compile += *v > 1.0;
+      log_sum_vs_compile += std::log(std::max(*v, 1e-12));
+      ++correct_vs_compile;
+    }
     if (!t.correct || !t.speedup) {
       continue;
     }
@@ -38,6 +49,12 @@ SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
   for (auto& [p, share] : m.fast_p) share /= n;
   if (correct > 0) {
     m.geomean = std::exp(log_sum / correct);
+  }
+  if (m.compile_tasks > 0) {
+    m.beats_compile /= m.compile_tasks;
+  }
+  if (correct_vs_compile > 0) {
+    m.geomean_vs_compile = std::exp(log_sum_vs_compile / correct_vs_compile);
   }
   if (m.steps > 0) {
     m.compile_rate = static_cast<double>(compiled_steps) / m.steps;

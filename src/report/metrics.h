@@ -10,6 +10,9 @@
 //   geomean    geometric mean of the correct tasks' speedups (uncapped); none without any
 //   fast_p     KernelBench's fast_p at p = 0, 0.5, 0.8, 1, 1.5, 2: share of tasks correct with
 //              speedup strictly above p (fast_0 is the correctness rate)
+//   against torch.compile, over the tasks whose baseline includes it (eval/baseline.h): the
+//              share whose best kernel beats torch.compile strictly, and the geometric mean of
+//              the correct ones' speedups over it
 // and, over every step: the shares of kernels that compiled and that were correct.
 
 #include <map>
@@ -29,6 +32,13 @@ struct TaskOutcome {
   int correct_steps = 0;
   std::vector<double> best_by_step;  // Best correct speedup after each step; 0 before any.
   double eval_seconds = 0;           // Wall time of the task's evaluations.
+  std::optional<double> eager_ms;    // The task's baseline timings, where measured.
+  std::optional<double> compiled_ms;
+
+  // The best kernel against torch.compile: speedup x compiled_ms / eager_ms (the speedup is
+  // measured against the reference timed beside the kernel; the baseline's own ratio of
+  // torch.compile to eager carries it over). Unset without a correct kernel or the timings.
+  std::optional<double> vs_compile() const;
 };
 
 struct SuiteMetrics {
@@ -43,6 +53,9 @@ struct SuiteMetrics {
   double correct_rate = 0;          // Over steps.
   int steps = 0;
   int degenerate_tasks = 0;
+  int compile_tasks = 0;     // Tasks with a torch.compile baseline.
+  double beats_compile = 0;  // Share of those whose best kernel beats it.
+  std::optional<double> geomean_vs_compile;
 };
 
 inline constexpr double kSpeedupCap = 10.0;

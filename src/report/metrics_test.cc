@@ -69,5 +69,34 @@ TEST(MetricsTest, MeanBestByStepHoldsTheLastValueAndCaps) {
   EXPECT_TRUE(MeanBestByStep({}).empty());
 }
 
+TEST(MetricsTest, AgainstTorchCompileByHand) {
+  // a: 3x over eager, torch.compile 2x faster than eager -> 1.5x over torch.compile.
+  TaskOutcome a = Correct("a", 3.0);
+  a.eager_ms = 2.0;
+  a.compiled_ms = 1.0;
+  // b: 1.2x over eager, torch.compile 1.2x faster -> exactly 1.0: not strictly faster.
+  TaskOutcome b = Correct("b", 1.2);
+  b.eager_ms = 1.2;
+  b.compiled_ms = 1.0;
+  // c: wrong, with a baseline: counts in the share, not in the geomean.
+  TaskOutcome c{.task = "c", .steps = 1, .eager_ms = 1.0, .compiled_ms = 1.0};
+  // d: correct, eager baseline only (torch.compile failed): outside both.
+  TaskOutcome d = Correct("d", 5.0);
+  d.eager_ms = 1.0;
+  ASSERT_TRUE(a.vs_compile().has_value());
+  EXPECT_DOUBLE_EQ(*a.vs_compile(), 1.5);
+  EXPECT_DOUBLE_EQ(*b.vs_compile(), 1.0);
+  EXPECT_FALSE(c.vs_compile().has_value());
+  EXPECT_FALSE(d.vs_compile().has_value());
+  const SuiteMetrics m = ComputeMetrics({a, b, c, d});
+  EXPECT_EQ(m.compile_tasks, 3);
+  EXPECT_DOUBLE_EQ(m.beats_compile, 1.0 / 3);
+  ASSERT_TRUE(m.geomean_vs_compile.has_value());
+  EXPECT_DOUBLE_EQ(*m.geomean_vs_compile, std::sqrt(1.5 * 1.0));
+  const SuiteMetrics none = ComputeMetrics({Correct("x", 2.0)});
+  EXPECT_EQ(none.compile_tasks, 0);
+  EXPECT_FALSE(none.geomean_vs_compile.has_value());
+}
+
 }  // namespace
 }  // namespace adaexplore

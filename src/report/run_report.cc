@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <map>
+#include <utility>
+
+#include "core/hash.h"
 
 namespace adaexplore {
 namespace {
@@ -25,8 +28,19 @@ nlohmann::json MetricsJson(const SuiteMetrics& m) {
           {"compile_rate", m.compile_rate},
           {"correct_rate", m.correct_rate},
           {"steps", m.steps},
-          {"degenerate_tasks", m.degenerate_tasks}};
+          {"degenerate_tasks", m.degenerate_tasks},
+          {"vs_compile",
+           {{"tasks", m.compile_tasks},
+            {"faster", m.beats_compile},
+            {"geomean", Optional(m.geomean_vs_compile)}}}};
 }
+
+std::optional<double> Number(const nlohmann::json& j, const char* key) {
+  const nlohmann::json value = j.value(key, nlohmann::json());
+  return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
+}
+
+std::string Ms(const std::optional<double>& ms) { return ms ? fmt::format("{:.4g}", *ms) : "-"; }
 
 // A CSV field, quoted when it holds a comma, a quote or a line break.
 std::string CsvField(const std::string& text) {
@@ -99,6 +113,12 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
   }
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(path));
   ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
+  // Baselines by (task source, profile); the latest recorded wins.
+  ASSIGN_OR_RETURN(std::vector<nlohmann::json> baselines, db.Baselines());
+  std::map<std::pair<std::string, std::string>, nlohmann::json> baseline_of;
+  for (const nlohmann::json& b : baselines) {
+    if (b.is_object()) baseline_of[{b.value("task_sha256", ""), b.value("profile", "")}] = b;
+  }
   std::vector<RunReport> reports;
   for (const RunInfo& info : runs) {
     if (run && info.id != *run) continue;
@@ -107,6 +127,12 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
     for (const TaskInfo& task : tasks) {
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
       report.tasks.push_back(OutcomeOf(task.name, steps));
+      auto found =
+          baseline_of.find({Sha256Hex(task.source), info.options.value("profile", "strict")});
+      if (found != baseline_of.end()) {
+        report.tasks.back().eager_ms = Number(found->second, "eager_ms");
+        report.tasks.back().compiled_ms = Number(found->second, "compiled_ms");
+      }
       report.eval_hours += report.tasks.back().eval_seconds / 3600;
     }
     report.metrics = ComputeMetrics(report.tasks);
@@ -129,7 +155,10 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
                        {"speedup", Optional(t.speedup)},
                        {"degenerate", t.degenerate},
                        {"steps", t.steps},
-                       {"best_by_step", t.best_by_step}});
+                       {"best_by_step", t.best_by_step},
+                       {"eager_ms", Optional(t.eager_ms)},
+                       {"compiled_ms", Optional(t.compiled_ms)},
+                       {"vs_compile", Optional(t.vs_compile())}});
     }
     runs.push_back({{"run", r.run.id},
                     {"method", r.run.method},
@@ -157,6 +186,21 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
   out +=
       "\nSpeedup: mean of min(speedup, 10), wrong tasks 0. Fast@p: correct and strictly above "
       "p. geomean: correct tasks, uncapped. compiled/correct: shares of all steps.\n";
+  bool any_compile = false;
+  for (const RunReport& r : reports) any_compile |= r.metrics.compile_tasks > 0;
+  if (any_compile) {
+    out +=
+        "\n## Against torch.compile\n\n| method | tasks with a torch.compile baseline | "
+        "faster than torch.compile | geomean over torch.compile |\n|---|---|---|---|\n";
+    for (const auto& [method, m] : ByMethod(reports)) {
+      out +=
+          fmt::format("| {} | {} | {} | {} |\n", method, m.compile_tasks, Percent(m.beats_compile),
+                      m.geomean_vs_compile ? fmt::format("{:.2f}", *m.geomean_vs_compile) : "-");
+    }
+    out +=
+        "\nBaselines: the task's Model timed alone, eager and torch.compile'd, cached per task, "
+        "GPU model, software and profile. Over torch.compile: speedup x compile/eager.\n";
+  }
   out += "\n## By run\n\n" + fmt::format(fmt::runtime(header), "run");
   for (const RunReport& r : reports) {
     out += MetricsRow(fmt::format("{} ({}, {})", r.run.id, r.run.method, r.run.model), r.metrics);
@@ -175,13 +219,15 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
   }
   for (const RunReport& r : reports) {
     out += fmt::format(
-        "\n## Run {} tasks\n\n| task | best | steps | compiled | correct | note |\n"
-        "|---|---|---|---|---|---|\n",
+        "\n## Run {} tasks\n\n| task | best | steps | compiled | correct | eager ms | "
+        "torch.compile ms | over torch.compile | note |\n|---|---|---|---|---|---|---|---|---|\n",
         r.run.id);
     for (const TaskOutcome& t : r.tasks) {
-      out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", t.task,
+      const std::optional<double> vs = t.vs_compile();
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", t.task,
                          t.speedup ? fmt::format("{:.3g}x", *t.speedup) : "wrong", t.steps,
-                         t.compiled_steps, t.correct_steps,
+                         t.compiled_steps, t.correct_steps, Ms(t.eager_ms), Ms(t.compiled_ms),
+                         vs ? fmt::format("{:.3g}x", *vs) : "-",
                          t.degenerate ? "degenerate: trivial outputs pass its checks" : "");
     }
   }
@@ -191,13 +237,17 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
 std::string ReportCsv(const std::vector<RunReport>& reports) {
   std::string out =
       "run,method,model,task,correct,speedup,steps,compiled_steps,correct_steps,"
-      "degenerate,eval_seconds\n";
+      "degenerate,eval_seconds,eager_ms,compiled_ms,vs_compile\n";
   for (const RunReport& r : reports) {
     for (const TaskOutcome& t : r.tasks) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f}\n", r.run.id, CsvField(r.run.method),
-                         CsvField(r.run.model), CsvField(t.task), t.correct ? 1 : 0,
-                         t.speedup ? fmt::format("{:.6g}", *t.speedup) : "", t.steps,
-                         t.compiled_steps, t.correct_steps, t.degenerate ? 1 : 0, t.eval_seconds);
+      auto figure = [](const std::optional<double>& v) {
+        return v ? fmt::format("{:.6g}", *v) : std::string();
+      };
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{},{},{}\n", r.run.id,
+                         CsvField(r.run.method), CsvField(r.run.model), CsvField(t.task),
+                         t.correct ? 1 : 0, figure(t.speedup), t.steps, t.compiled_steps,
+                         t.correct_steps, t.degenerate ? 1 : 0, t.eval_seconds, figure(t.eager_ms),
+                         figure(t.compiled_ms), figure(t.vs_compile()));
     }
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/hash.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -74,8 +75,58 @@ TEST_F(RunReportTest, MetricsPerRunAndPerMethod) {
       << markdown;
   EXPECT_NE(markdown.find("degenerate: trivial outputs pass its checks"), std::string::npos);
   const std::string csv = ReportCsv(*reports);
-  EXPECT_NE(csv.find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("1,adaexplore,openai:m,t2,0,,1,1,0,0,0.000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,,,\n"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("1,adaexplore,openai:m,t2,0,,1,1,0,0,0.000,,,\n"), std::string::npos) << csv;
+  EXPECT_EQ(markdown.find("Against torch.compile"), std::string::npos);  // No baselines.
+}
+
+TEST_F(RunReportTest, BaselinesJoinByTaskSourceAndProfile) {
+  {
+    Result<RunDb> db = RunDb::Open(path_);
+    ASSERT_TRUE(db.ok());
+    // t1's source under the strict profile: torch.compile twice as fast as eager.
+    ASSERT_TRUE(db->RecordBaseline({{"key", "k1"},
+                                    {"task", "t1"},
+                                    {"task_sha256", Sha256Hex("s1")},
+                                    {"profile", "strict"},
+                                    {"eager_ms", 2.0},
+                                    {"compiled_ms", 1.0}})
+                    .ok());
+    // Another source of t2 (an edited task) and another profile: neither applies.
+    ASSERT_TRUE(db->RecordBaseline({{"key", "k2"},
+                                    {"task", "t2"},
+                                    {"task_sha256", Sha256Hex("old")},
+                                    {"profile", "strict"},
+                                    {"eager_ms", 9.0}})
+                    .ok());
+    ASSERT_TRUE(db->RecordBaseline({{"key", "k3"},
+                                    {"task", "t2"},
+                                    {"task_sha256", Sha256Hex("s2")},
+                                    {"profile", "paper"},
+                                    {"eager_ms", 9.0}})
+                    .ok());
+  }
+  Result<std::vector<RunReport>> reports = LoadRunReports(path_, std::nullopt);
+  ASSERT_TRUE(reports.ok());
+  const RunReport& a = (*reports)[0];
+  EXPECT_EQ(a.tasks[0].eager_ms, 2.0);
+  EXPECT_EQ(a.tasks[0].compiled_ms, 1.0);
+  EXPECT_EQ(a.tasks[0].vs_compile(), 1.5);  // 3x over eager, torch.compile 2x.
+  EXPECT_FALSE(a.tasks[1].eager_ms.has_value());
+  EXPECT_EQ(a.metrics.compile_tasks, 1);
+  EXPECT_DOUBLE_EQ(a.metrics.beats_compile, 1.0);
+  const RunReport& b = (*reports)[1];
+  EXPECT_DOUBLE_EQ(b.metrics.beats_compile, 0.0);  // 0.9x over eager: 0.45x over compile.
+
+  const nlohmann::json json = ReportJson(*reports);
+  EXPECT_DOUBLE_EQ(json["runs"][0]["tasks"][0]["vs_compile"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(json["runs"][0]["metrics"]["vs_compile"]["geomean"].get<double>(), 1.5);
+  const std::string markdown = ReportMarkdown(*reports);
+  EXPECT_NE(markdown.find("| adaexplore | 1 | 100% | 1.50 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| t1 | 3x | 3 | 2 | 2 | 2 | 1 | 1.5x |"), std::string::npos) << markdown;
+  EXPECT_NE(ReportCsv(*reports).find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,2,1,1.5\n"),
+            std::string::npos);
 }
 
 TEST_F(RunReportTest, OneRunAndMissingThings) {

@@ -16,7 +16,9 @@ Result<ResultCache> ResultCache::Open(const std::string& path) {
       db.Execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
                  "CREATE TABLE IF NOT EXISTS eval_results ("
                  "  key TEXT PRIMARY KEY, verdict TEXT NOT NULL, result TEXT NOT NULL,"
-                 "  created_at INTEGER NOT NULL);"));
+                 "  created_at INTEGER NOT NULL);"
+                 "CREATE TABLE IF NOT EXISTS baselines ("
+                 "  key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at INTEGER NOT NULL);"));
   ASSIGN_OR_RETURN(Statement get, db.Prepare("SELECT value FROM meta WHERE key = 'schema'"));
   ASSIGN_OR_RETURN(bool found, get.Step());
   if (!found) {
@@ -31,7 +33,17 @@ Result<ResultCache> ResultCache::Open(const std::string& path) {
 }
 
 Result<std::optional<nlohmann::json>> ResultCache::Find(const std::string& key) {
-  ASSIGN_OR_RETURN(Statement get, db_.Prepare("SELECT result FROM eval_results WHERE key = ?"));
+  return FindIn("eval_results", key);
+}
+
+Result<std::optional<nlohmann::json>> ResultCache::FindBaseline(const std::string& key) {
+  return FindIn("baselines", key);
+}
+
+Result<std::optional<nlohmann::json>> ResultCache::FindIn(const char* table,
+                                                          const std::string& key) {
+  ASSIGN_OR_RETURN(Statement get,
+                   db_.Prepare(std::string("SELECT result FROM ") + table + " WHERE key = ?"));
   get.Bind(1, key);
   ASSIGN_OR_RETURN(bool found, get.Step());
   if (!found) {
@@ -52,6 +64,14 @@ Status ResultCache::Store(const std::string& key, const std::string& verdict,
       .Bind(2, verdict)
       .Bind(3, result.dump())
       .Bind(4, static_cast<int64_t>(std::time(nullptr)))
+      .Run();
+}
+
+Status ResultCache::StoreBaseline(const std::string& key, const nlohmann::json& baseline) {
+  ASSIGN_OR_RETURN(Statement put, db_.Prepare("INSERT OR REPLACE INTO baselines VALUES (?, ?, ?)"));
+  return put.Bind(1, key)
+      .Bind(2, baseline.dump())
+      .Bind(3, static_cast<int64_t>(std::time(nullptr)))
       .Run();
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 
 // ResultCache: evaluation results keyed by content hash (task source, candidate source, profile,
-// device and software fingerprint), in SQLite. A key seen before is answered without running
-// anything. The schema carries a version; an unknown newer version is refused, not overwritten.
+// device and software fingerprint), in SQLite, and beside them the tasks' baseline timings (see
+// eval/baseline.h), keyed the same way. A key seen before is answered without running anything. The
+// schema carries a version; an unknown newer version is refused, not overwritten.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -23,8 +24,12 @@ class ResultCache {
   Result<std::optional<nlohmann::json>> Find(const std::string& key);
   Status Store(const std::string& key, const std::string& verdict, const nlohmann::json& result);
 
+  Result<std::optional<nlohmann::json>> FindBaseline(const std::string& key);
+  Status StoreBaseline(const std::string& key, const nlohmann::json& baseline);
+
  private:
   explicit ResultCache(Db db) : db_(std::move(db)) {}
+  Result<std::optional<nlohmann::json>> FindIn(const char* table, const std::string& key);
   Db db_;
 };
 

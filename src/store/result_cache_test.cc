@@ -20,6 +20,20 @@ TEST(ResultCacheTest, StoresAndFindsByKey) {
   EXPECT_EQ((**found)["speedup"], 2.5);
 }
 
+TEST(ResultCacheTest, BaselinesAreKeptApartFromResults) {
+  Result<TempDir> dir = TempDir::Create("adx-cache-");
+  ASSERT_TRUE(dir.ok());
+  Result<ResultCache> cache = ResultCache::Open(dir->path() + "/cache.sqlite");
+  ASSERT_TRUE(cache.ok());
+  ASSERT_TRUE(cache->StoreBaseline("k", {{"eager_ms", 1.5}}).ok());
+  EXPECT_FALSE(cache->Find("k")->has_value());
+  Result<std::optional<nlohmann::json>> found = cache->FindBaseline("k");
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((**found)["eager_ms"], 1.5);
+  ASSERT_TRUE(cache->StoreBaseline("k", {{"eager_ms", 2.0}}).ok());  // Re-measured: replaced.
+  EXPECT_EQ((**cache->FindBaseline("k"))["eager_ms"], 2.0);
+}
+
 TEST(ResultCacheTest, SurvivesReopen) {
   Result<TempDir> dir = TempDir::Create("adx-cache-");
   ASSERT_TRUE(dir.ok());

@@ -26,6 +26,9 @@ CREATE TABLE IF NOT EXISTS llm_calls (
   role TEXT NOT NULL, messages TEXT NOT NULL, reply TEXT NOT NULL, error TEXT NOT NULL,
   usage TEXT NOT NULL, cost_usd REAL, latency_s REAL NOT NULL, attempts INTEGER NOT NULL,
   source TEXT NOT NULL, PRIMARY KEY (run_id, task, node, seq));
+CREATE TABLE IF NOT EXISTS baselines (
+  key TEXT PRIMARY KEY, task TEXT NOT NULL, task_sha256 TEXT NOT NULL, profile TEXT NOT NULL,
+  result TEXT NOT NULL, recorded_at INTEGER NOT NULL);
 )sql";
 
 std::string Dump(const nlohmann::json& value) {
@@ -283,6 +286,24 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
     }
     steps[at].calls.push_back(std::move(call));
   }
+}
+
+Status RunDb::RecordBaseline(const nlohmann::json& baseline) {
+  ASSIGN_OR_RETURN(Statement put,
+                   db_.Prepare("INSERT OR REPLACE INTO baselines VALUES (?, ?, ?, ?, ?, ?)"));
+  return put.Bind(1, baseline.value("key", ""))
+      .Bind(2, baseline.value("task", ""))
+      .Bind(3, baseline.value("task_sha256", ""))
+      .Bind(4, baseline.value("profile", ""))
+      .Bind(5, Dump(baseline))
+      .Bind(6, Now())
+      .Run();
+}
+
+Result<std::vector<nlohmann::json>> RunDb::Baselines() {
+  ASSIGN_OR_RETURN(Statement select,
+                   db_.Prepare("SELECT result FROM baselines ORDER BY recorded_at, rowid"));
+  return ReadAll(select, [](const Statement& row) { return Load(row.ColumnText(0)); });
 }
 
 }  // namespace adaexplore

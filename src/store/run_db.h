@@ -3,7 +3,7 @@
 // RunDb: the run database. Everything a search did, in SQLite, so a run can be inspected,
 // reported on and resumed: runs (method, model, options), their tasks (source and step budget),
 // every node (parent, move, kernel, verdict, figures, the context it was shown) and every LLM
-// call of every node (role, prompt, reply, tokens, cost).
+// call of every node (role, prompt, reply, tokens, cost), and the baseline timings of its tasks.
 //
 // Durability: a step is written in one transaction when it is complete: its node and its LLM
 // calls together. A run killed at any moment (kill -9 included) therefore holds every completed
@@ -91,6 +91,11 @@ class RunDb {
   // {"calls", "input_tokens", "output_tokens", "cached_input_tokens", "cost_usd",
   //  "unpriced_calls"}.
   Result<nlohmann::json> CallTotals(int64_t run);
+
+  // Baseline timings of tasks (eval/baseline.h's JSON, which holds key, task, task_sha256 and
+  // profile), one per key: recording a key again replaces it. Read back oldest first.
+  Status RecordBaseline(const nlohmann::json& baseline);
+  Result<std::vector<nlohmann::json>> Baselines();
 
   // Every step of a task, in node order.
   Result<std::vector<StepRecord>> Steps(int64_t run, const std::string& task);

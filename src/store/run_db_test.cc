@@ -162,5 +162,32 @@ TEST_F(RunDbTest, ANewerSchemaIsRefused) {
   EXPECT_NE(db.status().message().find("schema version 99"), std::string::npos);
 }
 
+TEST_F(RunDbTest, BaselinesOnePerKey) {
+  Result<RunDb> db = RunDb::Open(path_);
+  ASSERT_TRUE(db.ok());
+  EXPECT_TRUE(db->Baselines()->empty());
+  const nlohmann::json a = {{"key", "k1"},
+                            {"task", "t1"},
+                            {"task_sha256", "s1"},
+                            {"profile", "strict"},
+                            {"eager_ms", 1.0}};
+  nlohmann::json b = a;
+  b["key"] = "k2";
+  b["task"] = "t2";
+  ASSERT_TRUE(db->RecordBaseline(a).ok());
+  ASSERT_TRUE(db->RecordBaseline(b).ok());
+  nlohmann::json a_again = a;
+  a_again["eager_ms"] = 2.0;
+  ASSERT_TRUE(db->RecordBaseline(a_again).ok());
+  Result<std::vector<nlohmann::json>> all = db->Baselines();
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  double k1 = 0;
+  for (const nlohmann::json& row : *all) {
+    if (row["key"] == "k1") k1 = row["eager_ms"].get<double>();
+  }
+  EXPECT_EQ(k1, 2.0);
+}
+
 }  // namespace
 }  // namespace adaexplore

@@ -1,6 +1,7 @@
 """`adaexplore bench` end to end on the CPU with the scripted LLM: two methods over a two-task
-suite in one run database, the report printed at the end; run again, the finished bench calls no
-LLM and evaluates nothing, and reports the same figures."""
+suite in one run database, the tasks' baselines timed first, the report printed at the end; run
+again, the finished bench calls no LLM, evaluates nothing, takes the baselines from the cache,
+and reports the same figures."""
 
 from __future__ import annotations
 
@@ -43,9 +44,11 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
         shutil.copy(example("tasks", name), suite / name)
     args = ["bench", "--suite", str(suite), "--method", "adaexplore,ps", "--steps", "2",
             "--llm", "openai:scripted", "--db", str(tmp_path / "bench.sqlite"), "--out",
-            str(tmp_path / "out"), "--json", "--html", str(tmp_path / "bench.html"), *FAST]
+            str(tmp_path / "out"), "--json", "--html", str(tmp_path / "bench.html"),
+            "--baseline", "eager", *FAST]
     p = cli.run(*args, timeout=900)
     assert p.returncode == 0, p.stderr
+    assert "bench: baselines: 2 measured, 0 from the cache, 0 failed" in p.stderr
     report = json.loads(p.stdout)
     assert [r["method"] for r in report["runs"]] == ["adaexplore", "ps"]
     assert [m["method"] for m in report["methods"]] == ["adaexplore", "ps"]
@@ -56,6 +59,9 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
         assert by_task["relu"]["correct"] is True
         assert by_task["min_clamp"]["correct"] is False
         assert run["metrics"]["acc"] == 0.5
+        for task in run["tasks"]:  # Eager only: no torch.compile figures.
+            assert task["eager_ms"] > 0 and task["compiled_ms"] is None
+        assert run["metrics"]["vs_compile"]["tasks"] == 0
     assert (tmp_path / "bench.html").stat().st_size > 10_000
     assert (tmp_path / "out" / "ps" / "relu.py").exists()
 
@@ -63,6 +69,7 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
     again = cli.run(*args, timeout=900)
     assert again.returncode == 0, again.stderr
     assert "already finished" in again.stderr
+    assert "bench: baselines: 0 measured, 2 from the cache, 0 failed" in again.stderr
     assert len(scripted.calls) == calls  # Nothing asked again.
     assert json.loads(again.stdout)["runs"] == report["runs"]
 
