@@ -11,6 +11,10 @@
 #   .device/l2suite/      those tasks and every Level-2 task of bench/kernelbench_kernels, with
 #                         kernels/<task>.json likewise: for the hand-written ones, ok.py as the
 #                         large and the small step, then each wrong_*.py as a later large step
+#   .device/scale/        a fixed set of candidates for throughput: tasks/<task>.py and
+#                         kernels/<task>/*.py (every hand-written Level-2 file and the first three
+#                         large-step kernels of each showcase tree)
+#   .device/bin/nats-server  the Debian NATS server (one static binary) for the scale-out runs
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,11 +22,12 @@ shared=${ADAEXPLORE_SHARED:-../shared}
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags >/dev/null
 cmake --build build-device --target adaexplore eval_throughput eval_repeatability
-rm -rf .device/bin .device/lib .device/kernelbench .device/showcase .device/l2suite
+rm -rf .device/bin .device/lib .device/kernelbench .device/showcase .device/l2suite .device/scale
 mkdir -p .device/bin .device/lib
 cp build-device/adaexplore build-device/bench/eval_throughput build-device/bench/eval_repeatability \
   .device/bin/
 strip .device/bin/*
+cp /usr/sbin/nats-server .device/bin/
 for lib in $(ldd .device/bin/adaexplore | awk '/=>/ {print $3}'); do
   case "$(basename "$lib")" in
     libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*|libpthread*|libdl*|librt*) ;;
@@ -58,5 +63,19 @@ for folder in sorted(glob.glob("bench/kernelbench_kernels/level2/*/")):
     for i, wrong in enumerate(sorted(glob.glob(f"{folder}wrong_*.py"))):
         nodes.append({"step": 3 + i, "created_by": "large_step", "code": open(wrong).read()})
     json.dump(nodes, open(f".device/l2suite/kernels/{name}.json", "w"))
+os.makedirs(".device/scale/tasks")
+for task in sorted(glob.glob(".device/l2suite/*.py")):
+    name = os.path.splitext(os.path.basename(task))[0]
+    shutil.copy(task, ".device/scale/tasks/")
+    os.makedirs(f".device/scale/kernels/{name}")
+    hand = f"bench/kernelbench_kernels/level2/{name}"
+    if os.path.isdir(hand):
+        for f in glob.glob(f"{hand}/*.py"):
+            shutil.copy(f, f".device/scale/kernels/{name}/")
+        continue
+    nodes = json.load(open(f".device/l2suite/kernels/{name}.json"))
+    large = [n["code"] for n in nodes if n["created_by"] == "large_step" and n["code"]][:3]
+    for i, code in enumerate(large):
+        open(f".device/scale/kernels/{name}/k{i}.py", "w").write(code)
 EOF
 du -sh .device

@@ -10,6 +10,7 @@
 #include "cli/memory_command.h"
 #include "cli/report_command.h"
 #include "cli/run_command.h"
+#include "cli/worker_command.h"
 
 #ifndef ADAEXPLORE_VERSION
 #define ADAEXPLORE_VERSION "0.0.0"
@@ -50,6 +51,8 @@ Result<int> RunCli(int argc, char** argv) {
   AddBenchCommand(app, bench_flags);
   ReportFlags report_flags;
   ReportCommands report = AddReportCommands(app, report_flags);
+  WorkerFlags worker_flags;
+  AddWorkerCommand(app, worker_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -75,6 +78,9 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (app.got_subcommand("bench")) {
     return RunBench(bench_flags);
+  }
+  if (app.got_subcommand("worker")) {
+    return RunWorkerCommand(worker_flags);
   }
   if (report.report->parsed()) {
     return RunReportCommand(report_flags);

@@ -139,6 +139,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--warmup", r.warmup_runs, "Warm-up runs (10)");
   bench->add_option("--trials", r.trials, "Correctness trials (5)");
   bench->add_flag("--no-cache", r.no_cache, "Neither read nor write the result cache");
+  AddNatsFlags(*bench, r.nats_url, r.nats_queue, r.nats_startup_timeout_s);
   bench->add_option("--config", r.config_path, "TOML configuration (default ./adaexplore.toml)");
   bench->add_option("--log-level", r.log_level, "trace, debug, info, warn (default), error");
 }

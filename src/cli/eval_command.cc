@@ -35,7 +35,20 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   if (!f.cache_path.empty()) config.cache_path = f.cache_path;
   if (f.no_cache) config.cache_enabled = false;
   if (!f.log_level.empty()) config.log_level = f.log_level;
+  if (!f.nats_url.empty()) config.nats_url = f.nats_url;
+  if (!f.nats_queue.empty()) config.nats_queue = f.nats_queue;
+  if (f.nats_startup_timeout_s > 0) config.nats_startup_timeout_s = f.nats_startup_timeout_s;
   return Status::Ok();
+}
+
+void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue, double& wait_s) {
+  command.add_option("--nats", url,
+                     "Evaluate through NATS JetStream on `adaexplore worker --nats` hosts");
+  command.add_option("--queue", queue,
+                     "With --nats: the workers' queue, e.g. nvidia-h200 (default: the first "
+                     "worker that answers)");
+  command.add_option("--nats-startup-timeout", wait_s,
+                     "With --nats: seconds to wait for a worker to answer (300)");
 }
 
 void AddEvalCommand(CLI::App& app, EvalFlags& f) {
@@ -65,6 +78,7 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--cache", f.cache_path, "Result cache (SQLite) path");
   eval->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
   eval->add_flag("--refresh", f.refresh, "Evaluate again and overwrite cached results");
+  AddNatsFlags(*eval, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
   eval->add_flag("--json", f.json, "One JSON object per candidate on stdout");
   eval->add_flag("-v,--verbose", f.verbose, "Show full error text for failed candidates");
   eval->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");

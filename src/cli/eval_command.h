@@ -39,9 +39,15 @@ struct EvalFlags {
   bool json = false;
   bool verbose = false;
   std::string log_level;
+  std::string nats_url;
+  std::string nats_queue;
+  double nats_startup_timeout_s = 0;
 };
 
 void AddEvalCommand(CLI::App& app, EvalFlags& flags);
+
+// --nats URL and --queue NAME: evaluate on `adaexplore worker --nats` hosts (eval, run, bench).
+void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue, double& wait_s);
 
 // The evaluation flags that were given, over `config` (unset flags leave it alone). Shared with
 // `adaexplore run`, whose evaluation flags are a subset.

@@ -103,6 +103,9 @@ EvalFlags EvalPart(const RunFlags& f) {
   eval.python = f.python;
   eval.no_cache = f.no_cache;
   eval.log_level = f.log_level;
+  eval.nats_url = f.nats_url;
+  eval.nats_queue = f.nats_queue;
+  eval.nats_startup_timeout_s = f.nats_startup_timeout_s;
   return eval;
 }
 
@@ -140,6 +143,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--warmup", f.warmup_runs, "Warm-up runs (10)");
   run->add_option("--trials", f.trials, "Correctness trials (5)");
   run->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
+  AddNatsFlags(*run, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
   run->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");
   run->add_option("--log-level", f.log_level, "trace, debug, info, warn (default), error");
 }

@@ -53,6 +53,9 @@ struct RunFlags {
   int trials = 0;
   bool no_cache = false;
   std::string log_level;
+  std::string nats_url;
+  std::string nats_queue;
+  double nats_startup_timeout_s = 0;
 };
 
 void AddRunCommand(CLI::App& app, RunFlags& flags);

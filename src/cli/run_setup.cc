@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cli/devices.h"
+#include "dist/nats_pool.h"
 
 #ifndef ADAEXPLORE_PYTHON_DIR
 #define ADAEXPLORE_PYTHON_DIR ""
@@ -199,6 +200,15 @@ Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_c
     logger->debug("job {}: {}", id, phase);
   };
   const std::string scratch_path = scratch.path();
+  if (!config.nats_url.empty()) {
+    NatsPoolOptions nats{.url = config.nats_url,
+                         .queue = config.nats_queue,
+                         .startup_timeout_s = config.nats_startup_timeout_s,
+                         .logger = logger};
+    nats.on_progress = options.pool.on_progress;
+    ASSIGN_OR_RETURN(std::unique_ptr<NatsPool> pool, NatsPool::Connect(nats, &guard));
+    return Evaluator::Start(options, &guard, std::move(pool));
+  }
   Result<std::unique_ptr<Evaluator>> started = Evaluator::Start(options, &guard);
   if (!started.ok()) {
     scratch.Release();  // The error names worker logs in here; keep them.

@@ -32,6 +32,11 @@ struct Config {
   bool cache_enabled = true;
   std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.
   std::string log_level = "warn";
+  // Scale-out: evaluate through NATS JetStream (`adaexplore worker --nats` on GPU hosts) instead
+  // of local workers. Empty url: local. Empty queue: the first worker that answers names it.
+  std::string nats_url;
+  std::string nats_queue;
+  double nats_startup_timeout_s = 300;  // For the first worker to answer.
   LlmOptions llm;
 };
 

@@ -97,6 +97,7 @@ EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
   result.kernel_path = request.candidate.path;
   result.cache_key = key;
   result.device = workers_.empty() ? "" : workers_.front().device_name;
+  result.worker = outcome.worker;
   Classify(outcome.facts, options_.profile, result,
            workers_.empty() ? nullptr : &workers_.front().ceilings);
   if (cache_ && result.verdict != Verdict::kError) {

@@ -133,6 +133,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"timing", timing},
       {"profile", r.profile},
       {"device", r.device},
+      {"worker", r.worker},
       {"cache_key", r.cache_key},
       {"cached", r.cached},
       {"wall_s", r.wall_s},
@@ -172,6 +173,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   }
   r.profile = j.value("profile", "");
   r.device = j.value("device", "");
+  r.worker = j.value("worker", "");
   r.cache_key = j.value("cache_key", "");
   r.cached = j.value("cached", false);
   r.wall_s = j.value("wall_s", 0.0);

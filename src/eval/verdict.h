@@ -69,6 +69,7 @@ struct EvalResult {
   std::string statistic;  // "median" or "trimmed_mean": what the speedup compares.
   std::string profile;
   std::string device;
+  std::string worker;  // Which worker measured it: "gpu1", or "host/gpu1" through NATS.
   std::string cache_key;
   bool cached = false;
   double wall_s = 0;        // Wall time of the evaluation child.

@@ -1,0 +1,53 @@
+#include "cli/worker_command.h"
+
+#include "cli/run_setup.h"
+#include "config/config.h"
+#include "dist/nats_worker.h"
+#include "sys/fs.h"
+#include "sys/signals.h"
+
+namespace adaexplore {
+
+void AddWorkerCommand(CLI::App& app, WorkerFlags& f) {
+  CLI::App* worker =
+      app.add_subcommand("worker", "Serve evaluation jobs from NATS JetStream on this host's GPUs");
+  worker->add_option("--nats", f.url, "NATS server URL (nats://host:4222)")->required();
+  worker->add_option("--name", f.name, "This host's name in results (default: the host name)");
+  worker
+      ->add_option("--ack-wait", f.ack_wait_s,
+                   "Seconds without a heartbeat before a job goes to another host (30)")
+      ->check(CLI::PositiveNumber);
+  worker->add_option("--max-deliver", f.max_deliver, "Deliveries of one job at most (5)")
+      ->check(CLI::PositiveNumber);
+  worker->add_option("--device", f.eval.device, "auto (default), cuda or cpu");
+  worker->add_option("--gpus", f.eval.gpus, "GPU indices to use (default: all visible)")
+      ->delimiter(',');
+  worker->add_option("--slots", f.eval.slots, "Evaluations per device at once (2 per GPU)");
+  worker->add_option("--python", f.eval.python, "Python interpreter with torch and triton");
+  worker->add_option("--config", f.eval.config_path, "TOML configuration");
+  worker->add_option("--log-level", f.eval.log_level, "trace, debug, info (default), warn, error");
+}
+
+Result<int> RunWorkerCommand(const WorkerFlags& f) {
+  Config config;
+  RETURN_IF_ERROR(
+      LoadConfigFile(f.eval.config_path.empty() ? "adaexplore.toml" : f.eval.config_path,
+                     !f.eval.config_path.empty(), config));
+  RETURN_IF_ERROR(ApplyEvalFlags(f.eval, config));
+  if (f.eval.log_level.empty()) config.log_level = "info";
+  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-worker-"));
+  ASSIGN_OR_RETURN(std::vector<WorkerSpec> specs, PlanWorkers(config, scratch.path(), logger));
+  InterruptGuard guard;
+  NatsWorkerOptions options{.url = f.url,
+                            .specs = std::move(specs),
+                            .host = f.name,
+                            .ack_wait_s = f.ack_wait_s,
+                            .max_deliver = f.max_deliver,
+                            .logger = logger};
+  Result<int> code = RunNatsWorker(std::move(options), guard);
+  if (!code.ok()) scratch.Release();  // Worker logs explain a failed start.
+  return code;
+}
+
+}  // namespace adaexplore
