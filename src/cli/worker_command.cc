@@ -39,12 +39,15 @@ Result<int> RunWorkerCommand(const WorkerFlags& f) {
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-worker-"));
   ASSIGN_OR_RETURN(std::vector<WorkerSpec> specs, PlanWorkers(config, scratch.path(), logger));
   InterruptGuard guard;
-  NatsWorkerOptions options{.url = f.url,
-                            .specs = std::move(specs),
-                            .host = f.name,
-                            .ack_wait_s = f.ack_wait_s,
-                            .max_deliver = f.max_deliver,
-                            .logger = logger};
+  // Field by field: GCC 12 at -O3 takes the designated form's defaulted PoolOptions for
+  // uninitialised (-Wmaybe-uninitialized).
+  NatsWorkerOptions options;
+  options.url = f.url;
+  options.specs = std::move(specs);
+  options.host = f.name;
+  options.ack_wait_s = f.ack_wait_s;
+  options.max_deliver = f.max_deliver;
+  options.logger = logger;
   Result<int> code = RunNatsWorker(std::move(options), guard);
   if (!code.ok()) scratch.Release();  // Worker logs explain a failed start.
   return code;
