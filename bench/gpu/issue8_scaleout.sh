@@ -9,17 +9,17 @@ source "$(dirname "$0")/common.sh"
 SCALE=.device/scale
 n=$(find $SCALE/kernels -name '*.py' | wc -l)
 stamp "scale-out: $n candidates over $(ls $SCALE/tasks | wc -l) tasks"
-timed() {  # label, then the command; prints seconds
+timed() {  # label, then the command; appends the seconds to scaleout.txt
   local label=$1; shift
   local t0=$(date +%s.%N)
   "$@"
   local t1=$(date +%s.%N)
-  echo "$label $(awk "BEGIN {printf \"%.1f\", $t1 - $t0}")" | tee -a "$OUT/scaleout.txt"
+  echo "$label $(awk "BEGIN {printf \"%.1f\", $t1 - $t0}")" >>"$OUT/scaleout.txt"
 }
-for gpus in 0 0,1; do
+for gpus in 0 0,1; do  # Files named without the comma: $OUT keeps plain names only.
   TRITON_CACHE_DIR=$(mktemp -d) timed "local_gpus_$gpus" "${EVAL[@]}" --gpus $gpus \
-    --tasks-dir $SCALE/tasks --kernels-dir $SCALE/kernels >"$OUT/local_$gpus.jsonl" \
-    2>"$OUT/local_$gpus.log"
+    --tasks-dir $SCALE/tasks --kernels-dir $SCALE/kernels >"$OUT/local_${gpus/,/}.jsonl" \
+    2>"$OUT/local_${gpus/,/}.log"
 done
 port=14222
 url=nats://127.0.0.1:$port
@@ -55,7 +55,7 @@ import collections, json, sys
 out = sys.argv[1]
 def load(name):
     return [json.loads(l) for l in open(f"{out}/{name}") if l.strip()]
-for name in ["local_0.jsonl", "local_0,1.jsonl", "nats.jsonl"]:
+for name in ["local_0.jsonl", "local_01.jsonl", "nats.jsonl"]:
     rows = load(name)
     verdicts = collections.Counter(r["verdict"] for r in rows)
     workers = collections.Counter(r.get("worker", "") for r in rows)

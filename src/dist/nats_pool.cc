@@ -56,6 +56,7 @@ NatsPool::NatsPool(NatsPoolOptions options, nats::Connection nc, nats::PullConsu
       progress_(std::move(progress)),
       run_(std::move(run)),
       hello_(std::move(hello)),
+      last_start_(Clock::now()),
       last_warning_(Clock::now()) {}
 
 NatsPool::~NatsPool() { Shutdown(); }
@@ -136,6 +137,7 @@ void NatsPool::ReadProgress() {
     auto it = jobs_.find(notice.value("id", ""));
     if (it == jobs_.end()) continue;
     Job& job = it->second;
+    last_start_ = Clock::now();
     job.worker = notice.value("worker", "");
     ++job.starts;
     job.deadline = Clock::now() +
@@ -190,11 +192,14 @@ void NatsPool::HandleDeadlines(std::vector<PoolOutcome>& done) {
       ++it;
     }
   }
+  // Jobs waiting while no worker has started anything for a minute: nobody serves the queue.
   const bool waiting = std::any_of(jobs_.begin(), jobs_.end(),
                                    [](const auto& j) { return !j.second.deadline.has_value(); });
-  if (waiting && now - last_warning_ > Seconds(kWarnAfterSeconds)) {
+  const Duration quiet = Seconds(kWarnAfterSeconds);
+  if (waiting && now - last_start_ > quiet && now - last_warning_ > quiet) {
     last_warning_ = now;
-    options_.logger->warn("jobs wait on queue {} with no worker taking them{}", options_.queue,
+    options_.logger->warn("jobs wait on queue {} and no worker has started one for {:.0f} s{}",
+                          options_.queue, kWarnAfterSeconds,
                           nc_.connected() ? "" : " (not connected to the NATS server)");
   }
 }

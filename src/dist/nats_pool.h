@@ -81,6 +81,7 @@ class NatsPool : public JobRunner {
   WorkerHello hello_;
   std::map<std::string, Job> jobs_;  // By job id.
   int64_t published_ = 0;
+  TimePoint last_start_;  // When a worker last started a job (or the pool was made).
   TimePoint last_warning_;
 };
 
