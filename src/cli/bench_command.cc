@@ -140,6 +140,8 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--trials", r.trials, "Correctness trials (5)");
   bench->add_flag("--no-cache", r.no_cache, "Neither read nor write the result cache");
   AddNatsFlags(*bench, r.nats_url, r.nats_queue, r.nats_startup_timeout_s);
+  bench->add_flag("--confirm-best", r.confirm_best,
+                  "Measure a new best again on another worker before accepting it");
   bench->add_option("--config", r.config_path, "TOML configuration (default ./adaexplore.toml)");
   bench->add_option("--log-level", r.log_level, "trace, debug, info, warn (default), error");
 }

@@ -128,6 +128,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_flag("--json", f.json, "Print the final summary as one JSON object");
   run->add_option("--seed", f.seed, "Seed of the search's random choices (0)");
   run->add_flag("--no-reviser", f.no_reviser, "Small steps without the reviser call");
+  run->add_flag("--confirm-best", f.confirm_best,
+                "Measure a new best again on another worker before accepting it");
   run->add_option("--expand-ratio", f.expand_ratio,
                   "c_e / c: 1.0 (KernelBench Level 2), 0.5 (Level 3)");
   run->add_option("--reasoning-effort", f.reasoning_effort, "minimal, low, medium or high");
@@ -188,6 +190,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                               {"language", flags.language},
                               {"reviser", !flags.no_reviser},
                               {"expand_ratio", flags.expand_ratio},
+                              {"confirm_best", flags.confirm_best},
                               {"reasoning_effort", flags.reasoning_effort},
                               {"max_output_tokens", flags.max_output_tokens},
                               {"profile", config.profile.name},
@@ -255,6 +258,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                         .reasoning_effort = run.options.value("reasoning_effort", ""),
                         .logger = logger};
   options.explore.expand_ratio = run.options.value("expand_ratio", 1.0);
+  options.confirm_best = run.options.value("confirm_best", false);
   if (run.options.contains("memory_rules") && run.options["memory_rules"].is_array()) {
     options.memory_rules = run.options["memory_rules"].get<std::vector<std::string>>();
   }

@@ -39,6 +39,7 @@ struct RunFlags {
   std::string label;   // Stored in the run's options: how bench finds its runs again.
   uint64_t seed = 0;
   bool no_reviser = false;
+  bool confirm_best = false;
   double expand_ratio = 1.0;
   std::string reasoning_effort;
   int64_t max_output_tokens = 0;

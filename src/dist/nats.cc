@@ -101,6 +101,11 @@ Status InProgress(const Message& m) { return Answer(natsMsg_InProgress, m, "hear
 Status Term(const Message& m) { return Answer(natsMsg_Term, m, "terminating a message"); }
 Status Nak(const Message& m) { return Answer(natsMsg_Nak, m, "handing a message back"); }
 
+Status NakAfter(const Message& m, double delay_s) {
+  natsStatus s = natsMsg_NakWithDelay(m.get(), Ms(delay_s), nullptr);
+  return s == NATS_OK ? Status::Ok() : Error(s, "handing a message back");
+}
+
 Result<std::optional<Message>> Subscription::Next(double timeout_s) {
   natsMsg* raw = nullptr;
   natsStatus s = natsSubscription_NextMsg(&raw, sub_.get(), std::max<int64_t>(1, Ms(timeout_s)));

@@ -55,6 +55,7 @@ Status Ack(const Message& m);
 Status InProgress(const Message& m);  // Resets the redelivery timer.
 Status Term(const Message& m);        // Never redeliver (a malformed job).
 Status Nak(const Message& m);         // Redeliver now, to anyone (this host is stopping).
+Status NakAfter(const Message& m, double delay_s);  // Redeliver later, to anyone.
 
 // A core NATS subscription read without callbacks.
 class Subscription {

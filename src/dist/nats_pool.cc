@@ -39,6 +39,7 @@ nlohmann::json JobEnvelope(const PoolJob& job, const std::string& run) {
   return {{"id", job.id},
           {"message", job.message},
           {"timeout_s", job.timeout_s},
+          {"avoid", job.avoid_worker},
           {"reply", nats::ResultSubject(run)},
           {"progress", nats::ProgressSubject(run)}};
 }

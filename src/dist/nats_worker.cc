@@ -13,6 +13,7 @@ namespace adaexplore {
 namespace {
 
 constexpr double kTurnSeconds = 0.05;
+constexpr int kAvoidDeliveries = 4;
 
 std::string HostName() {
   char name[256] = {};
@@ -143,6 +144,14 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
         continue;
       }
       const int delivered = nats::Delivered(m);
+      // A second measurement avoids the host that made the first: leave it to another host for
+      // a few deliveries, then take it (this may be the only host).
+      const std::string avoid = job.value("avoid", "");
+      if (!avoid.empty() && avoid.substr(0, avoid.find('/')) == host &&
+          delivered < kAvoidDeliveries) {
+        (void)nats::NakAfter(m, 0.5);
+        continue;
+      }
       if (auto again = running.find(msg_id); again != running.end()) {
         again->second.message = std::move(m);  // Redelivered while still running here.
         continue;

@@ -69,6 +69,7 @@ std::string Evaluator::CacheKey(const EvalRequest& request) const {
       .Add(request.candidate.sha256)
       .Add(options_.profile.Fingerprint().dump())
       .Add(device)
+      .Add(request.measurement > 0 ? fmt::format("measurement {}", request.measurement) : "")
       .Finish();
 }
 
@@ -129,7 +130,8 @@ uint64_t Evaluator::Submit(EvalRequest request) {
   if (fresh) {
     pool_->Submit(PoolJob{.id = key.substr(0, 16),
                           .message = JobMessage(requests_.at(id).first),
-                          .timeout_s = options_.profile.timeout_s});
+                          .timeout_s = options_.profile.timeout_s,
+                          .avoid_worker = requests_.at(id).first.avoid_worker});
   }
   return id;
 }

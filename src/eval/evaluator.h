@@ -26,6 +26,11 @@ namespace adaexplore {
 struct EvalRequest {
   SourceFile task;
   SourceFile candidate;
+  // A repeated measurement of the same candidate (0: the first). Part of the content key, so it
+  // is measured again rather than answered from the cache; `avoid_worker` asks for another
+  // worker than the one that measured it first.
+  int measurement = 0;
+  std::string avoid_worker;
 };
 
 struct EvaluatorOptions {

@@ -21,6 +21,8 @@ struct PoolJob {
   std::string id;
   nlohmann::json message;  // The "eval" message without id, timeout_s (the pool adds them).
   double timeout_s = 180;
+  // A second measurement: run it on any worker but this one where another can take it.
+  std::string avoid_worker;
 };
 
 struct PoolOutcome {

@@ -122,12 +122,22 @@ bool WorkerPool::SoloRunningOn(size_t slot) const {
 }
 
 void WorkerPool::Dispatch() {
+  auto ready = [&](size_t i) {
+    return slots_[i].worker && slots_[i].worker->state() == Worker::State::kReady;
+  };
   for (auto it = pending_.begin(); it != pending_.end();) {
     std::optional<size_t> chosen;
     size_t least_busy = SIZE_MAX;
+    // A job avoiding a worker waits for another one, unless no other is ready at all.
+    const std::string& avoid = it->job.avoid_worker;
+    bool other_ready = false;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      other_ready |= ready(i) && slots_[i].spec.label != avoid;
+    }
     for (size_t i = 0; i < slots_.size(); ++i) {
       const Slot& slot = slots_[i];
-      if (!slot.worker || slot.worker->state() != Worker::State::kReady || SoloRunningOn(i)) {
+      if (!ready(i) || SoloRunningOn(i) ||
+          (!avoid.empty() && other_ready && slot.spec.label == avoid)) {
         continue;
       }
       const size_t busy = RunningOn(i);

@@ -69,6 +69,31 @@ TEST_F(WorkerPoolTest, RunsJobsAndReturnsFacts) {
   EXPECT_EQ(out["c"].facts["status"], "ok");  // A malformed line is skipped, not fatal.
 }
 
+TEST_F(WorkerPoolTest, AJobAvoidingAWorkerGoesToAnotherUnlessNoneIsReady) {
+  WorkerPool pool({Spec("w0", 2), Spec("w1", 2)}, {});
+  ASSERT_TRUE(pool.Start().ok());
+  ASSERT_TRUE(pool.WaitReady(Clock::now() + Seconds(20), nullptr).ok());
+  for (const std::string avoid : {"w0", "w1"}) {
+    for (int i = 0; i < 3; ++i) {
+      PoolJob job = Job(avoid + std::to_string(i), "result");
+      job.avoid_worker = avoid;
+      pool.Submit(std::move(job));
+    }
+  }
+  for (const auto& [id, outcome] : Drain(pool)) {
+    EXPECT_NE(outcome.worker, id.substr(0, 2)) << id;
+  }
+  WorkerPool alone({Spec("only")}, {});
+  ASSERT_TRUE(alone.Start().ok());
+  ASSERT_TRUE(alone.WaitReady(Clock::now() + Seconds(20), nullptr).ok());
+  PoolJob job = Job("x", "result");
+  job.avoid_worker = "only";
+  alone.Submit(std::move(job));
+  auto out = Drain(alone);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out["x"].worker, "only");  // No other worker: it runs where it must.
+}
+
 TEST_F(WorkerPoolTest, ReportsProgress) {
   std::vector<std::string> phases;
   WorkerPool pool({Spec("w0")}, {.on_progress = [&](const std::string&, const std::string& p) {

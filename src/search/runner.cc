@@ -50,6 +50,28 @@ nlohmann::json MessagesJson(const std::vector<ChatMessage>& messages) {
   return out;
 }
 
+// True when `speedup` beats every correct node of `tree`.
+bool IsNewBest(const SearchTree& tree, double speedup) {
+  const std::optional<int> best = tree.GlobalBest();
+  if (!best) return true;
+  const NodeOutcome& outcome = tree.node(*best).outcome;
+  return !outcome.correct || speedup > outcome.speedup;
+}
+
+// A new best after its second measurement: the second's verdict when it is not correct (a
+// flaky kernel is not accepted), else the first with the lower of the two speedups; both results
+// are kept in "measurements".
+EvalResult Confirmed(const EvalResult& first, const EvalResult& second) {
+  EvalResult out = second.verdict == Verdict::kCorrect ? first : second;
+  if (second.verdict != Verdict::kCorrect) {
+    out.reason = fmt::format("not confirmed on {}: {}", second.worker, second.reason);
+  } else if (second.speedup && (!out.speedup || *second.speedup < *out.speedup)) {
+    out.speedup = second.speedup;
+  }
+  out.facts["measurements"] = {ToJson(first), ToJson(second)};
+  return out;
+}
+
 }  // namespace
 
 struct SearchRunner::Task {
@@ -70,7 +92,8 @@ struct SearchRunner::Task {
     std::vector<ChatMessage> pending_messages;
     std::string guidance;
     std::string edit_feedback;
-    std::string kernel;  // Being evaluated.
+    std::string kernel;               // Being evaluated.
+    std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
   };
   std::optional<Step> step;
 };
@@ -337,13 +360,29 @@ Status SearchRunner::OnKernel(Task& task, std::string kernel) {
   return Status::Ok();
 }
 
-Status SearchRunner::OnEval(Task& task, const EvalResult& result) {
+Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
   Task::Step& step = *task.step;
-  std::string kernel = std::move(step.kernel);
-  if (result.verdict == Verdict::kError) {
+  if (measured.verdict == Verdict::kError) {
     return Unavailable("the harness could not evaluate a kernel of " + task.source.name + ": " +
-                       result.reason);
+                       measured.reason);
   }
+  if (options_.confirm_best && !step.first && measured.verdict == Verdict::kCorrect &&
+      measured.speedup && IsNewBest(task.tree, *measured.speedup)) {
+    // Measure it again, elsewhere, before it counts.
+    step.first = measured;
+    SourceFile candidate{.path = "",
+                         .name = fmt::format("{}_node{}", task.source.name, task.tree.size()),
+                         .source = step.kernel,
+                         .sha256 = Sha256Hex(step.kernel)};
+    const uint64_t id = evaluator_.Submit({.task = task.source,
+                                           .candidate = std::move(candidate),
+                                           .measurement = 1,
+                                           .avoid_worker = measured.worker});
+    eval_waiting_[id] = &task;
+    return Status::Ok();
+  }
+  const EvalResult result = step.first ? Confirmed(*step.first, measured) : measured;
+  std::string kernel = std::move(step.kernel);
   const NodeOutcome outcome{.compiled = Compiled(result.verdict),
                             .correct = result.verdict == Verdict::kCorrect,
                             .speedup = result.speedup.value_or(0)};

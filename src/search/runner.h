@@ -46,6 +46,9 @@ struct RunnerOptions {
   std::string reasoning_effort;
   std::optional<double> temperature;
   std::vector<std::string> memory_rules;
+  // A kernel that would be a task's new best is measured a second time, on another worker where
+  // there is one, before it is accepted; the node keeps the lower speedup and both results.
+  bool confirm_best = false;
   Logger logger = NullLogger();
 };
 

@@ -1,7 +1,7 @@
 """Scale-out through a real NATS JetStream server on loopback: `adaexplore worker --nats` hosts
 (CPU workers here) serve `adaexplore eval --nats`. A host killed in the middle of a job: the job is
 redelivered to the other host and finished once. The server restarted in the middle of a batch:
-every result arrives, none twice."""
+every result arrives, none twice. A new best confirmed by a second measurement on the other host."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -17,7 +18,8 @@ from typing import Iterator
 
 import pytest
 
-from conftest import Cli, example
+from conftest import Cli, example, llm_server
+from scripted_llm import Script
 
 pytestmark = pytest.mark.skipif(shutil.which("nats-server") is None,
                                 reason="nats-server is not installed (tools/setup.sh installs it)")
@@ -194,3 +196,23 @@ def test_no_server_is_a_clear_error(cli: Cli) -> None:
                 example("kernels", "relu", "ok.py"), *FAST, timeout=120)
     assert p.returncode != 0
     assert f"connecting to {url}" in p.stderr
+
+
+def test_a_new_best_is_confirmed_on_the_other_host(cli: Cli, nats: NatsServer, hosts: list[Host],
+                                                   tmp_path: Path) -> None:
+    hosts += [Host(cli, nats.url, "host-a"), Host(cli, nats.url, "host-b")]
+    for host in hosts:
+        host.wait_for("serving queue cpu")
+    db = tmp_path / "run.sqlite"
+    with llm_server(cli, Script().handle, "sk-nats-test"):
+        p = cli.run("run", "--nats", nats.url, "--task", example("tasks", "relu.py"), "--llm",
+                    "openai:scripted", "--steps", "2", "--db", str(db), "--out",
+                    str(tmp_path / "out"), "--confirm-best", *FAST, timeout=600)
+    assert p.returncode == 0, p.stderr
+    with sqlite3.connect(db) as c:
+        rows = [json.loads(r) for (r,) in c.execute(
+            "SELECT result FROM nodes WHERE verdict = 'correct' ORDER BY node")]
+    confirmed = [r["facts"]["measurements"] for r in rows if "measurements" in r["facts"]]
+    assert confirmed, rows
+    for first, second in confirmed:
+        assert first["worker"].split("/")[0] != second["worker"].split("/")[0], (first, second)

@@ -174,3 +174,22 @@ def test_a_spent_budget_stops_the_run_cleanly(cli: Cli, scripted: Script, tmp_pa
     # Every recorded step is whole; the step the budget interrupted was not recorded.
     assert [n[0] for n in _nodes(db)] == list(range(1, summary["tasks"][0]["steps"] + 1))
     assert summary["cost"]["input_tokens"] + summary["cost"]["output_tokens"] <= 3000 + 1200 * 2
+
+
+def test_confirm_best_measures_a_new_best_twice_and_keeps_the_lower(cli: Cli, scripted: Script,
+                                                                    tmp_path: Path) -> None:
+    db = tmp_path / "run.sqlite"
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                "--steps", "3", "--db", str(db), "--out", str(tmp_path / "out"),
+                "--confirm-best", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT node, verdict, speedup, result FROM nodes ORDER BY node").fetchall()
+    confirmed = [(node, speedup, json.loads(result)) for node, verdict, speedup, result in rows
+                 if verdict == "correct" and "measurements" in json.loads(result)["facts"]]
+    assert confirmed, rows  # The first correct node is a new best: measured twice.
+    for node, speedup, result in confirmed:
+        first, second = result["facts"]["measurements"]
+        assert first["cache_key"] != second["cache_key"]  # Measured again, not a cache hit.
+        assert speedup == pytest.approx(min(first["speedup"], second["speedup"]))
+        assert result["worker"] == first["worker"] == "cpu"  # The only worker: no other to use.
