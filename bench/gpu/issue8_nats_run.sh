@@ -4,7 +4,7 @@
 # (host-b), and `adaexplore run --nats --confirm-best` with no GPU of its own over TASKS tasks of
 # .device/l2suite (default 3), STEPS steps each (default 3), the scripted LLM of
 # bench/gpu/showcase_llm.py. Prints the run's summary and, for each confirmed new best, the two
-# hosts that measured it.
+# hosts that measured it. The run gets RUN_LIMIT seconds (default 480), then SIGTERM.
 source "$(dirname "$0")/common.sh"
 TASKS=${TASKS:-3}
 STEPS=${STEPS:-3}
@@ -24,7 +24,7 @@ mkdir -p /tmp/run-tasks
 cp $(ls .device/l2suite/*.py | head -"$TASKS") /tmp/run-tasks/
 stamp "run through NATS: $TASKS tasks, $STEPS steps, --confirm-best"
 CUDA_VISIBLE_DEVICES= OPENAI_BASE_URL=$(cat "$llmurl") OPENAI_API_KEY=scripted \
-  "$BIN" run --nats $url --confirm-best --task /tmp/run-tasks --llm openai:scripted \
+  timeout "${RUN_LIMIT:-480}" "$BIN" run --nats $url --confirm-best --task /tmp/run-tasks --llm openai:scripted \
   --steps "$STEPS" --db /tmp/nats-run.sqlite --out /tmp/run-out >"$OUT/run.txt" 2>"$OUT/run.log"
 stamp "run exited with $?"
 kill $llm
