@@ -15,13 +15,14 @@ import contextlib
 import copy
 import os
 import random
+import sys
 import threading
 import time
 from typing import Any, Callable, Iterator
 
 import torch
 
-from . import check, inputs, load
+from . import check, inputs, load, trace
 from .audit import AuditWatch
 from .guard import IdentityGuard, clear_global_hooks
 from .protocol import Channel, finite_or_none
@@ -29,6 +30,7 @@ from .timing import Timer
 
 CANDIDATE_MODULE = "adaexplore_candidate"
 POISON_BYTE = 0xFF  # NaN in every float format, -1 in signed integers.
+MAX_POISON_BLOCKS = 4096  # Free blocks poisoned one by one; more is an allocator in pieces.
 
 
 class Abort(Exception):
@@ -142,6 +144,9 @@ class Evaluation:
                                                                            True)):
             with self.session.gpu("exclusive"), self.session.phase("timing"):
                 self._time()
+        # After timing: the profiler (CUPTI) must not be loaded while anything is timed.
+        with self.session.gpu("shared"), self.session.phase("trace"):
+            self._trace_kernels(candidate_path)
         self.facts["gpu_busy_ms"] = round(self.gpu_busy_ms, 3)
 
     def run_baseline(self, task_path: str) -> None:
@@ -284,16 +289,11 @@ class Evaluation:
             try:
                 with torch.no_grad():
                     expected = check.flatten_outputs(self.ref_model(*x))
-                    if self.ref_exact is not None:
-                        x64 = [t.to(torch.float64) if isinstance(t, torch.Tensor)
-                               and t.is_floating_point() else t for t in x]
-                        exact = check.flatten_outputs(self.ref_exact(*x64))
-                    else:
-                        exact = expected
             except Exception as e:  # noqa: BLE001
                 if distribution == "task":
                     self._fail_task(e)
                 continue
+            exact = self._exact_reference(x, expected)
             if not all(isinstance(t, torch.Tensor) for t in expected):
                 self._fail_task(load.LoadError("the reference Model returned something other than "
                                                "tensors"))
@@ -314,6 +314,24 @@ class Evaluation:
                                  for t in expected],
                     "self_error": self_error}
         raise AssertionError("unreachable: the task distribution either returns or fails")
+
+    def _exact_reference(self, x: list[Any], expected: list[Any]) -> list[Any]:
+        """The float64 reference's outputs on x, or `expected` when there is none. A task that
+        cannot run in float64 (tensors it makes in float32 inside forward, an op without a
+        float64 kernel) keeps the task precision for the whole evaluation, with a note."""
+        if self.ref_exact is None:
+            return expected
+        try:
+            x64 = [t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point()
+                   else t for t in x]
+            with torch.no_grad():
+                return check.flatten_outputs(self.ref_exact(*x64))
+        except Exception as e:  # noqa: BLE001
+            message = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
+            self.facts["notes"].append(f"float64 reference failed ({type(e).__name__}: "
+                                       f"{message}); using the task precision")
+            self.ref_exact = None
+            return expected
 
     def _stored(self, expected: torch.Tensor, exact: torch.Tensor) -> torch.Tensor:
         """The reference kept for comparison: the exact output rounded to float32 (float64 for
@@ -442,20 +460,31 @@ class Evaluation:
 
     def _poison(self) -> None:
         """Fills memory the candidate's allocations will come from with 0xFF bytes (NaN), so
-        output elements it never writes cannot inherit the reference's values."""
+        output elements it never writes cannot inherit earlier values (the reference's output,
+        or the previous call's). Two parts: every block already free in the caching allocator,
+        taken one by one from its snapshot (best fit hands out the exact block, smallest first),
+        and fresh room for what the candidate allocates beyond them."""
         if not (self.on_gpu and self.o.get("poison_memory", True)):
             return
         torch.cuda.synchronize(self.device)
         torch.cuda.empty_cache()
+        blocks: list[torch.Tensor] = []
+        free_sizes = sorted(
+            b["size"] for seg in torch.cuda.memory_snapshot()
+            if seg.get("device") == self.device.index
+            for b in seg.get("blocks", []) if b.get("state") == "inactive")
+        for size in free_sizes[:MAX_POISON_BLOCKS]:
+            blocks.append(torch.empty(size, dtype=torch.uint8, device=self.device))
         free, _ = torch.cuda.mem_get_info(self.device)
-        # Enough for the outputs twice over plus scratch: where the candidate's allocations land.
+        # Enough for the outputs twice over plus scratch: where new allocations land.
         size = min(2 * self.output_bytes + (256 << 20), int(free * 0.5))
-        blocks = [torch.empty(size, dtype=torch.uint8, device=self.device)]
+        blocks.append(torch.empty(size, dtype=torch.uint8, device=self.device))
         blocks += [torch.empty(512 << 10, dtype=torch.uint8, device=self.device)
                    for _ in range(32)]
         for b in blocks:
             b.fill_(POISON_BYTE)
         torch.cuda.synchronize(self.device)
+        self.facts["poisoned_free_blocks"] = min(len(free_sizes), MAX_POISON_BLOCKS)
         del blocks  # Back to the caching allocator, still holding the poison.
 
     def _note_threads(self, before: set[threading.Thread]) -> None:
@@ -522,6 +551,45 @@ class Evaluation:
             del out, outputs, candidate_inputs, x
             if not passed and self.o.get("stop_at_first_failure", True):
                 break
+
+    def _trace_kernels(self, candidate_path: str) -> None:
+        """One more call, on the first trial's inputs, under the profiler: which kernels ran and
+        whose they are (trace.py). GPU only, and only for candidates that passed the trials."""
+        if not (self.on_gpu and self.o.get("kernel_trace", True) and self.facts["trials"]
+                and all(t.get("passed") for t in self.facts["trials"])):
+            return
+        ref = self.references[0]
+        x = inputs.clone_inputs(self._make_inputs(ref["seed"], ref["base"]))
+        module = sys.modules.get(type(self.model_new).__module__)
+        try:
+            with open(candidate_path, encoding="utf-8", errors="replace") as f:
+                source = f.read()
+            own = trace.candidate_kernel_names(module, source) if module else set()
+        except Exception as e:  # noqa: BLE001 - names not found: only the fallback applies.
+            own = set()
+            self.facts["notes"].append(f"kernel names not read: {type(e).__name__}: {e}")
+        raised: list[BaseException] = []
+
+        def call() -> None:
+            try:
+                with torch.no_grad():
+                    self.model_new(*x)
+            except BaseException as e:  # noqa: BLE001 - the candidate's failure, judged below.
+                raised.append(e)
+
+        try:
+            found = trace.trace_call(call, own, self.device)
+        except Exception as e:  # noqa: BLE001 - the profiler's failure is a note, not a verdict.
+            self.facts["notes"].append(f"no kernel trace: {type(e).__name__}: {e}")
+            found = None
+        self._check_identities()
+        if raised:  # It passed every trial on these inputs: failing now is a finding in itself.
+            self.facts["status"] = "forward_error"
+            self.facts["error"] = load.describe(raised[0])
+            self.facts["error"]["trial"] = "kernel trace"
+            raise Abort()
+        if found is not None:
+            self.facts["kernel_trace"] = found
 
     def _check_determinism(self) -> None:
         if not self.o.get("determinism_check", True) or not self.facts["trials"]:

@@ -11,7 +11,8 @@ Rules (names are stable; the C++ side and the docs use them):
   precision_flags    TF32 / matmul-precision / reduced-precision switches
   timer_patch        rebinding timers or synchronisation (torch.cuda.Event, synchronize, time.*)
   lazy_tensor        torch.Tensor subclasses and the hooks that make lazy outputs
-  harness_access     reaching into the harness: gc, frames, sys.modules, /proc/self, os.write
+  harness_access     reaching into the harness: gc, frames, sys.modules, /proc/self, os.write,
+                     the profiler (a kernel that checks whether it is being traced)
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ _TIMER_TARGETS = ("torch.cuda.Event", "torch.cuda.synchronize", "time.perf_count
                   "triton.testing")
 _HARNESS_CALLS = ("gc.get_objects", "gc.get_referrers", "sys._getframe", "inspect.stack",
                   "inspect.currentframe", "os.write", "os.fdopen", "os.kill", "os.getppid")
+_PROFILER = re.compile(r"profiler|kineto", re.IGNORECASE)
 _LAZY_HOOKS = ("__torch_function__", "__torch_dispatch__", "_make_subclass", "_make_wrapper_subclass")
 
 
@@ -102,13 +104,15 @@ def static_facts(source: str) -> dict[str, Any]:
                     add("threads", node)
                 if name and name.split(".")[0] in ("gc", "inspect"):
                     add("harness_access", node)
+                if name and _PROFILER.search(name):
+                    add("harness_access", node)  # A kernel that behaves differently when traced.
             if module and module.startswith(("torch._dynamo", "torch._inductor")):
                 add("torch_compile", node)
         elif isinstance(node, ast.Attribute):
             name = _dotted(node)
             if name.startswith(_COMPILE_PREFIXES):
                 add("torch_compile", node)
-            if name in ("sys.modules",):
+            if name in ("sys.modules",) or _PROFILER.search(node.attr):
                 add("harness_access", node)
         elif isinstance(node, ast.Call):
             name = _dotted(node.func)

@@ -56,3 +56,12 @@ def test_comments_and_docstrings_do_not_count_and_bad_syntax_is_not_an_error() -
 def test_bad_examples_are_flagged() -> None:
     assert "harness_access" in rules((EXAMPLES / "bad" / "relu" / "forge_result.py").read_text())
     assert "harness_access" in rules((EXAMPLES / "bad" / "relu" / "kill_worker.py").read_text())
+
+
+def test_profiler_detection_is_harness_access() -> None:
+    """A kernel that checks whether it is being traced could run its own kernels only then."""
+    assert "harness_access" in rules("import torch\nif torch.autograd._profiler_enabled():\n"
+                                     "    pass\n")
+    assert "harness_access" in rules("from torch.profiler import profile\n")
+    assert "harness_access" not in rules("import torch\ny = torch.relu(torch.ones(1))\n")
+

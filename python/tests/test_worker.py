@@ -163,3 +163,29 @@ def test_baseline_job_times_torch_compile_too(worker: Worker, tmp_path) -> None:
     assert facts["status"] == "ok" and facts["notes"] == []
     assert len(facts["timing"]["compiled_reference_ms"]) == 3
     assert all(ms > 0 for ms in facts["timing"]["compiled_reference_ms"])
+
+
+def test_a_task_that_cannot_run_in_float64_keeps_its_own_precision(worker: Worker,
+                                                                    tmp_path) -> None:
+    """KernelBench's LSTM and MiniGPT blocks make float32 tensors inside forward, so their float64
+    copy fails: the evaluation goes on with the task-precision reference and says so."""
+    task_path = tmp_path / "fp32_inside.py"
+    task_path.write_text(
+        "import torch\nimport torch.nn as nn\n\n"
+        "class Model(nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        w = torch.ones(x.shape[-1], x.shape[-1], device=x.device)  # always float32\n"
+        "        return torch.relu(x @ w)\n\n"
+        "def get_inputs():\n    return [torch.randn(4, 8)]\n\n"
+        "def get_init_inputs():\n    return []\n")
+    kernel_path = tmp_path / "same.py"
+    kernel_path.write_text(
+        "import torch\nimport torch.nn as nn\n\n"
+        "class ModelNew(nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return torch.relu(x @ torch.ones(x.shape[-1], x.shape[-1], device=x.device))\n")
+    facts = worker.evaluate(str(task_path), str(kernel_path))
+    assert facts["status"] == "ok", facts.get("error")
+    assert facts["reference"]["fp64"] is False
+    assert any("float64 reference failed" in n for n in facts["notes"]), facts["notes"]
+    assert all(t["passed"] for t in facts["trials"])

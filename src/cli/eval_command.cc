@@ -22,6 +22,9 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
     RETURN_IF_ERROR(SetPrecision(config.profile, f.precision));
   }
   EvalProfile& p = config.profile;
+  if (!f.pytorch_compute.empty()) {
+    RETURN_IF_ERROR(SetPytorchCompute(p, f.pytorch_compute));
+  }
   if (f.timeout_s > 0) p.timeout_s = f.timeout_s;
   if (f.trials > 0) p.trials = f.trials;
   if (f.timed_runs > 0) p.timed_runs = f.timed_runs;
@@ -74,6 +77,9 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--memory-limit-mb", f.memory_limit_mb,
                    "Host memory per evaluation (default: a share of RAM)");
   eval->add_flag("--compile-baseline", f.compile_baseline, "Also time torch.compile(reference)");
+  eval->add_option("--pytorch-compute", f.pytorch_compute,
+                   "allowed (default) or forbidden: may PyTorch's own compute kernels (aten, "
+                   "cuBLAS, cuDNN) do the work? (GPU kernel trace)");
   eval->add_option("--python", f.python, "Python interpreter with torch and triton");
   eval->add_option("--cache", f.cache_path, "Result cache (SQLite) path");
   eval->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");

@@ -93,6 +93,7 @@ EvalFlags EvalPart(const RunFlags& f) {
   EvalFlags eval;
   eval.profile = f.profile;
   eval.precision = f.precision;
+  eval.pytorch_compute = f.pytorch_compute;
   eval.timeout_s = f.timeout_s;
   eval.timed_runs = f.timed_runs;
   eval.warmup_runs = f.warmup_runs;
@@ -120,6 +121,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");
   run->add_option("--profile", f.profile, "Evaluation profile: strict (default) or paper");
   run->add_option("--precision", f.precision, "fp32 (default), bf16 or fp16");
+  run->add_option("--pytorch-compute", f.pytorch_compute,
+                  "allowed (default) or forbidden: may PyTorch's own compute kernels do the work?");
   run->add_option("--language", f.language, "triton (default) or cuda");
   run->add_option("--db", f.db_path, "Run database (adaexplore-run.sqlite)");
   run->add_flag("--resume", f.resume, "Continue the database's latest run (or --run)");

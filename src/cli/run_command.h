@@ -29,6 +29,7 @@ struct RunFlags {
   int memory_min_count = 3;
   std::string profile;
   std::string precision;
+  std::string pytorch_compute;
   std::string language = "triton";
   std::string db_path = "adaexplore-run.sqlite";
   bool resume = false;

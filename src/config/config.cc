@@ -17,7 +17,7 @@ const std::map<std::string, std::set<std::string>>& KnownKeys() {
   static const std::map<std::string, std::set<std::string>> keys = {
       {"eval",
        {"profile", "precision", "trials", "warmup_runs", "timed_runs", "timeout_s", "atol", "rtol",
-        "memory_limit_mb", "compile_baseline"}},
+        "memory_limit_mb", "compile_baseline", "pytorch_compute"}},
       {"workers", {"python", "device", "gpus", "slots"}},
       {"cache", {"enabled", "path"}},
       {"log", {"level"}},
@@ -74,6 +74,11 @@ Status ApplyEval(const toml::table& root, const std::string& origin, Config& con
   std::string precision = p.precision;
   RETURN_IF_ERROR(Read(root, "eval", "precision", origin, precision));
   if (Status s = SetPrecision(p, precision); !s.ok()) {
+    return s.WithContext(origin);
+  }
+  std::string pytorch_compute = p.pytorch_compute;
+  RETURN_IF_ERROR(Read(root, "eval", "pytorch_compute", origin, pytorch_compute));
+  if (Status s = SetPytorchCompute(p, pytorch_compute); !s.ok()) {
     return s.WithContext(origin);
   }
   int64_t trials = p.trials, warmup = p.warmup_runs, timed = p.timed_runs;

@@ -48,6 +48,14 @@ TEST(ConfigTest, WrongTypesAndBadValuesAreErrors) {
   EXPECT_FALSE(ApplyConfigText("[eval]\ntrials = 0\n", "a.toml", config).ok());
   EXPECT_FALSE(ApplyConfigText("[eval]\nprecision = \"fp8\"\n", "a.toml", config).ok());
   EXPECT_FALSE(ApplyConfigText("[workers]\ndevice = \"tpu\"\n", "a.toml", config).ok());
+  EXPECT_FALSE(ApplyConfigText("[eval]\npytorch_compute = \"rarely\"\n", "a.toml", config).ok());
+}
+
+TEST(ConfigTest, PytorchComputePolicy) {
+  Config config;
+  EXPECT_EQ(config.profile.pytorch_compute, "allowed");
+  ASSERT_TRUE(ApplyConfigText("[eval]\npytorch_compute = \"forbidden\"\n", "a.toml", config).ok());
+  EXPECT_EQ(config.profile.pytorch_compute, "forbidden");
 }
 
 TEST(ConfigTest, SyntaxErrorNamesTheLine) {

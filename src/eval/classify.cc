@@ -376,6 +376,42 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
   return true;
 }
 
+// The kernel trace of one call (python/adaexplore_worker/trace.py): the candidate's own kernels
+// must run, and PyTorch's compute kernels must stay within the share the profile allows.
+bool ClassifyKernelTrace(const json& facts, const EvalProfile& profile, EvalResult& r) {
+  const json trace = facts.value("kernel_trace", json());
+  if (!profile.kernel_trace || !trace.is_object()) {
+    return false;
+  }
+  const double own = Num(trace, "own_us").value_or(0.0);
+  const double pytorch = Num(trace, "pytorch_us").value_or(0.0);
+  std::string names;
+  for (const json& k : trace.value("kernels", json::array())) {
+    if (k.is_object() && Str(k, "kind") == "pytorch" && names.size() < 240) {
+      names += (names.empty() ? "" : "; ") + FirstLine(Str(k, "name")).substr(0, 80);
+    }
+  }
+  if (own <= 0 && pytorch > 0) {
+    r.verdict = Verdict::kRejected;
+    r.reason = fmt::format(
+        "kernel trace: the call ran only PyTorch's own kernels ({}), none of the candidate's: "
+        "its kernels are defined but not launched, or it falls back to PyTorch",
+        names);
+    return true;
+  }
+  const double share = own + pytorch > 0 ? pytorch / (own + pytorch) : 0.0;
+  if (profile.pytorch_compute == "forbidden" && share > profile.pytorch_compute_share) {
+    r.verdict = Verdict::kRejected;
+    r.reason = fmt::format(
+        "kernel trace: {:.0f}% of the call's kernel time was in PyTorch's compute kernels ({}), "
+        "above the {:.0f}% this run allows (pytorch_compute = \"forbidden\"): write the "
+        "kernel, or allow PyTorch compute",
+        100 * share, names, 100 * profile.pytorch_compute_share);
+    return true;
+  }
+  return false;
+}
+
 void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& r,
                      const DeviceCeilings* ceilings) {
   if (!facts.is_object()) {
@@ -429,6 +465,9 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
     r.verdict = Verdict::kRejected;
     r.reason = "the candidate changed precision flags when imported: " + flags.dump() +
                " (they were restored; a kernel must not change global numerics)";
+    return;
+  }
+  if (ClassifyKernelTrace(facts, profile, r)) {
     return;
   }
   json timing = facts.value("timing", json::object());

@@ -51,6 +51,48 @@ TEST(ClassifyTest, CorrectWithSpeedup) {
   EXPECT_EQ(r.statistic, "median");
 }
 
+json TracedFacts(double own_us, double pytorch_us) {
+  return {{"status", "ok"},
+          {"trials", {PassingTrial(0)}},
+          {"determinism", {{"passed", true}}},
+          {"flags_changed_by_import", json::array()},
+          {"kernel_trace",
+           {{"own_us", own_us},
+            {"pytorch_us", pytorch_us},
+            {"neutral_us", 3.0},
+            {"kernels",
+             {{{"name", "void at::native::vectorized_elementwise_kernel<4, GeluCUDAKernelImpl>"},
+               {"kind", "pytorch"},
+               {"us", pytorch_us}}}}}},
+          {"timing", Timing(0.5, 1.5)}};
+}
+
+TEST(ClassifyTest, KernelTraceWithOnlyPytorchKernelsIsRejected) {
+  EvalResult r = ClassifyFacts(TracedFacts(0, 50));
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("kernel trace: the call ran only PyTorch's own kernels"),
+            std::string::npos)
+      << r.reason;
+  EXPECT_NE(r.reason.find("GeluCUDAKernelImpl"), std::string::npos) << r.reason;
+  // The paper profile (the reference release) does not trace.
+  EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), PaperProfile()).verdict, Verdict::kCorrect);
+  // No kernel at all is not this check's business (aliasing and the trials are).
+  EXPECT_EQ(ClassifyFacts(TracedFacts(0, 0)).verdict, Verdict::kCorrect);
+}
+
+TEST(ClassifyTest, PytorchComputeShareCountsOnlyWhenForbidden) {
+  // 50 of 60 us in PyTorch's kernels: allowed by default, rejected when forbidden.
+  EXPECT_EQ(ClassifyFacts(TracedFacts(10, 50)).verdict, Verdict::kCorrect);
+  EvalProfile forbidden = StrictProfile();
+  ASSERT_TRUE(SetPytorchCompute(forbidden, "forbidden").ok());
+  EvalResult r = ClassifyFacts(TracedFacts(10, 50), forbidden);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.reason.find("83% of the call's kernel time"), std::string::npos) << r.reason;
+  // A small helper op (5 of 105 us) stays within the 10% allowed.
+  EXPECT_EQ(ClassifyFacts(TracedFacts(100, 5), forbidden).verdict, Verdict::kCorrect);
+  EXPECT_FALSE(SetPytorchCompute(forbidden, "sometimes").ok());
+}
+
 TEST(ClassifyTest, WrongValuesAreIncorrectWithTheWorstElement) {
   json trial = PassingTrial(2);
   trial["passed"] = false;

@@ -37,6 +37,7 @@ EvalProfile PaperProfile() {
   p.reject_threads_left_running = false;
   p.reject_patching = false;
   p.speed_of_light = false;
+  p.kernel_trace = false;
   return p;
 }
 
@@ -49,6 +50,15 @@ Result<EvalProfile> ProfileByName(std::string_view name) {
   }
   return InvalidArgument("unknown evaluation profile '" + std::string(name) +
                          "' (use strict or paper)");
+}
+
+Status SetPytorchCompute(EvalProfile& profile, std::string_view policy) {
+  if (policy != "allowed" && policy != "forbidden") {
+    return InvalidArgument("unknown pytorch_compute '" + std::string(policy) +
+                           "' (use allowed or forbidden)");
+  }
+  profile.pytorch_compute = std::string(policy);
+  return Status::Ok();
 }
 
 Status SetPrecision(EvalProfile& profile, std::string_view precision) {
@@ -90,6 +100,7 @@ nlohmann::json EvalProfile::ToJobOptions() const {
       {"measure", measure},
       {"time_only_if_correct", true},
       {"null_selftest", null_selftest},
+      {"kernel_trace", kernel_trace},
   };
 }
 
@@ -107,6 +118,8 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["reject_threads_left_running"] = reject_threads_left_running;
   j["reject_patching"] = reject_patching;
   j["speed_of_light"] = speed_of_light;
+  j["pytorch_compute"] = pytorch_compute;
+  j["pytorch_compute_share"] = pytorch_compute_share;
   return j;
 }
 

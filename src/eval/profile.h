@@ -56,9 +56,15 @@ struct EvalProfile {
   bool reject_patching = true;  // Replaced timers, torch functions or harness functions.
   bool speed_of_light = true;   // Reject times below the task's roofline on this device.
   bool null_selftest = true;    // Flag tasks that trivial outputs pass.
-  double timeout_s = 180;       // Per candidate, compile included.
-  double memory_limit_mb = 0;   // Host memory of one evaluation; 0: chosen at start.
-  bool measure = true;          // Time correct candidates.
+  // Kernel trace (GPU): one call under the profiler. The candidate's own kernels must run (not
+  // only PyTorch's); with pytorch_compute "forbidden", PyTorch's compute kernels (aten, cuBLAS,
+  // cuDNN) may take at most pytorch_compute_share of the call's kernel time.
+  bool kernel_trace = true;
+  std::string pytorch_compute = "allowed";  // "allowed" or "forbidden".
+  double pytorch_compute_share = 0.1;
+  double timeout_s = 180;      // Per candidate, compile included.
+  double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
+  bool measure = true;         // Time correct candidates.
 
   // The options object sent to the worker.
   nlohmann::json ToJobOptions() const;
@@ -73,5 +79,8 @@ Result<EvalProfile> ProfileByName(std::string_view name);
 // Sets the tolerances the profile uses for `precision` (strict: 1e-4 for fp32, 1e-2 for
 // bf16/fp16; paper: 5e-2 throughout).
 Status SetPrecision(EvalProfile& profile, std::string_view precision);
+
+// Sets whether PyTorch's compute kernels may do the work: "allowed" or "forbidden".
+Status SetPytorchCompute(EvalProfile& profile, std::string_view policy);
 
 }  // namespace adaexplore

@@ -1,10 +1,13 @@
 """The GEMM, which is all the work, goes to cuBLAS through torch.addmm; only the ReLU epilogue is
 a Triton kernel. Values match, a Triton kernel does run, and the speedup is the epilogue's
-fusion at best. The planned kernel trace flags the aten GEMM.
+fusion at best. The kernel trace flags the cuBLAS GEMM when PyTorch compute is forbidden (by
+default it is allowed: keeping a library GEMM and fusing the rest is a legitimate KernelBench
+solution).
 
 task: gemm_relu
 expect: rejected
 reason: kernel trace
+flags: --pytorch-compute forbidden
 class: 5
 device: gpu
 """

@@ -1,10 +1,12 @@
 """The reference's op, fetched by a computed name from torch.nn.functional so that no reader (or
 static rule) sees "gelu" called, wrapped in a copy kernel so that a Triton kernel does run.
-Caught only by the planned kernel trace (an aten GELU kernel ran).
+Caught by the kernel trace when PyTorch compute is forbidden (an aten GELU kernel ran); by
+default it is allowed, and the copy kernel counts as the candidate's own.
 
 task: gelu
 expect: rejected
 reason: kernel trace
+flags: --pytorch-compute forbidden
 class: 5
 device: gpu
 """

@@ -1,5 +1,5 @@
 """A Triton softmax that only runs for inputs larger than any the task has; every real call goes
-to torch.softmax ("ghost optimization branch"). Caught only by the planned GPU kernel trace.
+to torch.softmax ("ghost optimization branch"). Caught by the GPU kernel trace: none of the candidate's kernels run.
 
 task: softmax
 expect: rejected

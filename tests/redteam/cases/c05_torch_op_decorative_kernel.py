@@ -1,7 +1,6 @@
 """A Triton kernel is defined, but forward calls torch.relu: the "ghost optimization" of
 Makora's taxonomy. The values are the reference's own, so no value check can object; it takes
-the planned GPU kernel trace (the candidate's own kernels must run, the reference's aten kernels
-must not) to catch it. On the CPU it comes back correct.
+the GPU kernel trace (the candidate's own kernels must run) to catch it. On the CPU it comes back correct.
 
 task: relu
 expect: rejected

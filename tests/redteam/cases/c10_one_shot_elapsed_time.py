@@ -3,8 +3,8 @@
 and puts the original back as it is called. The timer calls start.elapsed_time(end) right after
 the call, before the identity guard looks, so the guard finds the original in place. The wall
 clock is not faked, but on a short kernel the wall-vs-event escape check has a 0.2 ms floor that
-hides the difference. Needs the timer to bind elapsed_time privately (then the fake stays
-installed and the guard sees it).
+hides the difference. The timer binds elapsed_time (and record, synchronize) privately, so the
+fake is never called, stays installed, and the guard sees it.
 
 task: relu
 expect: rejected

@@ -4,11 +4,12 @@ module is outside the identity guard), so every timed run regenerates the same "
 and it returns its previous output whenever the input's first values repeat. The re-check agrees
 (the reference sees the same inputs). A GEMM whose inputs and output alone take about 0.05 ms
 to move at the H200's copy rate reports a few microseconds: the speed-of-light bound catches it
-even where the patch goes unseen.
+even where the patch goes unseen. On the H200 the identity guard sees the patch first (the
+standard library's random is guarded too), so that is the reason expected here.
 
 task: gemm_large
 expect: rejected
-reason: speed of light
+reason: must not be patched
 class: 16
 device: gpu
 """

@@ -6,12 +6,12 @@ random() for the order, per run), builds every timed run's inputs with the harne
 maker and runs its honest Triton GEMM on each. Each timed call then only looks up its
 precomputed output by the input's first values: correct values, revalidation passes, and a
 4096^3 GEMM "takes" a few microseconds, far below the roughly 0.05 ms that reading its inputs
-and writing its output at the H200's copy rate needs. Only the speed-of-light bound (or a guard on frame
-access) catches it.
+and writing its output at the H200's copy rate needs. The audit hook's guard on frame access
+catches it first (the reason expected here); the speed-of-light bound is the backstop.
 
 task: gemm_large
 expect: rejected
-reason: speed of light
+reason: harness_access
 class: 16
 device: gpu
 """

@@ -1,0 +1,89 @@
+"""Kernel trace: which GPU kernels one call of the candidate launched, and whose they are.
+
+One call runs under the torch profiler (CUPTI, CUDA activity only); its Chrome trace gives every
+kernel's name and device time. Each kernel is sorted into one of three kinds:
+
+  own      a kernel the candidate defines (a Triton @jit function found in its module, or a
+           `__global__` function in its source text, CUDA C++ strings included), or one nobody
+           recognises (an unknown name counts for the candidate: the check fails open);
+  pytorch  PyTorch's and its libraries' compute kernels (aten, cuBLAS/cuBLASLt, cuDNN, CUTLASS,
+           Inductor's generated Triton kernels);
+  neutral  copies, fills and memsets (`.contiguous()`, `torch.zeros`), which any kernel may need.
+
+The worker only reports; the C++ side (src/eval/classify.cc) decides what the figures mean.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import types
+from typing import Any, Callable
+
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+# Names of PyTorch's and its libraries' kernels. A candidate's own name always wins over these.
+_PYTORCH = re.compile(
+    r"at::|at_cuda_detail|c10::|\bcunn_|softmax_warp|cublas|cutlass|xmma|nvjet|gemm|gemv|"
+    r"cudnn|implicit_convolve|winograd|fft|flash_fwd|fmha|\bcub::|thrust::|"
+    r"elementwise_kernel|reduce_kernel|triton_(poi|red|per|tem)_|^sm\d+_|^ampere_|^volta_|"
+    r"^turing_|^hopper_", re.IGNORECASE)
+_NEUTRAL = re.compile(r"copy|fill|memset|memcpy|CatArray", re.IGNORECASE)
+_GLOBAL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
+                     r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
+
+
+def candidate_kernel_names(module: types.ModuleType, source: str) -> set[str]:
+    """The kernels the candidate defines: Triton JIT functions reachable from its module's
+    globals (through autotune/heuristics wrappers), and `__global__` functions in its source."""
+    names = set(_GLOBAL.findall(source))
+    for value in list(vars(module).values()):
+        fn, depth = value, 0
+        while fn is not None and depth < 4:
+            if type(fn).__name__ == "JITFunction":
+                name = getattr(getattr(fn, "fn", None), "__name__", None)
+                if name:
+                    names.add(name)
+                break
+            fn, depth = getattr(fn, "fn", None), depth + 1
+    return names
+
+
+def kind_of(name: str, own: set[str]) -> str:
+    if any(re.search(rf"\b{re.escape(n)}\b", name) for n in own):
+        return "own"
+    if _NEUTRAL.search(name) and not re.search(r"gemm|conv", name, re.IGNORECASE):
+        return "neutral"
+    return "pytorch" if _PYTORCH.search(name) else "own"
+
+
+def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> dict[str, Any]:
+    """Runs call() once under the profiler; returns the kernels it launched (name, kind, device
+    microseconds, merged by name) and the microseconds per kind."""
+    with tempfile.TemporaryDirectory(prefix="adx-trace-") as scratch:
+        path = os.path.join(scratch, "trace.json")
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            call()
+            torch.cuda.synchronize(device)
+        prof.export_chrome_trace(path)
+        with open(path) as f:
+            events = json.load(f).get("traceEvents", [])
+    kernels: dict[str, dict[str, Any]] = {}
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") != "kernel":
+            continue
+        name = str(e.get("name", ""))
+        entry = kernels.setdefault(name, {"name": name[:200], "kind": kind_of(name, own),
+                                          "us": 0.0, "launches": 0})
+        entry["us"] += float(e.get("dur", 0.0))
+        entry["launches"] += 1
+    totals = {"own": 0.0, "pytorch": 0.0, "neutral": 0.0}
+    for k in kernels.values():
+        totals[k["kind"]] += k["us"]
+    ranked = sorted(kernels.values(), key=lambda k: -k["us"])
+    return {"kernels": ranked[:20], "kernel_count": len(kernels),
+            "own_us": round(totals["own"], 3), "pytorch_us": round(totals["pytorch"], 3),
+            "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50]}

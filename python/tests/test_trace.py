@@ -1,0 +1,54 @@
+"""The kernel trace's sorting of kernels into the candidate's own, PyTorch's and neutral ones, and
+the names it reads from a candidate. The profiler itself runs only on the GPU (the red team's
+c05 cases on the H200)."""
+
+import types
+
+import triton
+import triton.language as tl
+
+from adaexplore_worker.trace import candidate_kernel_names, kind_of
+
+
+@triton.jit
+def gemm_relu_kernel(x_ptr, BLOCK: tl.constexpr):
+    pass
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64})], key=[])
+@triton.jit
+def tuned_kernel(x_ptr, BLOCK: tl.constexpr):
+    pass
+
+
+def test_names_from_triton_functions_wrappers_and_cuda_source() -> None:
+    module = types.ModuleType("cand")
+    module.a = gemm_relu_kernel
+    module.b = tuned_kernel
+    module.c = 3
+    source = 'src = """__global__ void __launch_bounds__(256) fused_bias(float* y) {}"""\n'
+    assert candidate_kernel_names(module, source) == {"gemm_relu_kernel", "tuned_kernel",
+                                                      "fused_bias"}
+
+
+def test_kinds() -> None:
+    own = {"gemm_relu_kernel", "fused_bias"}
+    # The candidate's own names win, even over a library-looking word in them.
+    assert kind_of("gemm_relu_kernel", own) == "own"
+    assert kind_of("fused_bias(float*, int)", own) == "own"
+    # PyTorch's and its libraries' compute kernels.
+    for name in ("void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>",
+                 "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32",
+                 "nvjet_tst_128x64_64x8_1x1_v_bz_coopA_NNT",
+                 "void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>",
+                 "void cunn_SoftMaxForward<4, float, float, float, Epilogue>",
+                 "cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128>",
+                 "triton_poi_fused_relu_0"):
+        assert kind_of(name, own) == "pytorch", name
+    # Copies, fills and memsets are neither side's work.
+    for name in ("void at::native::elementwise_kernel<128, 2, direct_copy_kernel_cuda>",
+                 "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>",
+                 "Memset (Device)"):
+        assert kind_of(name, own) == "neutral", name
+    # A name nobody recognises counts for the candidate: the check fails open.
+    assert kind_of("my_unknown_kernel", set()) == "own"
