@@ -14,6 +14,8 @@
 #   .device/scale/        a fixed set of candidates for throughput: tasks/<task>.py and
 #                         kernels/<task>/*.py (every hand-written Level-2 file and the first three
 #                         large-step kernels of each showcase tree)
+#   .device/kb_all/<level>/  every KernelBench task of Levels 1-3 (bench/gpu/issue3_selftest.sh)
+#   .device/wheels/       pytest and its dependencies (pure-Python wheels) for the GPU red team
 #   .device/bin/nats-server  the Debian NATS server (one static binary) for the scale-out runs
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
 set -euo pipefail
@@ -21,10 +23,11 @@ cd "$(dirname "$0")/.."
 shared=${ADAEXPLORE_SHARED:-../shared}
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags >/dev/null
-cmake --build build-device --target adaexplore eval_throughput eval_repeatability
-rm -rf .device/bin .device/lib .device/kernelbench .device/showcase .device/l2suite .device/scale
+cmake --build build-device --target adaexplore eval_throughput eval_repeatability integrity_overhead
+rm -rf .device/bin .device/lib .device/kb_all .device/wheels .device/kernelbench .device/showcase .device/l2suite .device/scale
 mkdir -p .device/bin .device/lib
 cp build-device/adaexplore build-device/bench/eval_throughput build-device/bench/eval_repeatability \
+  build-device/bench/integrity_overhead \
   .device/bin/
 strip .device/bin/*
 cp /usr/sbin/nats-server .device/bin/
@@ -34,6 +37,12 @@ for lib in $(ldd .device/bin/adaexplore | awk '/=>/ {print $3}'); do
     *) cp -L "$lib" .device/lib/ ;;
   esac
 done
+for level in level1 level2 level3; do
+  mkdir -p ".device/kb_all/$level"
+  cp "$shared/data/kernelbench/$level/"*.py ".device/kb_all/$level/"
+done
+.venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
+  -d .device/wheels pytest pluggy iniconfig packaging
 for dir in bench/kernelbench_kernels/level*/*/; do
   level=$(basename "$(dirname "$dir")")
   task=$(basename "$dir")

@@ -10,3 +10,5 @@ def pytest_addoption(parser):
                      help="cuda runs every case, the GPU-only ones included")
     parser.addoption("--redteam-python", default=str(ROOT / ".venv" / "bin" / "python"),
                      help="the worker's interpreter")
+    parser.addoption("--redteam-slots", type=int, default=0,
+                     help="evaluations per device at once (0: the eval default)")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -25,13 +25,14 @@ def parse_case(path: Path) -> dict[str, str]:
     meta = {}
     for line in header.splitlines():
         if ":" in line and line.split(":", 1)[0].strip() in (
-                "task", "expect", "reason", "class", "device", "degenerate"):
+                "task", "expect", "reason", "class", "device", "degenerate", "flags"):
             key, value = line.split(":", 1)
             meta[key.strip()] = value.strip()
     for key in ("task", "expect", "class"):
         if key not in meta:
             raise ValueError(f"{path}: header lacks '{key}'")
     meta.setdefault("device", "any")
+    meta.setdefault("flags", "")
     meta["path"] = str(path)
     return meta
 
@@ -53,32 +54,52 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def cpu_results(request: pytest.FixtureRequest, tmp_path_factory) -> dict[str, dict]:
-    """Evaluates every CPU case once, grouped by task; results by case path."""
+    """Evaluates every case that runs on this device once: one `adaexplore eval` in the batch
+    form (one worker pool, exploits and legitimate kernels side by side) per set of extra flags
+    the cases ask for; results by the case's path."""
     binary = str(Path(request.config.getoption("--adaexplore-binary")).resolve())
     device = request.config.getoption("--redteam-device")
+    slots = request.config.getoption("--redteam-slots")
     tmp = tmp_path_factory.mktemp("redteam")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp / "cache"),
                ADAEXPLORE_PYTHON=request.config.getoption("--redteam-python"))
-    by_task: dict[str, list[str]] = defaultdict(list)
+    groups: dict[str, list[dict[str, str]]] = {}
     for case in CASES:
         if case["device"] == "any" or device == "cuda":
-            by_task[case["task"]].append(case["path"])
+            groups.setdefault(case["flags"], []).append(case)
     results: dict[str, dict] = {}
-    for task, paths in by_task.items():
+    for n, (flags, cases) in enumerate(sorted(groups.items())):
+        group = tmp / f"group{n}"
+        tasks, kernels = group / "tasks", group / "kernels"
+        tasks.mkdir(parents=True)
+        origin: dict[str, str] = {}  # Copied kernel path -> case path.
+        for case in cases:
+            task = task_path(case["task"])
+            shutil.copy(task, tasks / task.name)
+            folder = kernels / task.stem
+            folder.mkdir(parents=True, exist_ok=True)
+            copy = folder / Path(case["path"]).name
+            shutil.copy(case["path"], copy)
+            origin[str(copy)] = case["path"]
         # No case expects a timeout: the limit only has to outlast a slow legitimate kernel in
         # the interpreter on a busy 2-core machine (a direct conv2d took over 120 s there).
         args = [binary, "eval", "--device", device, "--json", "--no-cache", "--timed-runs", "5",
-                "--warmup", "1", "--timeout", "300", "--task", str(task_path(task))]
-        for p in paths:
-            args += ["--kernel", p]
-        out = subprocess.run(args, capture_output=True, text=True, env=env, cwd=tmp,
-                             timeout=1200)
-        for line in out.stdout.splitlines():
+                "--warmup", "1", "--timeout", "300", "--tasks-dir", str(tasks),
+                "--kernels-dir", str(kernels)] + flags.split()
+        if slots > 0:
+            args += ["--slots", str(slots)]
+        # Results stream into a file, so a run cut short still leaves the verdicts it reached.
+        results_path = group / "results.jsonl"
+        with open(results_path, "w") as sink:
+            out = subprocess.run(args, stdout=sink, stderr=subprocess.PIPE, text=True, env=env,
+                                 cwd=group, timeout=3600)
+        for line in results_path.read_text().splitlines():
             if line.strip():
                 r = json.loads(line)
-                results[r["kernel"]] = r
-        missing = [p for p in paths if p not in results]
-        assert not missing, f"no result for {missing}: {out.stderr[-3000:]}"
+                results[origin.get(r["kernel"], r["kernel"])] = r
+        missing = [p for p in origin.values() if p not in results]
+        assert not missing, (f"no result for {len(missing)} case(s), {missing[:3]}...: "
+                             f"{out.stderr[-3000:]}")
     return results
 
 
