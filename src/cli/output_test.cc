@@ -35,12 +35,15 @@ TEST(OutputTest, JsonLineHasTheStableFields) {
   EvalResult r;
   r.verdict = Verdict::kIncorrect;
   r.reason = "trial 0: bad";
-  r.facts = {{"big", "x"}};
+  r.facts = {{"big", "x"}, {"kernel_trace", {{"own_us", 12.5}, {"pytorch_us", 0}}}};
   nlohmann::json j = nlohmann::json::parse(FormatJsonLine(r));
   EXPECT_EQ(j["verdict"], "incorrect");
   EXPECT_EQ(j["reason"], "trial 0: bad");
   EXPECT_TRUE(j["speedup"].is_null());
   EXPECT_FALSE(j.contains("facts"));
+  EXPECT_FALSE(j["details"].contains("big"));
+  // Which kernels ran (GPU) is part of the summary.
+  EXPECT_DOUBLE_EQ(j["details"]["kernel_trace"]["own_us"].get<double>(), 12.5);
 }
 
 TEST(OutputTest, SummaryCountsVerdicts) {
