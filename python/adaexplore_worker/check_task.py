@@ -1,7 +1,9 @@
 """Checks that a task file is usable, for task synthesis: it imports, its Model builds from
 get_init_inputs(), and one forward pass on get_inputs() returns a non-empty tensor (or a tuple or
-list of them, none empty). Prints one JSON line and exits 0 whether the task passed or not; the
-caller runs it in its own process group under a time limit and kills it on overrun.
+list of them, none empty). Prints one line, "ADAEXPLORE_CHECK <nonce> <json>", and exits 0 whether the task passed or not.
+The nonce comes from $ADAEXPLORE_CHECK_NONCE, which is removed from the environment before the
+task is imported, so a task that prints a verdict of its own cannot match it. The caller runs
+it in its own process group under a time limit and kills it on overrun.
 
     python -m adaexplore_worker.check_task TASK.py [--device cpu|cuda]
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import traceback
@@ -65,9 +68,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("task")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     args = parser.parse_args(argv)
+    nonce = os.environ.pop("ADAEXPLORE_CHECK_NONCE", "")
     result = check(args.task, args.device)
     sys.stdout.flush()
-    print("ADAEXPLORE_CHECK " + json.dumps(result), flush=True)
+    print(f"ADAEXPLORE_CHECK {nonce} " + json.dumps(result), flush=True)
     return 0
 
 

@@ -36,10 +36,11 @@ def run(tmp_path: Path, source: str) -> dict:
     path.write_text(source)
     p = subprocess.run([sys.executable, "-m", "adaexplore_worker.check_task", str(path)],
                        capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                       env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+                       env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin",
+                            "ADAEXPLORE_CHECK_NONCE": "n0nce"})
     assert p.returncode == 0, p.stderr
-    [line] = [x for x in p.stdout.splitlines() if x.startswith("ADAEXPLORE_CHECK ")]
-    return json.loads(line.split(" ", 1)[1])
+    [line] = [x for x in p.stdout.splitlines() if x.startswith("ADAEXPLORE_CHECK n0nce ")]
+    return json.loads(line.split(" ", 2)[2])
 
 
 def test_a_good_task_passes(tmp_path: Path) -> None:
@@ -60,3 +61,20 @@ def test_a_broken_task_says_why(tmp_path: Path, source: str, reason: str) -> Non
     result = run(tmp_path, source)
     assert result["ok"] is False
     assert reason in result["reason"]
+
+
+def test_a_task_cannot_print_a_verdict_of_its_own(tmp_path: Path) -> None:
+    """A task that prints a passing verdict and exits before the check ends does not know the
+    nonce, so its line is not the check's (the caller sees no verdict: the task failed)."""
+    forged = ("import json, os\n"
+              "print('ADAEXPLORE_CHECK ' + os.environ.get('ADAEXPLORE_CHECK_NONCE', 'guess') "
+              "+ ' ' + json.dumps({'ok': True, 'outputs': [[1]]}), flush=True)\n"
+              "os._exit(0)\n")
+    path = tmp_path / "task.py"
+    path.write_text(forged)
+    p = subprocess.run([sys.executable, "-m", "adaexplore_worker.check_task", str(path)],
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                       env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin",
+                            "ADAEXPLORE_CHECK_NONCE": "n0nce"})
+    assert "ADAEXPLORE_CHECK guess " in p.stdout  # The nonce was gone before the task ran.
+    assert "ADAEXPLORE_CHECK n0nce " not in p.stdout

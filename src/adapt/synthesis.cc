@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/hash.h"
+#include "core/nonce.h"
 #include "core/secrets.h"
 #include "core/text.h"
 #include "edits/code_block.h"
@@ -123,15 +124,20 @@ Result<std::vector<std::string>> ReadLayerNames(const std::string& path) {
 
 std::string CheckTask(const std::string& path, const SynthesisOptions& options) {
   const std::string log = path + ".check.log";
+  // The verdict line carries a nonce the task cannot know, so a task that prints a verdict of
+  // its own and exits is caught.
+  const std::string nonce = RandomHex(16);
+  const std::string marker = kCheckPrefix + nonce + " ";
   std::error_code ec;
   fs::remove(log, ec);
-  SpawnOptions spawn{
-      .argv = {options.python, "-m", "adaexplore_worker.check_task", path, "--device",
-               options.device},
-      .env_set = {{"PYTHONPATH", options.python_path}, {"PYTHONDONTWRITEBYTECODE", "1"}},
-      .env_unset = CredentialVariablesInEnvironment(),
-      .stdout_path = log,
-      .stderr_path = log};
+  SpawnOptions spawn{.argv = {options.python, "-m", "adaexplore_worker.check_task", path,
+                              "--device", options.device},
+                     .env_set = {{"PYTHONPATH", options.python_path},
+                                 {"PYTHONDONTWRITEBYTECODE", "1"},
+                                 {"ADAEXPLORE_CHECK_NONCE", nonce}},
+                     .env_unset = CredentialVariablesInEnvironment(),
+                     .stdout_path = log,
+                     .stderr_path = log};
   if (options.device == "cpu") {
     spawn.env_set.emplace_back("CUDA_VISIBLE_DEVICES", "");
   }
@@ -147,16 +153,15 @@ std::string CheckTask(const std::string& path, const SynthesisOptions& options) 
   Result<std::string> output = ReadFile(log);
   fs::remove(log, ec);
   const std::string text = output.ok() ? *output : "";
-  const size_t at = text.rfind(kCheckPrefix);
+  const size_t at = text.rfind(marker);
   if (at == std::string::npos) {
     return fmt::format("the check died ({}) without a verdict",
                        process->exit_status() ? process->exit_status()->ToString() : "unknown");
   }
   const size_t end = text.find('\n', at);
   const nlohmann::json verdict = nlohmann::json::parse(
-      text.substr(at + std::string(kCheckPrefix).size(),
-                  end == std::string::npos ? std::string::npos
-                                           : end - at - std::string(kCheckPrefix).size()),
+      text.substr(at + marker.size(),
+                  end == std::string::npos ? std::string::npos : end - at - marker.size()),
       nullptr, false);
   if (!verdict.is_object() || !verdict.value("ok", false)) {
     return verdict.is_object() ? verdict.value("reason", std::string("failed"))

@@ -4,18 +4,14 @@
 #include <poll.h>
 
 #include <algorithm>
-#include <random>
+
+#include "core/nonce.h"
 
 namespace adaexplore {
 namespace {
 
 constexpr double kTurnSeconds = 0.02;  // How long one turn waits for results.
 constexpr double kWarnAfterSeconds = 60;
-
-std::string RunId() {
-  std::random_device device;
-  return fmt::format("{:08x}{:08x}", device(), device());
-}
 
 nlohmann::json LostFacts(const std::string& message) {
   return {{"status", "timeout"},
@@ -64,7 +60,7 @@ NatsPool::~NatsPool() { Shutdown(); }
 
 Result<std::unique_ptr<NatsPool>> NatsPool::Connect(NatsPoolOptions options,
                                                     const InterruptGuard* guard) {
-  const std::string run = RunId();
+  const std::string run = RandomHex(8);
   ASSIGN_OR_RETURN(nats::Connection nc,
                    nats::Connection::Connect({.url = options.url, .name = "adaexplore-" + run}));
   RETURN_IF_ERROR(nc.EnsureStreams());

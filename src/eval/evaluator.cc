@@ -4,19 +4,14 @@
 
 #include <ctime>
 #include <map>
-#include <random>
 #include <set>
 
 #include "core/hash.h"
+#include "core/nonce.h"
 #include "eval/classify.h"
 
 namespace adaexplore {
 namespace {
-
-std::string RandomNonce() {
-  std::random_device device;
-  return fmt::format("{:08x}{:08x}{:08x}{:08x}", device(), device(), device(), device());
-}
 
 bool RanOutOfMemory(const nlohmann::json& facts) {
   if (!facts.is_object() || !facts.contains("error") || !facts["error"].is_object()) {
@@ -81,7 +76,7 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   // Derived seeds differ per candidate but are reproducible: the same work, the same inputs.
   options["seed"] = p.seed ? *p.seed : std::stoull(key.substr(0, 12), nullptr, 16);
   return {
-      {"nonce", RandomNonce()},
+      {"nonce", RandomHex(16)},
       {"task", {{"filename", request.task.name + ".py"}, {"source", request.task.source}}},
       {"candidate",
        {{"filename", request.candidate.name + ".py"}, {"source", request.candidate.source}}},
@@ -250,7 +245,7 @@ Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>
     it->second.push_back(i);
     if (fresh) {
       nlohmann::json message = BaselineJob(tasks[i], profile, with_compile, hello.device_kind);
-      message["nonce"] = RandomNonce();
+      message["nonce"] = RandomHex(16);
       pool_->Submit(PoolJob{.id = id, .message = std::move(message), .timeout_s = timeout_s});
     }
   }
