@@ -31,13 +31,17 @@ def get_init_inputs():
 """
 
 
-def run(tmp_path: Path, source: str) -> dict:
+def check_process(tmp_path: Path, source: str) -> subprocess.CompletedProcess:
     path = tmp_path / "task.py"
     path.write_text(source)
-    p = subprocess.run([sys.executable, "-m", "adaexplore_worker.check_task", str(path)],
-                       capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                       env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin",
-                            "ADAEXPLORE_CHECK_NONCE": "n0nce"})
+    return subprocess.run([sys.executable, "-m", "adaexplore_worker.check_task", str(path)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin",
+                               "ADAEXPLORE_CHECK_NONCE": "n0nce"})
+
+
+def run(tmp_path: Path, source: str) -> dict:
+    p = check_process(tmp_path, source)
     assert p.returncode == 0, p.stderr
     [line] = [x for x in p.stdout.splitlines() if x.startswith("ADAEXPLORE_CHECK n0nce ")]
     return json.loads(line.split(" ", 2)[2])
@@ -70,11 +74,6 @@ def test_a_task_cannot_print_a_verdict_of_its_own(tmp_path: Path) -> None:
               "print('ADAEXPLORE_CHECK ' + os.environ.get('ADAEXPLORE_CHECK_NONCE', 'guess') "
               "+ ' ' + json.dumps({'ok': True, 'outputs': [[1]]}), flush=True)\n"
               "os._exit(0)\n")
-    path = tmp_path / "task.py"
-    path.write_text(forged)
-    p = subprocess.run([sys.executable, "-m", "adaexplore_worker.check_task", str(path)],
-                       capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                       env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin",
-                            "ADAEXPLORE_CHECK_NONCE": "n0nce"})
+    p = check_process(tmp_path, forged)
     assert "ADAEXPLORE_CHECK guess " in p.stdout  # The nonce was gone before the task ran.
     assert "ADAEXPLORE_CHECK n0nce " not in p.stdout
