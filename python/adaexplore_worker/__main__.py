@@ -20,6 +20,20 @@ from .protocol import Channel
 PROBE_TIMEOUT_SECONDS = 120
 
 
+def harness_digest() -> str:
+    """SHA-256 of this package's sources: the checks and the timer. Results and baselines are
+    cached under it, so a changed harness measures again instead of serving old verdicts."""
+    import hashlib
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".py"):
+            with open(os.path.join(here, name), "rb") as f:
+                digest.update(name.encode() + b"\0" + f.read() + b"\0")
+    return digest.hexdigest()
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="adaexplore_worker")
     parser.add_argument("--fd", type=int, default=3)
@@ -46,6 +60,7 @@ def main(argv: list[str]) -> int:
         "triton": triton.__version__, "device": device, "slots": max(1, args.slots),
         "import_s": round(import_s, 3),
         "triton_interpret": os.environ.get("TRITON_INTERPRET") == "1",
+        "harness": harness_digest(),
     }
     if "error" in device:
         hello["error"] = device["error"]

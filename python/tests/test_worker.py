@@ -11,6 +11,7 @@ def test_hello_describes_the_worker(worker: Worker) -> None:
     assert hello["device"]["kind"] == "cpu"
     assert hello["triton_interpret"] is True
     assert hello["torch"] and hello["triton"]
+    assert len(hello["harness"]) == 64  # SHA-256 of the worker's sources, part of cache keys.
 
 
 def test_correct_kernel_facts(worker: Worker) -> None:

@@ -32,6 +32,7 @@ nlohmann::json HelloJson(const WorkerHello& hello, const std::string& host, int 
           {"slots", hello.slots},
           {"import_s", hello.import_s},
           {"triton_interpret", hello.triton_interpret},
+          {"harness", hello.harness},
           {"worker", host},
           {"workers", workers},
           {"capacity", capacity}};

@@ -5,8 +5,8 @@
 // beside them (interleaved, see profile.h); a baseline is what a suite's report compares the best
 // kernels with (how they fare against torch.compile), and it is cached so that a suite is not
 // re-timed needlessly. Its key names everything the figures depend on: the task's source, the
-// timing part of the profile, the GPU model and the versions of Python, torch and Triton; a
-// change to any of them measures again.
+// timing part of the profile, the GPU model, the versions of Python, torch and Triton, and the
+// worker's own sources (its timer); a change to any of them measures again.
 //
 // Example:
 //   ASSIGN_OR_RETURN(std::vector<Baseline> b, evaluator->Baselines(tasks, true, &guard));

@@ -2,6 +2,8 @@
 
 // Turning the worker's facts into a verdict. This is where the policy lives: which facts make a
 // candidate incorrect, which make it rejected, and what the speedup is. The worker only reports.
+// Cached results are keyed by the worker's sources (WorkerHello::harness) but not by this file:
+// a change to what a verdict means here needs a new salt in Evaluator::CacheKey.
 
 #include <nlohmann/json.hpp>
 

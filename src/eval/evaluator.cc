@@ -59,7 +59,7 @@ Result<std::unique_ptr<Evaluator>> Evaluator::Start(EvaluatorOptions options,
 std::string Evaluator::CacheKey(const EvalRequest& request) const {
   const std::string device = workers_.empty() ? "none" : workers_.front().Fingerprint();
   return Sha256Builder()
-      .Add("adaexplore-eval-v1")
+      .Add("adaexplore-eval-v2")
       .Add(request.task.sha256)
       .Add(request.candidate.sha256)
       .Add(options_.profile.Fingerprint().dump())

@@ -5,8 +5,8 @@
 namespace adaexplore {
 
 std::string WorkerHello::Fingerprint() const {
-  return fmt::format("{}|{}|torch {}|triton {}|{}", device_kind, device_name, torch, triton,
-                     triton_interpret ? "interpret" : "compiled");
+  return fmt::format("{}|{}|torch {}|triton {}|{}|harness {}", device_kind, device_name, torch,
+                     triton, triton_interpret ? "interpret" : "compiled", harness.substr(0, 16));
 }
 
 Result<WorkerEvent> ParseWorkerLine(std::string_view line) {
@@ -62,6 +62,7 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
     hello.slots = std::max(1, m.value("slots", 1));
     hello.import_s = m.value("import_s", 0.0);
     hello.triton_interpret = m.value("triton_interpret", false);
+    hello.harness = m.value("harness", "");
     const nlohmann::json ceilings = hello.device.value("ceilings", nlohmann::json::object());
     if (ceilings.is_object()) {
       hello.ceilings.copy_bytes_per_s = ceilings.value("copy_bytes_per_s", 0.0);

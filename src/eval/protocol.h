@@ -35,9 +35,10 @@ struct WorkerHello {
   int slots = 1;            // Evaluations it runs at once.
   double import_s = 0;
   bool triton_interpret = false;
+  std::string harness;  // SHA-256 of the worker's own sources (its checks and timer).
 
-  // What results depend on besides the sources and the profile: the GPU model and the versions
-  // of the software that compiles and runs kernels.
+  // What results depend on besides the sources and the profile: the GPU model, the versions of
+  // the software that compiles and runs kernels, and the worker's own code.
   std::string Fingerprint() const;
 };
 

@@ -33,6 +33,10 @@ TEST(ProtocolTest, HelloValidatesVersionAndDevice) {
   EXPECT_EQ(h->device_name, "NVIDIA H200");
   EXPECT_EQ(h->slots, 2);
   EXPECT_NE(h->Fingerprint().find("NVIDIA H200"), std::string::npos);
+  // Another worker version (its checks or timer changed) is another fingerprint.
+  nlohmann::json newer = hello;
+  newer["harness"] = "0123456789abcdef0123";
+  EXPECT_NE(ParseHello(newer)->Fingerprint(), h->Fingerprint());
   EXPECT_FALSE(h->ceilings.known());
   nlohmann::json measured = hello;
   measured["device"]["ceilings"] = {{"copy_bytes_per_s", 4.3e12}, {"bf16_flops_per_s", 7.9e14}};
