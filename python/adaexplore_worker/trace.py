@@ -38,9 +38,12 @@ _GLOBAL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+
 
 def candidate_kernel_names(module: types.ModuleType, source: str) -> set[str]:
     """The kernels the candidate defines: Triton JIT functions reachable from its module's
-    globals (through autotune/heuristics wrappers), and `__global__` functions in its source."""
+    globals or its classes' attributes (through autotune/heuristics wrappers), and `__global__`
+    functions in its source."""
     names = set(_GLOBAL.findall(source))
-    for value in list(vars(module).values()):
+    values = list(vars(module).values())
+    values += [v for c in values if isinstance(c, type) for v in list(vars(c).values())]
+    for value in values:
         fn, depth = value, 0
         while fn is not None and depth < 4:
             if type(fn).__name__ == "JITFunction":

@@ -21,14 +21,24 @@ def tuned_kernel(x_ptr, BLOCK: tl.constexpr):
     pass
 
 
+@triton.jit
+def held_kernel(x_ptr, BLOCK: tl.constexpr):
+    pass
+
+
 def test_names_from_triton_functions_wrappers_and_cuda_source() -> None:
     module = types.ModuleType("cand")
     module.a = gemm_relu_kernel
     module.b = tuned_kernel
     module.c = 3
+
+    class Holder:  # A kernel kept only as a class attribute counts too.
+        kernel = held_kernel
+
+    module.Holder = Holder
     source = 'src = """__global__ void __launch_bounds__(256) fused_bias(float* y) {}"""\n'
     assert candidate_kernel_names(module, source) == {"gemm_relu_kernel", "tuned_kernel",
-                                                      "fused_bias"}
+                                                      "held_kernel", "fused_bias"}
 
 
 def test_kinds() -> None:
