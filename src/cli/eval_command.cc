@@ -78,8 +78,9 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
                    "Host memory per evaluation (default: a share of RAM)");
   eval->add_flag("--compile-baseline", f.compile_baseline, "Also time torch.compile(reference)");
   eval->add_option("--pytorch-compute", f.pytorch_compute,
-                   "allowed (default) or forbidden: may PyTorch's own compute kernels (aten, "
-                   "cuBLAS, cuDNN) do the work? (GPU kernel trace)");
+                   "allowed (default: beside the candidate's own kernels), forbidden or "
+                   "unrestricted (pure PyTorch rewrites count): may PyTorch's compute kernels "
+                   "(aten, cuBLAS, cuDNN) do the work? (GPU kernel trace)");
   eval->add_option("--python", f.python, "Python interpreter with torch and triton");
   eval->add_option("--cache", f.cache_path, "Result cache (SQLite) path");
   eval->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");

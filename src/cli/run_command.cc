@@ -122,7 +122,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--profile", f.profile, "Evaluation profile: strict (default) or paper");
   run->add_option("--precision", f.precision, "fp32 (default), bf16 or fp16");
   run->add_option("--pytorch-compute", f.pytorch_compute,
-                  "allowed (default) or forbidden: may PyTorch's own compute kernels do the work?");
+                  "allowed (default), forbidden or unrestricted: may PyTorch's compute kernels "
+                  "do the work?");
   run->add_option("--language", f.language, "triton (default) or cuda");
   run->add_option("--db", f.db_path, "Run database (adaexplore-run.sqlite)");
   run->add_flag("--resume", f.resume, "Continue the database's latest run (or --run)");

@@ -391,7 +391,7 @@ bool ClassifyKernelTrace(const json& facts, const EvalProfile& profile, EvalResu
       names += (names.empty() ? "" : "; ") + FirstLine(Str(k, "name")).substr(0, 80);
     }
   }
-  if (own <= 0 && pytorch > 0) {
+  if (own <= 0 && pytorch > 0 && profile.pytorch_compute != "unrestricted") {
     r.verdict = Verdict::kRejected;
     r.reason = fmt::format(
         "kernel trace: the call ran only PyTorch's own kernels ({}), none of the candidate's: "

@@ -2,34 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "eval_facts.h"
+
 namespace adaexplore {
 namespace {
 
 using nlohmann::json;
 
-json PassingTrial(int index) {
-  return {{"index", index},
-          {"distribution", "task"},
-          {"passed", true},
-          {"inputs_mutated", json::array()},
-          {"outputs",
-           {{{"form", {{"problems", json::array()}, {"exact_tensor", true}}},
-             {"values",
-              {{"passed", true},
-               {"max_abs_err", 1e-7},
-               {"max_rel_err", 1e-6},
-               {"ref_max_abs", 2.0}}}}}}};
-}
-
-json Timing(double candidate_ms, double reference_ms) {
-  json c = json::array(), r = json::array();
-  for (int i = 0; i < 20; ++i) {
-    c.push_back(candidate_ms);
-    r.push_back(reference_ms);
-  }
-  return {{"candidate_ms", c}, {"reference_ms", r},          {"meaningful", true},
-          {"revalidated", 20}, {"revalidation_failures", 0}, {"inputs_mutated_runs", 0}};
-}
+using test_facts::PassingTrial;
+using test_facts::Timing;
 
 EvalResult ClassifyFacts(const json& facts, const EvalProfile& profile = StrictProfile()) {
   EvalResult r;
@@ -76,6 +57,10 @@ TEST(ClassifyTest, KernelTraceWithOnlyPytorchKernelsIsRejected) {
   EXPECT_NE(r.reason.find("GeluCUDAKernelImpl"), std::string::npos) << r.reason;
   // The paper profile (the reference release) does not trace.
   EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), PaperProfile()).verdict, Verdict::kCorrect);
+  // Unless the run lets pure PyTorch rewrites count.
+  EvalProfile unrestricted = StrictProfile();
+  ASSERT_TRUE(SetPytorchCompute(unrestricted, "unrestricted").ok());
+  EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), unrestricted).verdict, Verdict::kCorrect);
   // No kernel at all is not this check's business (aliasing and the trials are).
   EXPECT_EQ(ClassifyFacts(TracedFacts(0, 0)).verdict, Verdict::kCorrect);
 }

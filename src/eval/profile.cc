@@ -53,9 +53,9 @@ Result<EvalProfile> ProfileByName(std::string_view name) {
 }
 
 Status SetPytorchCompute(EvalProfile& profile, std::string_view policy) {
-  if (policy != "allowed" && policy != "forbidden") {
+  if (policy != "allowed" && policy != "forbidden" && policy != "unrestricted") {
     return InvalidArgument("unknown pytorch_compute '" + std::string(policy) +
-                           "' (use allowed or forbidden)");
+                           "' (use allowed, forbidden or unrestricted)");
   }
   profile.pytorch_compute = std::string(policy);
   return Status::Ok();

@@ -57,10 +57,10 @@ struct EvalProfile {
   bool speed_of_light = true;   // Reject times below the task's roofline on this device.
   bool null_selftest = true;    // Flag tasks that trivial outputs pass.
   // Kernel trace (GPU): one call under the profiler. The candidate's own kernels must run (not
-  // only PyTorch's); with pytorch_compute "forbidden", PyTorch's compute kernels (aten, cuBLAS,
-  // cuDNN) may take at most pytorch_compute_share of the call's kernel time.
+  // only PyTorch's) unless pytorch_compute is "unrestricted"; with "forbidden", PyTorch's compute
+  // kernels (aten, cuBLAS, cuDNN) may take at most pytorch_compute_share of the kernel time.
   bool kernel_trace = true;
-  std::string pytorch_compute = "allowed";  // "allowed" or "forbidden".
+  std::string pytorch_compute = "allowed";  // "allowed", "forbidden" or "unrestricted".
   double pytorch_compute_share = 0.1;
   double timeout_s = 180;      // Per candidate, compile included.
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
@@ -80,7 +80,9 @@ Result<EvalProfile> ProfileByName(std::string_view name);
 // bf16/fp16; paper: 5e-2 throughout).
 Status SetPrecision(EvalProfile& profile, std::string_view precision);
 
-// Sets whether PyTorch's compute kernels may do the work: "allowed" or "forbidden".
+// Sets whether PyTorch's compute kernels may do the work: "allowed" (beside the candidate's own
+// kernels), "forbidden" (at most pytorch_compute_share of the kernel time) or "unrestricted"
+// (a call need not launch any kernel of the candidate's: pure PyTorch rewrites count).
 Status SetPytorchCompute(EvalProfile& profile, std::string_view policy);
 
 }  // namespace adaexplore
