@@ -41,8 +41,11 @@ nlohmann::json JobEnvelope(const PoolJob& job, const std::string& run) {
 }
 
 nlohmann::json ResultEnvelope(const std::string& id, const nlohmann::json& facts,
-                              const std::string& worker, int delivered) {
-  return {{"id", id}, {"facts", facts}, {"worker", worker}, {"delivered", delivered}};
+                              const std::string& worker, int delivered,
+                              const std::optional<WorkerHello>& hello) {
+  nlohmann::json out = {{"id", id}, {"facts", facts}, {"worker", worker}, {"delivered", delivered}};
+  if (hello) out["hello"] = HelloToJson(*hello);
+  return out;
 }
 
 NatsPool::NatsPool(NatsPoolOptions options, nats::Connection nc, nats::PullConsumer results,
@@ -164,10 +167,23 @@ void NatsPool::ReadResults(double wait_s, std::vector<PoolOutcome>& done) {
       options_.logger->debug("ignoring a second result for job {}", result.value("id", ""));
       continue;
     }
+    std::optional<WorkerHello> hello;
+    if (result.contains("hello")) {
+      Result<WorkerHello> parsed = ParseHello(result["hello"]);
+      if (parsed.ok()) {
+        hello = std::move(*parsed);
+      } else {
+        options_.logger->warn(
+            "result of job {} from {} carries an unusable hello ({}): taken as "
+            "measured by the first worker's software",
+            it->first, result.value("worker", "?"), parsed.status().message());
+      }
+    }
     done.push_back(PoolOutcome{.id = it->first,
                                .facts = result.value("facts", nlohmann::json::object()),
                                .worker = result.value("worker", ""),
-                               .attempts = std::max(1, result.value("delivered", 1))});
+                               .attempts = std::max(1, result.value("delivered", 1)),
+                               .hello = std::move(hello)});
     jobs_.erase(it);
   }
 }

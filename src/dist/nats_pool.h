@@ -87,7 +87,9 @@ class NatsPool : public JobRunner {
 
 // The messages on the wire (JSON), shared with the worker side.
 nlohmann::json JobEnvelope(const PoolJob& job, const std::string& run);
+// A result carries the hello of the worker that measured it (its GPU, software and ceilings).
 nlohmann::json ResultEnvelope(const std::string& id, const nlohmann::json& facts,
-                              const std::string& worker, int delivered);
+                              const std::string& worker, int delivered,
+                              const std::optional<WorkerHello>& hello);
 
 }  // namespace adaexplore

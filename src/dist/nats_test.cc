@@ -31,11 +31,31 @@ TEST(NatsTest, EnvelopesCarryWhatTheOtherSideNeeds) {
   EXPECT_EQ(job["timeout_s"], 90.0);
   EXPECT_EQ(job["reply"], "adx.results.run1");
   EXPECT_EQ(job["progress"], "adx.progress.run1");
-  const nlohmann::json result = ResultEnvelope("abc", {{"status", "ok"}}, "host-a/gpu1", 2);
+  const nlohmann::json result =
+      ResultEnvelope("abc", {{"status", "ok"}}, "host-a/gpu1", 2, std::nullopt);
   EXPECT_EQ(result["id"], "abc");
   EXPECT_EQ(result["facts"]["status"], "ok");
   EXPECT_EQ(result["worker"], "host-a/gpu1");
   EXPECT_EQ(result["delivered"], 2);
+  EXPECT_FALSE(result.contains("hello"));
+  // The measuring worker's hello travels with its result and reads back whole on the other side.
+  const nlohmann::json hello_message = {
+      {"type", "hello"},
+      {"protocol", kProtocolVersion},
+      {"torch", "2.10"},
+      {"triton", "3.6"},
+      {"harness", "0123456789abcdef"},
+      {"device",
+       {{"kind", "cuda"},
+        {"name", "NVIDIA H200"},
+        {"ceilings", {{"copy_bytes_per_s", 4.3e12}, {"bf16_flops_per_s", 7.9e14}}}}}};
+  const WorkerHello hello = *ParseHello(hello_message);
+  const nlohmann::json with = ResultEnvelope("abc", {}, "host-b/gpu0", 1, hello);
+  Result<WorkerHello> relayed = ParseHello(with["hello"]);
+  ASSERT_TRUE(relayed.ok()) << relayed.status().ToString();
+  EXPECT_EQ(relayed->Fingerprint(), hello.Fingerprint());
+  EXPECT_EQ(relayed->ceilings.copy_bytes_per_s, 4.3e12);
+  EXPECT_EQ(relayed->ceilings.bf16_flops_per_s, 7.9e14);
 }
 
 TEST(NatsTest, NoServerIsAnErrorNamingTheUrl) {

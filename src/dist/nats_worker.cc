@@ -22,20 +22,11 @@ std::string HostName() {
 
 nlohmann::json HelloJson(const WorkerHello& hello, const std::string& host, int workers,
                          int capacity) {
-  return {{"type", "hello"},
-          {"protocol", hello.protocol},
-          {"pid", hello.pid},
-          {"python", hello.python},
-          {"torch", hello.torch},
-          {"triton", hello.triton},
-          {"device", hello.device},
-          {"slots", hello.slots},
-          {"import_s", hello.import_s},
-          {"triton_interpret", hello.triton_interpret},
-          {"harness", hello.harness},
-          {"worker", host},
-          {"workers", workers},
-          {"capacity", capacity}};
+  nlohmann::json out = HelloToJson(hello);
+  out["worker"] = host;
+  out["workers"] = workers;
+  out["capacity"] = capacity;
+  return out;
 }
 
 // One job this host holds: its message (to ack, heartbeat or hand back) and where to answer.
@@ -104,7 +95,8 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
       Held held = std::move(it->second);
       running.erase(it);
       const std::string worker = fmt::format("{}/{}", host, outcome.worker);
-      std::string data = ResultEnvelope(held.id, outcome.facts, worker, held.delivered).dump();
+      std::string data =
+          ResultEnvelope(held.id, outcome.facts, worker, held.delivered, outcome.hello).dump();
       outbox.push_back({std::move(held), std::move(data)});
     }
     // Publish, then ack: a host that dies in between makes a duplicate, never a loss.

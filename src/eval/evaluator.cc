@@ -28,6 +28,15 @@ Evaluator::Evaluator(EvaluatorOptions options, std::unique_ptr<JobRunner> pool,
                      std::optional<ResultCache> cache)
     : options_(std::move(options)), pool_(std::move(pool)), cache_(std::move(cache)) {
   workers_ = pool_->ready_workers();
+  for (const WorkerHello& w : workers_) {
+    if (w.Fingerprint() != workers_.front().Fingerprint()) {
+      options_.logger->warn(
+          "workers differ: {} beside {}; each result is keyed, bounded and labelled by the "
+          "worker that measured it, but speedups from different GPUs or software do not compare",
+          w.Fingerprint(), workers_.front().Fingerprint());
+      break;
+    }
+  }
 }
 
 Result<std::unique_ptr<Evaluator>> Evaluator::Start(EvaluatorOptions options,
@@ -57,7 +66,10 @@ Result<std::unique_ptr<Evaluator>> Evaluator::Start(EvaluatorOptions options,
 }
 
 std::string Evaluator::CacheKey(const EvalRequest& request) const {
-  const std::string device = workers_.empty() ? "none" : workers_.front().Fingerprint();
+  return KeyFor(request, workers_.empty() ? "none" : workers_.front().Fingerprint());
+}
+
+std::string Evaluator::KeyFor(const EvalRequest& request, const std::string& device) const {
   return Sha256Builder()
       .Add("adaexplore-eval-v2")
       .Add(request.task.sha256)
@@ -85,20 +97,42 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   };
 }
 
+const WorkerHello* Evaluator::MeasuredBy(const PoolOutcome& outcome) {
+  if (!outcome.hello) return workers_.empty() ? nullptr : &workers_.front();
+  const WorkerHello& hello = *outcome.hello;
+  if (!workers_.empty() && hello.Fingerprint() != workers_.front().Fingerprint() &&
+      warned_software_.insert(hello.Fingerprint()).second) {
+    options_.logger->warn(
+        "{} measures with {}, unlike the first worker ({}): its results are "
+        "cached under their own software and bounded by its own ceilings",
+        outcome.worker, hello.Fingerprint(), workers_.front().Fingerprint());
+  }
+  return &hello;
+}
+
 EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
                              const PoolOutcome& outcome) {
   EvalResult result;
   result.task = request.task.name;
   result.task_path = request.task.path;
   result.kernel_path = request.candidate.path;
-  result.cache_key = key;
-  result.device = workers_.empty() ? "" : workers_.front().device_name;
+  // The result belongs to the worker that measured it: its GPU names the result, its ceilings
+  // bound the speedup and its software keys the cache (another worker's key would let a later
+  // run take this figure for one measured on that worker's GPU and software).
+  const WorkerHello* measured = MeasuredBy(outcome);
+  result.cache_key = measured == nullptr || workers_.empty() ||
+                             measured->Fingerprint() == workers_.front().Fingerprint()
+                         ? key
+                         : KeyFor(request, measured->Fingerprint());
+  result.device = measured == nullptr ? "" : measured->device_name;
   result.worker = outcome.worker;
   Classify(outcome.facts, options_.profile, result,
-           workers_.empty() ? nullptr : &workers_.front().ceilings);
+           measured == nullptr ? nullptr : &measured->ceilings);
   if (cache_ && result.verdict != Verdict::kError) {
     nlohmann::json stored = ToJson(result);
-    if (Status s = cache_->Store(key, std::string(VerdictName(result.verdict)), stored); !s.ok()) {
+    if (Status s =
+            cache_->Store(result.cache_key, std::string(VerdictName(result.verdict)), stored);
+        !s.ok()) {
       options_.logger->warn("could not store a result in the cache: {}", s.message());
     }
   }
@@ -254,8 +288,14 @@ Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>
     for (const PoolOutcome& outcome : done) {
       auto it = waiting.find(outcome.id);
       if (it == waiting.end()) continue;
+      const WorkerHello* measured = MeasuredBy(outcome);
       for (size_t i : it->second) {
         Baseline& b = out[i];
+        if (measured != nullptr && measured->Fingerprint() != hello.Fingerprint()) {
+          b.key = BaselineKey(tasks[i].sha256, profile, with_compile, *measured);
+          b.device = measured->device_name;
+          b.software = measured->Fingerprint() + "|python " + measured->python;
+        }
         ReadBaselineFacts(outcome.facts, b);
         b.measured_at = static_cast<int64_t>(std::time(nullptr));
         if (cache_ && b.eager) {

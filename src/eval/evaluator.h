@@ -89,6 +89,10 @@ class Evaluator {
   Evaluator(EvaluatorOptions options, std::unique_ptr<JobRunner> pool,
             std::optional<ResultCache> cache);
   EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
+  std::string KeyFor(const EvalRequest& request, const std::string& device) const;
+  // The hello of the worker that produced `outcome` (the first worker's when it did not say);
+  // warns once per other software. Null with no worker at all.
+  const WorkerHello* MeasuredBy(const PoolOutcome& outcome);
   void Deliver(uint64_t id, EvalResult result);
 
   EvaluatorOptions options_;
@@ -101,6 +105,7 @@ class Evaluator {
   std::map<uint64_t, std::pair<EvalRequest, std::string>> requests_;
   std::map<std::string, std::vector<uint64_t>> waiting_;
   std::set<std::string> retried_alone_;
+  std::set<std::string> warned_software_;
   std::vector<std::pair<uint64_t, EvalResult>> ready_;
 };
 

@@ -30,6 +30,9 @@ struct PoolOutcome {
   nlohmann::json facts;  // The worker's facts, or facts the pool made (crash, timeout, error).
   std::string worker;    // Label of the worker that produced it ("gpu0", "host-a/gpu1").
   int attempts = 1;
+  // The hello of the worker that ran it: its GPU, software and ceilings. Empty when no worker
+  // did (a job failed while queued) or the worker's host did not say.
+  std::optional<WorkerHello> hello;
 };
 
 class JobRunner {
@@ -47,7 +50,8 @@ class JobRunner {
   virtual bool idle() const = 0;
   virtual size_t in_flight() const = 0;
 
-  // The hellos of the workers that serve the jobs (the evaluator keys results by the first).
+  // The hellos of the workers that serve the jobs. The evaluator keys results by the first; a
+  // result whose outcome names other software or another GPU is kept under its own key.
   virtual std::vector<WorkerHello> ready_workers() const = 0;
 
   virtual void Shutdown() = 0;

@@ -168,7 +168,8 @@ void WorkerPool::Dispatch() {
     const TimePoint deadline =
         Clock::now() + Seconds(job.job.timeout_s + options_.deadline_margin_s);
     const std::string id = job.job.id;
-    running_[id] = Running{.pending = std::move(job), .slot = *chosen, .deadline = deadline};
+    running_[id] = Running{
+        .pending = std::move(job), .slot = *chosen, .deadline = deadline, .hello = worker.hello()};
   }
 }
 
@@ -394,7 +395,8 @@ PoolOutcome WorkerPool::MakeOutcome(const Running& running, nlohmann::json facts
   return PoolOutcome{.id = running.pending.job.id,
                      .facts = std::move(facts),
                      .worker = slots_[running.slot].spec.label,
-                     .attempts = running.pending.attempts};
+                     .attempts = running.pending.attempts,
+                     .hello = running.hello};
 }
 
 void WorkerPool::Shutdown() {

@@ -90,6 +90,7 @@ class WorkerPool : public JobRunner {
     Pending pending;
     size_t slot = 0;
     TimePoint deadline;
+    std::optional<WorkerHello> hello;  // Of the worker it was sent to.
     std::string phase = "queued";
   };
 

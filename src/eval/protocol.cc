@@ -77,4 +77,18 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
   return hello;
 }
 
+nlohmann::json HelloToJson(const WorkerHello& hello) {
+  return {{"type", "hello"},
+          {"protocol", hello.protocol},
+          {"pid", hello.pid},
+          {"python", hello.python},
+          {"torch", hello.torch},
+          {"triton", hello.triton},
+          {"device", hello.device},
+          {"slots", hello.slots},
+          {"import_s", hello.import_s},
+          {"triton_interpret", hello.triton_interpret},
+          {"harness", hello.harness}};
+}
+
 }  // namespace adaexplore

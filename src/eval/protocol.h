@@ -55,4 +55,8 @@ Result<WorkerEvent> ParseWorkerLine(std::string_view line);
 // Validates a hello message: version, device facts, or the worker's own startup error.
 Result<WorkerHello> ParseHello(const nlohmann::json& message);
 
+// The hello as a worker sends it, for relaying (a GPU host's hello over NATS): ParseHello of it
+// gives the same hello back.
+nlohmann::json HelloToJson(const WorkerHello& hello);
+
 }  // namespace adaexplore

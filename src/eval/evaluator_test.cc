@@ -1,0 +1,157 @@
+#include "eval/evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "eval_facts.h"
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+using nlohmann::json;
+
+WorkerHello Hello(const std::string& gpu, const std::string& torch) {
+  WorkerHello h;
+  h.protocol = kProtocolVersion;
+  h.torch = torch;
+  h.triton = "3.6";
+  h.device_kind = "cuda";
+  h.device_name = gpu;
+  h.device = {{"kind", "cuda"}, {"name", gpu}};
+  h.harness = "0123456789abcdef";
+  return h;
+}
+
+// Answers every job at once, as measured by `measured` (a worker of other software or another
+// GPU than the one that said hello first, when the test wants one). Counts what it was given.
+class ScriptedRunner : public JobRunner {
+ public:
+  ScriptedRunner(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured, int* jobs)
+      : ready_(std::move(ready)), measured_(std::move(measured)), jobs_(jobs) {}
+
+  void Submit(PoolJob job) override {
+    ++*jobs_;
+    const bool baseline = job.message["options"].value("baseline", false);
+    json facts = baseline ? json{{"status", "ok"}, {"timing", {{"reference_ms", {2.0}}}}}
+                          : test_facts::CorrectFacts();
+    queue_.push_back(PoolOutcome{.id = job.id,
+                                 .facts = std::move(facts),
+                                 .worker = measured_ ? "host-b/gpu0" : "gpu0",
+                                 .hello = measured_});
+  }
+  Result<std::vector<PoolOutcome>> Step(std::optional<TimePoint> /*until*/,
+                                        const InterruptGuard* /*guard*/,
+                                        const std::vector<int>& /*wake_fds*/) override {
+    std::vector<PoolOutcome> out(std::make_move_iterator(queue_.begin()),
+                                 std::make_move_iterator(queue_.end()));
+    queue_.clear();
+    return out;
+  }
+  bool idle() const override { return queue_.empty(); }
+  size_t in_flight() const override { return queue_.size(); }
+  std::vector<WorkerHello> ready_workers() const override { return ready_; }
+  void Shutdown() override {}
+
+ private:
+  std::vector<WorkerHello> ready_;
+  std::optional<WorkerHello> measured_;
+  int* jobs_;
+  std::deque<PoolOutcome> queue_;
+};
+
+class EvaluatorTest : public ::testing::Test {
+ protected:
+  // One evaluation of the same task and candidate through a fresh evaluator on the shared cache.
+  // A fresh evaluator on the shared cache whose runner heard `ready` and measures as `measured`.
+  std::unique_ptr<Evaluator> Make(std::vector<WorkerHello> ready,
+                                  std::optional<WorkerHello> measured) {
+    EvaluatorOptions options;
+    options.profile = StrictProfile();
+    options.cache_path = dir_.path() + "/cache.sqlite";
+    Result<std::unique_ptr<Evaluator>> evaluator = Evaluator::Start(
+        options, nullptr, std::make_unique<ScriptedRunner>(std::move(ready), measured, &jobs_));
+    EXPECT_TRUE(evaluator.ok()) << evaluator.status().ToString();
+    return std::move(*evaluator);
+  }
+  EvalResult EvaluateOnce(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured) {
+    std::unique_ptr<Evaluator> evaluator = Make(std::move(ready), std::move(measured));
+    Result<std::vector<EvalResult>> results = evaluator->Run({Request()}, nullptr, nullptr);
+    EXPECT_TRUE(results.ok());
+    expected_key_ = evaluator->CacheKey(Request());
+    return results->at(0);
+  }
+  Baseline BaselineOnce(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured) {
+    Result<std::vector<Baseline>> b =
+        Make(std::move(ready), std::move(measured))->Baselines({Request().task}, false, nullptr);
+    EXPECT_TRUE(b.ok());
+    return b->at(0);
+  }
+  static EvalRequest Request() {
+    return {.task = {.path = "t.py", .name = "t", .source = "task", .sha256 = "aa11"},
+            .candidate = {.path = "k.py", .name = "k", .source = "kernel", .sha256 = "bb22"}};
+  }
+
+  TempDir dir_ = *TempDir::Create("evaluator-test");
+  int jobs_ = 0;
+  std::string expected_key_;
+};
+
+TEST_F(EvaluatorTest, ResultOfTheFirstWorkersSoftwareIsServedFromTheCacheNextTime) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  EvalResult first = EvaluateOnce({h200}, h200);
+  EXPECT_EQ(first.verdict, Verdict::kCorrect);
+  EXPECT_EQ(first.device, "NVIDIA H200");
+  EXPECT_EQ(first.cache_key, expected_key_);
+  EXPECT_FALSE(first.cached);
+  EvalResult again = EvaluateOnce({h200}, h200);
+  EXPECT_TRUE(again.cached);
+  EXPECT_EQ(jobs_, 1);
+}
+
+TEST_F(EvaluatorTest, ResultMeasuredByOtherSoftwareIsKeyedAndLabelledByIt) {
+  // The orchestrator heard torch 2.11 first; a host with torch 2.10 took the job (both serve the
+  // same NATS queue: same GPU model).
+  const WorkerHello first_hello = Hello("NVIDIA H200", "2.11");
+  const WorkerHello other = Hello("NVIDIA H200", "2.10");
+  EvalResult r = EvaluateOnce({first_hello}, other);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.worker, "host-b/gpu0");
+  EXPECT_NE(r.cache_key, expected_key_);
+  // A later run whose first worker has torch 2.11 must measure, not take the 2.10 figure...
+  EvalResult next = EvaluateOnce({first_hello}, first_hello);
+  EXPECT_FALSE(next.cached);
+  EXPECT_EQ(jobs_, 2);
+  // ...and a run on torch 2.10 finds it.
+  EvalResult on_other = EvaluateOnce({other}, other);
+  EXPECT_TRUE(on_other.cached);
+  EXPECT_EQ(on_other.cache_key, r.cache_key);
+  EXPECT_EQ(jobs_, 2);
+}
+
+TEST_F(EvaluatorTest, ResultMeasuredOnAnotherGpuNamesThatGpu) {
+  // A host with two GPU models: the first worker has an H200, the job ran on the H100.
+  EvalResult r = EvaluateOnce({Hello("NVIDIA H200", "2.11"), Hello("NVIDIA H100", "2.11")},
+                              Hello("NVIDIA H100", "2.11"));
+  EXPECT_EQ(r.device, "NVIDIA H100");
+  EXPECT_NE(r.cache_key, expected_key_);
+}
+
+TEST_F(EvaluatorTest, BaselineMeasuredByOtherSoftwareIsKeyedAndLabelledByIt) {
+  const WorkerHello first_hello = Hello("NVIDIA H200", "2.11");
+  const WorkerHello other = Hello("NVIDIA H100", "2.10");
+  Baseline b = BaselineOnce({first_hello}, other);
+  ASSERT_TRUE(b.eager_ms().has_value());
+  EXPECT_EQ(*b.eager_ms(), 2.0);
+  EXPECT_EQ(b.device, "NVIDIA H100");
+  EXPECT_NE(b.software.find("torch 2.10"), std::string::npos) << b.software;
+  EXPECT_EQ(b.key, BaselineKey("aa11", StrictProfile(), false, other));
+  // The first worker's software has no baseline yet; the other's is cached.
+  EXPECT_FALSE(BaselineOnce({first_hello}, first_hello).cached);
+  EXPECT_TRUE(BaselineOnce({other}, other).cached);
+  EXPECT_EQ(jobs_, 2);
+}
+
+}  // namespace
+}  // namespace adaexplore
