@@ -3,9 +3,13 @@
 One call runs under the torch profiler (CUPTI, CUDA activity only); its Chrome trace gives every
 kernel's name and device time. Each kernel is sorted into one of three kinds:
 
-  own      a kernel the candidate defines (a Triton @jit function found in its module, or a
-           `__global__` function in its source text, CUDA C++ strings included), or one nobody
-           recognises (an unknown name counts for the candidate: the check fails open);
+  own      a kernel the candidate defines (a Triton @jit function found in its module or
+           defined anywhere in its source, or a `__global__` function in its source text, CUDA
+           C++ strings included), or one nobody recognises (an unknown name counts for the
+           candidate: the check fails open). A defined name claims a traced kernel only as that
+           kernel's own name (`name`, `name(...)`, `void ns::name<...>(...)`), never inside a
+           PyTorch namespace: an unlaunched decoy called `elementwise_kernel` does not make
+           `at::native::elementwise_kernel<...>` the candidate's;
   pytorch  PyTorch's and its libraries' compute kernels (aten, cuBLAS/cuBLASLt, cuDNN, CUTLASS,
            Inductor's generated Triton kernels);
   neutral  copies, fills and memsets (`.contiguous()`, `torch.zeros`), which any kernel may need.
@@ -34,13 +38,17 @@ _PYTORCH = re.compile(
 _NEUTRAL = re.compile(r"copy|fill|memset|memcpy|CatArray", re.IGNORECASE)
 _GLOBAL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
                      r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
+# A function under a Triton jit decorator (other decorators may sit between), at any depth: a
+# kernel defined inside forward is not in the module's globals.
+_JIT_DEF = re.compile(r"^[ \t]*@(?:triton\.)?jit\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*def\s+(\w+)",
+                      re.MULTILINE)
 
 
 def candidate_kernel_names(module: types.ModuleType, source: str) -> set[str]:
     """The kernels the candidate defines: Triton JIT functions reachable from its module's
     globals or its classes' attributes (through autotune/heuristics wrappers), and `__global__`
     functions in its source."""
-    names = set(_GLOBAL.findall(source))
+    names = set(_GLOBAL.findall(source)) | set(_JIT_DEF.findall(source))
     values = list(vars(module).values())
     values += [v for c in values if isinstance(c, type) for v in list(vars(c).values())]
     for value in values:
@@ -55,8 +63,15 @@ def candidate_kernel_names(module: types.ModuleType, source: str) -> set[str]:
     return names
 
 
+def _named(name: str, kernel: str) -> bool:
+    """Whether the traced kernel `name` is the kernel `kernel`: Triton's plain name, or a demangled
+    C++ name with optional return type, namespaces (none of PyTorch's), template and arguments."""
+    m = re.match(rf"(?:void\s+)?((?:[A-Za-z_]\w*::)*){re.escape(kernel)}(?:$|[(<\s])", name)
+    return m is not None and not _PYTORCH.search(m.group(1))
+
+
 def kind_of(name: str, own: set[str]) -> str:
-    if any(re.search(rf"\b{re.escape(n)}\b", name) for n in own):
+    if any(_named(name, n) for n in own):
         return "own"
     if _NEUTRAL.search(name) and not re.search(r"gemm|conv", name, re.IGNORECASE):
         return "neutral"
