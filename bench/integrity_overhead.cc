@@ -80,7 +80,9 @@ Result<ModeFigures> RunMode(const std::string& mode, const EvalProfile& profile,
   ASSIGN_OR_RETURN(std::vector<EvalResult> results,
                    evaluator->Run(setup.requests, nullptr, &guard));
   ModeFigures figures{.name = mode};
-  if (!evaluator->workers().empty()) figures.device = evaluator->workers().front().device_name;
+  if (!evaluator->workers().empty()) {
+    figures.device = evaluator->workers().front().device_name;
+  }
   for (const EvalResult& r : results) {
     ++figures.candidates;
     figures.correct += r.verdict == Verdict::kCorrect ? 1 : 0;
@@ -88,7 +90,9 @@ Result<ModeFigures> RunMode(const std::string& mode, const EvalProfile& profile,
     figures.verdicts[r.kernel_path] = std::string(VerdictName(r.verdict));
     if (r.facts.is_object() && r.facts.contains("phases") && r.facts["phases"].is_object()) {
       for (const auto& [phase, seconds] : r.facts["phases"].items()) {
-        if (seconds.is_number()) figures.phases_s[phase] += seconds.get<double>();
+        if (seconds.is_number()) {
+          figures.phases_s[phase] += seconds.get<double>();
+        }
       }
     }
   }

@@ -119,7 +119,9 @@ double Percentile(std::vector<double> values, double q) {
 
 double Mean(const std::vector<double>& values) {
   double sum = 0;
-  for (double v : values) sum += v;
+  for (double v : values) {
+    sum += v;
+  }
   return sum / static_cast<double>(values.size());
 }
 

@@ -62,8 +62,12 @@ struct Simulator {
 
   NodeOutcome Outcome(const State& s, double fail_compile, double fail_wrong) {
     const double u = Uniform();
-    if (u < fail_compile) return {.compiled = false};
-    if (u < fail_compile + fail_wrong) return {.compiled = true, .correct = false};
+    if (u < fail_compile) {
+      return {.compiled = false};
+    }
+    if (u < fail_compile + fail_wrong) {
+      return {.compiled = true, .correct = false};
+    }
     return {
         .compiled = true, .correct = true, .speedup = land.Speedup(s.strategy, s.level, random)};
   }
@@ -161,7 +165,9 @@ int main(int argc, char** argv) {
       rows[std::to_string(step)] = {
           {"speedup", capped / n}, {"fast_1.2", fast12 / n}, {"fast_2", fast2 / n}};
       double oracle_mean = 0;
-      for (double f : oracle_fraction) oracle_mean += f;
+      for (double f : oracle_fraction) {
+        oracle_mean += f;
+      }
       std::printf(
           "%-11s %6d %12.3f %10.3f %10.3f %12s\n", std::string(SearchMethodName(method)).c_str(),
           step, capped / n, fast12 / n, fast2 / n,

@@ -28,7 +28,9 @@ Result<std::vector<Failure>> ReadFailures(const std::string& path, const Failure
   std::vector<Failure> failures;
   while (true) {
     ASSIGN_OR_RETURN(bool row, select.Step());
-    if (!row) break;
+    if (!row) {
+      break;
+    }
     Failure f{.task = select.ColumnText(1),
               .model = select.ColumnText(7),
               .verdict = select.ColumnText(3),
@@ -64,8 +66,12 @@ std::vector<FailureCluster> ClusterFailures(std::vector<Failure> failures) {
   std::vector<Failure> kept;
   std::vector<std::string> signatures;
   for (Failure& f : failures) {
-    if (f.signature.empty()) f.signature = ErrorSignature(f.error);
-    if (f.signature.empty()) continue;
+    if (f.signature.empty()) {
+      f.signature = ErrorSignature(f.error);
+    }
+    if (f.signature.empty()) {
+      continue;
+    }
     signatures.push_back(Informative(f.signature)
                              ? f.signature
                              : f.signature + " #" + std::to_string(signatures.size()));
@@ -74,7 +80,9 @@ std::vector<FailureCluster> ClusterFailures(std::vector<Failure> failures) {
   std::vector<FailureCluster> clusters;
   for (const SignatureGroup& group : GroupBySignature(signatures)) {
     FailureCluster cluster{.signature = kept[group.members.front()].signature, .failures = {}};
-    for (size_t i : group.members) cluster.failures.push_back(std::move(kept[i]));
+    for (size_t i : group.members) {
+      cluster.failures.push_back(std::move(kept[i]));
+    }
     clusters.push_back(std::move(cluster));
   }
   return clusters;

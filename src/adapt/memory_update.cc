@@ -47,7 +47,9 @@ Result<RulePrompts> RulePrompts::Load(const std::string& dir) {
 
 std::vector<ChatMessage> RulePrompts::Writer(const FailureCluster& cluster) const {
   std::set<std::string> tasks;
-  for (const Failure& f : cluster.failures) tasks.insert(f.task);
+  for (const Failure& f : cluster.failures) {
+    tasks.insert(f.task);
+  }
   const Failure& first = cluster.failures.front();
   return {{.role = "system", .content = system_},
           {.role = "user",
@@ -133,7 +135,9 @@ Result<MemoryUpdateStats> UpdateMemory(SkillMemory& memory, LlmClient& llm,
     }
     const std::string rule = **parsed;
     std::vector<std::string> programs;
-    for (const Failure& f : cluster.failures) programs.push_back(f.kernel);
+    for (const Failure& f : cluster.failures) {
+      programs.push_back(f.kernel);
+    }
     if (std::string problem = RuleProblem(rule, programs); !problem.empty()) {
       ++stats.rejected;
       stats.problems.push_back(fmt::format("rejected \"{}\": {}", rule, problem));
@@ -141,7 +145,9 @@ Result<MemoryUpdateStats> UpdateMemory(SkillMemory& memory, LlmClient& llm,
     }
     ASSIGN_OR_RETURN(std::vector<Rule> existing, memory.List(0));
     std::vector<std::string> texts;
-    for (const Rule& r : existing) texts.push_back(r.text);
+    for (const Rule& r : existing) {
+      texts.push_back(r.text);
+    }
     const std::vector<RuleSupport> support = SupportOf(cluster);
     if (auto same = std::find(texts.begin(), texts.end(), rule); same != texts.end()) {
       RETURN_IF_ERROR(memory.Reinforce(existing[same - texts.begin()].id, support));
@@ -151,7 +157,9 @@ Result<MemoryUpdateStats> UpdateMemory(SkillMemory& memory, LlmClient& llm,
     const std::vector<size_t> similar = SimilarRules(rule, texts);
     if (!similar.empty()) {
       std::vector<std::string> candidates;
-      for (size_t index : similar) candidates.push_back(texts[index]);
+      for (size_t index : similar) {
+        candidates.push_back(texts[index]);
+      }
       ++stats.judge_calls;
       LlmCompletion judged =
           llm.Call(request(LlmRole::kJudge, prompts.Judge(rule, candidates),

@@ -58,7 +58,9 @@ std::set<std::string> Words(std::string_view text) {
   std::string word;
   auto flush = [&] {
     while (!word.empty() && word.back() == '.') word.pop_back();  // Sentence ends.
-    if (!word.empty() && !StopWords().count(word)) words.insert(word);
+    if (!word.empty() && !StopWords().count(word)) {
+      words.insert(word);
+    }
     word.clear();
   };
   for (char c : text) {
@@ -162,7 +164,9 @@ std::vector<std::string> DefinedNames(std::string_view program) {
   for (auto it = std::sregex_iterator(text.begin(), text.end(), kDefinition);
        it != std::sregex_iterator(); ++it) {
     for (size_t group = 1; group < it->size(); ++group) {
-      if ((*it)[group].matched) names.insert((*it)[group].str());
+      if ((*it)[group].matched) {
+        names.insert((*it)[group].str());
+      }
     }
   }
   return {names.begin(), names.end()};
@@ -205,9 +209,13 @@ std::string RuleProblem(std::string_view rule, const std::vector<std::string>& p
 
 double RuleSimilarity(std::string_view a, std::string_view b) {
   const std::set<std::string> wa = Words(a), wb = Words(b);
-  if (wa.empty() && wb.empty()) return 1;
+  if (wa.empty() && wb.empty()) {
+    return 1;
+  }
   size_t common = 0;
-  for (const std::string& w : wa) common += wb.count(w);
+  for (const std::string& w : wa) {
+    common += wb.count(w);
+  }
   return static_cast<double>(common) / static_cast<double>(wa.size() + wb.size() - common);
 }
 
@@ -216,12 +224,16 @@ std::vector<size_t> SimilarRules(std::string_view rule, const std::vector<std::s
   std::vector<std::pair<double, size_t>> scored;
   for (size_t i = 0; i < rules.size(); ++i) {
     const double similarity = RuleSimilarity(rule, rules[i]);
-    if (similarity >= min_similarity) scored.emplace_back(similarity, i);
+    if (similarity >= min_similarity) {
+      scored.emplace_back(similarity, i);
+    }
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<size_t> out;
-  for (size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(scored[i].second);
+  for (size_t i = 0; i < scored.size() && i < limit; ++i) {
+    out.push_back(scored[i].second);
+  }
   return out;
 }
 

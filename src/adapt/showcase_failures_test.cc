@@ -28,11 +28,15 @@ TEST(ShowcaseFailuresTest, SignaturesCutTheRuleWriterCalls) {
   int mismatches = 0;
   std::set<std::string> distinct_texts;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().filename().string().rfind("kb-", 0) != 0) continue;
+    if (entry.path().filename().string().rfind("kb-", 0) != 0) {
+      continue;
+    }
     std::ifstream in(entry.path());
     const nlohmann::json tree = nlohmann::json::parse(in);
     for (const nlohmann::json& step : tree["steps"]) {
-      if (!step["error"].is_string()) continue;
+      if (!step["error"].is_string()) {
+        continue;
+      }
       const std::string error = step["error"].get<std::string>();
       if (error == "incorrect output") {  // A numerical mismatch: not distilled by default.
         ++mismatches;
@@ -60,7 +64,9 @@ TEST(ShowcaseFailuresTest, SignaturesCutTheRuleWriterCalls) {
       count, mismatches, distinct_texts.size(), clusters.size(), singletons, biggest,
       clusters.size(), count);
   std::vector<const FailureCluster*> by_size;
-  for (const FailureCluster& c : clusters) by_size.push_back(&c);
+  for (const FailureCluster& c : clusters) {
+    by_size.push_back(&c);
+  }
   std::stable_sort(by_size.begin(), by_size.end(), [](const auto* a, const auto* b) {
     return a->failures.size() > b->failures.size();
   });

@@ -21,7 +21,9 @@ bool IsExceptionLine(std::string_view line) {
 // and stays; one that reads as a program's own name ('PADDING_LEFT', 'x_ptr', 'BLOCK_M') says
 // where, and becomes <name>.
 bool IsVocabulary(std::string_view word) {
-  if (word.empty() || word.size() > 12) return false;
+  if (word.empty() || word.size() > 12) {
+    return false;
+  }
   return std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
 }
 
@@ -81,7 +83,9 @@ std::string ErrorSignature(std::string_view error) {
   std::string_view decisive;
   for (std::string_view line : SplitLines(error)) {
     line = Trim(line);
-    if (line.empty()) continue;
+    if (line.empty()) {
+      continue;
+    }
     if (IsExceptionLine(line) || decisive.empty() || !IsExceptionLine(decisive)) {
       decisive = line;
     }

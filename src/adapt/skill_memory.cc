@@ -78,7 +78,9 @@ Result<ImportStats> SkillMemory::ImportText(std::string_view text, const std::st
     for (std::string_view raw : SplitLines(text)) {
       const std::string_view line = Trim(raw);
       ++line_number;
-      if (line.empty()) continue;
+      if (line.empty()) {
+        continue;
+      }
       ++stats.lines;
       std::string_view rule = line;
       int64_t count = 1;
@@ -105,7 +107,9 @@ Result<ImportStats> SkillMemory::ImportText(std::string_view text, const std::st
       (known ? stats.merged : stats.added) += 1;
       upsert.Reset().Bind(1, rule).Bind(2, count).Bind(3, now).Bind(4, now);
       ASSIGN_OR_RETURN(bool row, upsert.Step());
-      if (!row) return InternalError("rule upsert returned no row");
+      if (!row) {
+        return InternalError("rule upsert returned no row");
+      }
       const int64_t id = upsert.ColumnInt(0);
       support.Reset()
           .Bind(1, id)
@@ -191,7 +195,9 @@ Result<int64_t> SkillMemory::AddRule(const std::string& text,
                                  "RETURNING id"));
     upsert.Bind(1, text).Bind(2, count).Bind(3, now).Bind(4, now);
     ASSIGN_OR_RETURN(bool row, upsert.Step());
-    if (!row) return InternalError("rule insert returned no row");
+    if (!row) {
+      return InternalError("rule insert returned no row");
+    }
     id = upsert.ColumnInt(0);
     return AddSupport(id, support, now);
   });

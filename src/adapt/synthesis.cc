@@ -32,7 +32,9 @@ std::string Normalised(const std::string& code) {
   std::string out;
   for (std::string_view line : SplitLines(code)) {
     const std::string_view trimmed = Trim(line);
-    if (trimmed.empty() || trimmed.front() == '#') continue;
+    if (trimmed.empty() || trimmed.front() == '#') {
+      continue;
+    }
     out += line.substr(0, line.find_last_not_of(" \t\r\n\f\v") + 1);
     out += '\n';
   }
@@ -113,7 +115,9 @@ Result<std::vector<std::string>> ReadLayerNames(const std::string& path) {
   } else {
     for (std::string_view raw : SplitLines(text)) {
       const std::string_view line = Trim(raw);
-      if (!line.empty() && line[0] != '#') names.emplace_back(line);
+      if (!line.empty() && line[0] != '#') {
+        names.emplace_back(line);
+      }
     }
   }
   if (names.empty()) {
@@ -189,7 +193,9 @@ Result<SynthesisStats> SynthesizeTasks(LlmClient& llm, const SynthesisOptions& o
   int next_index = 0;
   ASSIGN_OR_RETURN(std::vector<std::string> existing, ListPythonFiles(options.out_dir));
   for (const std::string& path : existing) {
-    if (Result<std::string> code = ReadFile(path); code.ok()) seen.insert(Normalised(*code));
+    if (Result<std::string> code = ReadFile(path); code.ok()) {
+      seen.insert(Normalised(*code));
+    }
     ++next_index;
   }
   std::mt19937_64 random(options.seed);

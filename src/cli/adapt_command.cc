@@ -34,7 +34,9 @@ Result<std::vector<SourceFile>> ReadExamples(const std::string& dir) {
   for (const std::string& file : files) {
     ASSIGN_OR_RETURN(SourceFile example, ReadSourceFile(file));
     const int number = std::atoi(example.name.c_str());
-    if (number >= 1 && number <= 50) low.push_back(example);
+    if (number >= 1 && number <= 50) {
+      low.push_back(example);
+    }
     all.push_back(std::move(example));
   }
   return low.size() >= 3 ? low : all;

@@ -98,7 +98,9 @@ Result<std::string> ResolveSuite(const std::string& suite, const std::string& ke
                     suite));
   }
   for (const fs::path& dir : {fs::path(root) / level, fs::path(root) / "KernelBench" / level}) {
-    if (fs::is_directory(dir)) return dir.string();
+    if (fs::is_directory(dir)) {
+      return dir.string();
+    }
   }
   return NotFound(fmt::format("no {} folder in {} (nor in {}/KernelBench)", level, root, root));
 }
@@ -174,7 +176,9 @@ Result<int> RunBench(const BenchFlags& f) {
       ASSIGN_OR_RETURN(RunDb db, RunDb::Open(run.db_path));
       ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
       for (const RunInfo& info : runs) {
-        if (info.options.value("label", "") == run.label) previous = info;
+        if (info.options.value("label", "") == run.label) {
+          previous = info;
+        }
       }
     }
     if (previous && previous->status == "finished") {

@@ -12,7 +12,9 @@ class DevicesTest : public ::testing::Test {
   void SetUp() override {
     const char* old = std::getenv("CUDA_VISIBLE_DEVICES");
     had_ = old != nullptr;
-    if (had_) saved_ = old;
+    if (had_) {
+      saved_ = old;
+    }
   }
   void TearDown() override {
     if (had_) {

@@ -25,22 +25,54 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   if (!f.pytorch_compute.empty()) {
     RETURN_IF_ERROR(SetPytorchCompute(p, f.pytorch_compute));
   }
-  if (f.timeout_s > 0) p.timeout_s = f.timeout_s;
-  if (f.trials > 0) p.trials = f.trials;
-  if (f.timed_runs > 0) p.timed_runs = f.timed_runs;
-  if (f.warmup_runs >= 0) p.warmup_runs = f.warmup_runs;
-  if (f.memory_limit_mb >= 0) p.memory_limit_mb = f.memory_limit_mb;
-  if (f.compile_baseline) p.compile_baseline = true;
-  if (!f.device.empty()) config.device = f.device;
-  if (!f.gpus.empty()) config.gpus = f.gpus;
-  if (f.slots >= 0) config.slots = f.slots;
-  if (!f.python.empty()) config.python = f.python;
-  if (!f.cache_path.empty()) config.cache_path = f.cache_path;
-  if (f.no_cache) config.cache_enabled = false;
-  if (!f.log_level.empty()) config.log_level = f.log_level;
-  if (!f.nats_url.empty()) config.nats_url = f.nats_url;
-  if (!f.nats_queue.empty()) config.nats_queue = f.nats_queue;
-  if (f.nats_startup_timeout_s > 0) config.nats_startup_timeout_s = f.nats_startup_timeout_s;
+  if (f.timeout_s > 0) {
+    p.timeout_s = f.timeout_s;
+  }
+  if (f.trials > 0) {
+    p.trials = f.trials;
+  }
+  if (f.timed_runs > 0) {
+    p.timed_runs = f.timed_runs;
+  }
+  if (f.warmup_runs >= 0) {
+    p.warmup_runs = f.warmup_runs;
+  }
+  if (f.memory_limit_mb >= 0) {
+    p.memory_limit_mb = f.memory_limit_mb;
+  }
+  if (f.compile_baseline) {
+    p.compile_baseline = true;
+  }
+  if (!f.device.empty()) {
+    config.device = f.device;
+  }
+  if (!f.gpus.empty()) {
+    config.gpus = f.gpus;
+  }
+  if (f.slots >= 0) {
+    config.slots = f.slots;
+  }
+  if (!f.python.empty()) {
+    config.python = f.python;
+  }
+  if (!f.cache_path.empty()) {
+    config.cache_path = f.cache_path;
+  }
+  if (f.no_cache) {
+    config.cache_enabled = false;
+  }
+  if (!f.log_level.empty()) {
+    config.log_level = f.log_level;
+  }
+  if (!f.nats_url.empty()) {
+    config.nats_url = f.nats_url;
+  }
+  if (!f.nats_queue.empty()) {
+    config.nats_queue = f.nats_queue;
+  }
+  if (f.nats_startup_timeout_s > 0) {
+    config.nats_startup_timeout_s = f.nats_startup_timeout_s;
+  }
   return Status::Ok();
 }
 

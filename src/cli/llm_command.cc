@@ -85,8 +85,12 @@ Result<int> RunLlmAsk(const LlmFlags& flags) {
     return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
   }
   ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(model_text));
-  if (!flags.record_path.empty()) options.record_path = flags.record_path;
-  if (flags.no_cache) options.cache_enabled = false;
+  if (!flags.record_path.empty()) {
+    options.record_path = flags.record_path;
+  }
+  if (flags.no_cache) {
+    options.cache_enabled = false;
+  }
   ASSIGN_OR_RETURN(std::string prompt, ReadPrompt(flags.prompt));
   ASSIGN_OR_RETURN(Logger logger,
                    MakeStderrLogger(flags.log_level.empty() ? config.log_level : flags.log_level));

@@ -26,7 +26,9 @@ Result<int> List(SkillMemory& memory, const MemoryFlags& f) {
   ASSIGN_OR_RETURN(std::vector<Rule> rules, memory.List(f.min_count));
   if (f.json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const Rule& rule : rules) out.push_back(RuleJson(rule));
+    for (const Rule& rule : rules) {
+      out.push_back(RuleJson(rule));
+    }
     std::printf("%s\n", out.dump().c_str());
     return 0;
   }
@@ -98,7 +100,9 @@ Result<int> Stats(SkillMemory& memory, const MemoryFlags& f) {
       from_failures = true;
       ++failures;
       tasks.insert(s.task);
-      if (!s.model.empty()) models.insert(s.model);
+      if (!s.model.empty()) {
+        models.insert(s.model);
+      }
     }
     learned += from_failures;
   }
@@ -107,7 +111,9 @@ Result<int> Stats(SkillMemory& memory, const MemoryFlags& f) {
   };
   if (f.json) {
     nlohmann::json h = nlohmann::json::object();
-    for (const auto& [count, n] : histogram) h[std::to_string(count)] = n;
+    for (const auto& [count, n] : histogram) {
+      h[std::to_string(count)] = n;
+    }
     std::printf("%s\n",
                 nlohmann::json{{"rules", rules.size()},
                                {"rules_at_3", at_least(3)},
@@ -126,7 +132,9 @@ Result<int> Stats(SkillMemory& memory, const MemoryFlags& f) {
       rules.size(), static_cast<long>(at_least(3)), learned, static_cast<long long>(failures),
       tasks.size());
   std::string line = "counts:";
-  for (const auto& [count, n] : histogram) line += fmt::format(" {}x{}", n, count);
+  for (const auto& [count, n] : histogram) {
+    line += fmt::format(" {}x{}", n, count);
+  }
   std::printf("%s\n", line.c_str());
   return 0;
 }
@@ -168,10 +176,18 @@ Result<int> RunMemory(const MemoryCommands& c, const MemoryFlags& f) {
                            "text file, `adaexplore memory import` it into one");
   }
   ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(f.memory_path));
-  if (c.list->parsed()) return List(memory, f);
-  if (c.show->parsed()) return Show(memory, f);
-  if (c.import->parsed()) return Import(memory, f);
-  if (c.export_->parsed()) return Export(memory, f);
+  if (c.list->parsed()) {
+    return List(memory, f);
+  }
+  if (c.show->parsed()) {
+    return Show(memory, f);
+  }
+  if (c.import->parsed()) {
+    return Import(memory, f);
+  }
+  if (c.export_->parsed()) {
+    return Export(memory, f);
+  }
   return Stats(memory, f);
 }
 

@@ -74,13 +74,17 @@ Result<int> RunExport(const ReportFlags& f) {
   std::map<std::string, Best> best;
   std::map<std::string, bool> seen;
   for (const RunInfo& run : runs) {
-    if (f.run > 0 && run.id != f.run) continue;
+    if (f.run > 0 && run.id != f.run) {
+      continue;
+    }
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(run.id));
     for (const TaskInfo& task : tasks) {
       seen[task.name] = true;
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(run.id, task.name));
       for (const StepRecord& step : steps) {
-        if (!step.correct || !step.speedup || step.kernel.empty()) continue;
+        if (!step.correct || !step.speedup || step.kernel.empty()) {
+          continue;
+        }
         auto it = best.find(task.name);
         if (it == best.end() || *step.speedup > it->second.speedup) {
           best[task.name] = {run.id, step.node, *step.speedup, step.kernel};

@@ -53,7 +53,9 @@ Result<std::vector<std::string>> ReadMemoryRules(const std::string& path, int mi
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   std::vector<std::string> rules;
   for (std::string_view raw : SplitLines(text)) {
-    if (rules.size() >= kMaxMemoryRules) break;
+    if (rules.size() >= kMaxMemoryRules) {
+      break;
+    }
     std::string line(raw);
     if (Trim(line).empty()) {
       continue;
@@ -225,7 +227,9 @@ Result<int> RunSearch(const RunFlags& flags) {
   }
 
   LlmOptions llm_options = config.llm;
-  if (!flags.record_path.empty()) llm_options.record_path = flags.record_path;
+  if (!flags.record_path.empty()) {
+    llm_options.record_path = flags.record_path;
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm, LlmClient::Create(llm_options, logger));
   RETURN_IF_ERROR(llm->Prepare(model));  // A missing key stops here, before any work.
   ASSIGN_OR_RETURN(PromptSet prompts,

@@ -34,7 +34,9 @@ Result<int> RunWorkerCommand(const WorkerFlags& f) {
       LoadConfigFile(f.eval.config_path.empty() ? "adaexplore.toml" : f.eval.config_path,
                      !f.eval.config_path.empty(), config));
   RETURN_IF_ERROR(ApplyEvalFlags(f.eval, config));
-  if (f.eval.log_level.empty()) config.log_level = "info";
+  if (f.eval.log_level.empty()) {
+    config.log_level = "info";
+  }
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-worker-"));
   ASSIGN_OR_RETURN(std::vector<WorkerSpec> specs, PlanWorkers(config, scratch.path(), logger));

@@ -19,8 +19,12 @@ inline Duration Seconds(double s) {
 
 // The earlier of two optional deadlines.
 inline std::optional<TimePoint> Earliest(std::optional<TimePoint> a, std::optional<TimePoint> b) {
-  if (!a) return b;
-  if (!b) return a;
+  if (!a) {
+    return b;
+  }
+  if (!b) {
+    return a;
+  }
   return *a < *b ? a : b;
 }
 

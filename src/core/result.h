@@ -57,9 +57,11 @@ class [[nodiscard]] Result {
 
 // ASSIGN_OR_RETURN(lhs, expr): evaluates a Result expression; on error returns its Status from the
 // enclosing function, else moves the value into lhs (which may be a declaration).
+// NOLINTBEGIN(bugprone-macro-parentheses): lhs may be a declaration and tmp is a name.
 #define ASSIGN_OR_RETURN(lhs, expr) \
   ADX_ASSIGN_OR_RETURN_IMPL(ADX_CONCAT(adx_result_, __LINE__), lhs, expr)
 #define ADX_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                              \
   if (!tmp.ok()) return tmp.status();             \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

@@ -8,7 +8,9 @@ namespace adaexplore {
 namespace {
 
 Result<int> Half(int x) {
-  if (x % 2 != 0) return InvalidArgument("odd: " + std::to_string(x));
+  if (x % 2 != 0) {
+    return InvalidArgument("odd: " + std::to_string(x));
+  }
   return x / 2;
 }
 

@@ -14,7 +14,9 @@ std::string Lower(std::string_view text) {
 
 std::string_view Trim(std::string_view text, std::string_view chars) {
   const size_t begin = text.find_first_not_of(chars);
-  if (begin == std::string_view::npos) return {};
+  if (begin == std::string_view::npos) {
+    return {};
+  }
   return text.substr(begin, text.find_last_not_of(chars) - begin + 1);
 }
 
@@ -23,7 +25,9 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
     lines.push_back(text.substr(start, end - start));
     start = end + 1;
   }

@@ -14,9 +14,15 @@ int64_t Ns(double seconds) { return static_cast<int64_t>(std::llround(seconds * 
 Status Error(natsStatus s, std::string_view what, jsErrCode js_error = static_cast<jsErrCode>(0)) {
   const char* last = nats_GetLastError(nullptr);
   std::string message = fmt::format("NATS: {}: {}", what, natsStatus_GetText(s));
-  if (last != nullptr && *last != '\0') message += fmt::format(" ({})", last);
-  if (js_error != 0) message += fmt::format(" [JetStream error {}]", static_cast<int>(js_error));
-  if (s == NATS_TIMEOUT) return TimeoutError(std::move(message));
+  if (last != nullptr && *last != '\0') {
+    message += fmt::format(" ({})", last);
+  }
+  if (js_error != 0) {
+    message += fmt::format(" [JetStream error {}]", static_cast<int>(js_error));
+  }
+  if (s == NATS_TIMEOUT) {
+    return TimeoutError(std::move(message));
+  }
   if (s == NATS_CONNECTION_CLOSED || s == NATS_NO_SERVER || s == NATS_CONNECTION_DISCONNECTED ||
       s == NATS_NO_RESPONDERS || s == NATS_STALE_CONNECTION) {
     return Unavailable(std::move(message));
@@ -36,7 +42,9 @@ Status EnsureStream(jsCtx* js, jsStreamConfig& config) {
     jsStreamInfo_Destroy(info);
     return Status::Ok();
   }
-  if (s != NATS_NOT_FOUND) return Error(s, fmt::format("looking up stream {}", config.Name));
+  if (s != NATS_NOT_FOUND) {
+    return Error(s, fmt::format("looking up stream {}", config.Name));
+  }
   s = js_AddStream(&info, js, &config, nullptr, &js_error);
   if (s == NATS_OK) {
     jsStreamInfo_Destroy(info);
@@ -56,7 +64,9 @@ std::string HelloSubject(std::string_view queue) {
 }
 
 std::string QueueName(std::string_view device_kind, std::string_view device_name) {
-  if (device_kind != "cuda") return "cpu";
+  if (device_kind != "cuda") {
+    return "cpu";
+  }
   std::string out;
   for (char c : device_name) {
     if (std::isalnum(static_cast<unsigned char>(c))) {
@@ -65,7 +75,9 @@ std::string QueueName(std::string_view device_kind, std::string_view device_name
       out += '-';
     }
   }
-  while (!out.empty() && out.back() == '-') out.pop_back();
+  while (!out.empty() && out.back() == '-') {
+    out.pop_back();
+  }
   return out.empty() ? "gpu" : out;
 }
 
@@ -77,13 +89,17 @@ std::string Data(const Message& m) {
 
 std::string Header(const Message& m, const char* key) {
   const char* value = nullptr;
-  if (natsMsgHeader_Get(m.get(), key, &value) != NATS_OK || value == nullptr) return "";
+  if (natsMsgHeader_Get(m.get(), key, &value) != NATS_OK || value == nullptr) {
+    return "";
+  }
   return value;
 }
 
 int Delivered(const Message& m) {
   jsMsgMetaData* meta = nullptr;
-  if (natsMsg_GetMetaData(&meta, m.get()) != NATS_OK || meta == nullptr) return 0;
+  if (natsMsg_GetMetaData(&meta, m.get()) != NATS_OK || meta == nullptr) {
+    return 0;
+  }
   const int delivered = static_cast<int>(meta->NumDelivered);
   jsMsgMetaData_Destroy(meta);
   return delivered;
@@ -109,8 +125,12 @@ Status NakAfter(const Message& m, double delay_s) {
 Result<std::optional<Message>> Subscription::Next(double timeout_s) {
   natsMsg* raw = nullptr;
   natsStatus s = natsSubscription_NextMsg(&raw, sub_.get(), std::max<int64_t>(1, Ms(timeout_s)));
-  if (s == NATS_TIMEOUT) return std::optional<Message>();
-  if (s != NATS_OK) return Error(s, "reading a subscription");
+  if (s == NATS_TIMEOUT) {
+    return std::optional<Message>();
+  }
+  if (s != NATS_OK) {
+    return Error(s, "reading a subscription");
+  }
   return std::optional<Message>(Message(raw));
 }
 
@@ -125,7 +145,9 @@ Result<std::vector<Message>> PullConsumer::Fetch(int batch, double timeout_s) {
     list.Msgs[i] = nullptr;  // Owned by `out` now.
   }
   natsMsgList_Destroy(&list);
-  if (s == NATS_OK || s == NATS_TIMEOUT || !out.empty()) return out;
+  if (s == NATS_OK || s == NATS_TIMEOUT || !out.empty()) {
+    return out;
+  }
   return Error(s, "fetching from a pull consumer", js_error);
 }
 
@@ -141,19 +163,33 @@ void Connection::ConnectionDeleter::operator()(natsConnection* c) const {
 
 Result<Connection> Connection::Connect(const ConnectOptions& options) {
   natsOptions* raw = nullptr;
-  if (natsStatus s = natsOptions_Create(&raw); s != NATS_OK) return Error(s, "options");
+  if (natsStatus s = natsOptions_Create(&raw); s != NATS_OK) {
+    return Error(s, "options");
+  }
   std::unique_ptr<natsOptions, OptionsDeleter> opts(raw);
   natsStatus s = natsOptions_SetURL(opts.get(), options.url.c_str());
-  if (s == NATS_OK) s = natsOptions_SetName(opts.get(), options.name.c_str());
+  if (s == NATS_OK) {
+    s = natsOptions_SetName(opts.get(), options.name.c_str());
+  }
   if (s == NATS_OK) s = natsOptions_SetMaxReconnect(opts.get(), -1);  // Forever.
-  if (s == NATS_OK) s = natsOptions_SetReconnectWait(opts.get(), Ms(options.reconnect_wait_s));
-  if (s == NATS_OK) s = natsOptions_SetTimeout(opts.get(), Ms(options.timeout_s));
+  if (s == NATS_OK) {
+    s = natsOptions_SetReconnectWait(opts.get(), Ms(options.reconnect_wait_s));
+  }
+  if (s == NATS_OK) {
+    s = natsOptions_SetTimeout(opts.get(), Ms(options.timeout_s));
+  }
   // Buffer what is published while disconnected (8 MiB), sent on reconnect.
-  if (s == NATS_OK) s = natsOptions_SetReconnectBufSize(opts.get(), 8 << 20);
-  if (s != NATS_OK) return Error(s, "setting connection options");
+  if (s == NATS_OK) {
+    s = natsOptions_SetReconnectBufSize(opts.get(), 8 << 20);
+  }
+  if (s != NATS_OK) {
+    return Error(s, "setting connection options");
+  }
   natsConnection* nc = nullptr;
   s = natsConnection_Connect(&nc, opts.get());
-  if (s != NATS_OK) return Error(s, "connecting to " + options.url);
+  if (s != NATS_OK) {
+    return Error(s, "connecting to " + options.url);
+  }
   Connection c;
   c.nc_.reset(nc);
   c.timeout_s_ = options.timeout_s;
@@ -162,7 +198,9 @@ Result<Connection> Connection::Connect(const ConnectOptions& options) {
   js_options.Wait = Ms(options.timeout_s);
   jsCtx* js = nullptr;
   s = natsConnection_JetStream(&js, nc, &js_options);
-  if (s != NATS_OK) return Error(s, "opening JetStream");
+  if (s != NATS_OK) {
+    return Error(s, "opening JetStream");
+  }
   c.js_.reset(js);
   return c;
 }
@@ -215,20 +253,26 @@ Result<std::string> Connection::Request(const std::string& subject, const std::s
   natsMsg* reply = nullptr;
   natsStatus s = natsConnection_Request(&reply, nc_.get(), subject.c_str(), data.data(),
                                         static_cast<int>(data.size()), Ms(timeout_s));
-  if (s != NATS_OK) return Error(s, "request on " + subject);
+  if (s != NATS_OK) {
+    return Error(s, "request on " + subject);
+  }
   return Data(Message(reply));
 }
 
 Status Connection::Respond(const Message& request, const std::string& data) {
   const char* reply = natsMsg_GetReply(request.get());
-  if (reply == nullptr || *reply == '\0') return Status::Ok();
+  if (reply == nullptr || *reply == '\0') {
+    return Status::Ok();
+  }
   return PublishCore(reply, data);
 }
 
 Result<Subscription> Connection::Subscribe(const std::string& subject) {
   natsSubscription* sub = nullptr;
   natsStatus s = natsConnection_SubscribeSync(&sub, nc_.get(), subject.c_str());
-  if (s != NATS_OK) return Error(s, "subscribing to " + subject);
+  if (s != NATS_OK) {
+    return Error(s, "subscribing to " + subject);
+  }
   Subscription out;
   out.sub_.reset(sub);
   return out;

@@ -23,7 +23,9 @@ nlohmann::json LostFacts(const std::string& message) {
 // True when a wake fd is readable or a signal arrived (ppoll with the guard's mask delivers it).
 bool Woken(const std::vector<int>& wake_fds, const InterruptGuard* guard) {
   std::vector<pollfd> fds;
-  for (int fd : wake_fds) fds.push_back({.fd = fd, .events = POLLIN, .revents = 0});
+  for (int fd : wake_fds) {
+    fds.push_back({.fd = fd, .events = POLLIN, .revents = 0});
+  }
   timespec zero{};
   const int ready = ::ppoll(fds.data(), fds.size(), &zero, guard ? guard->poll_mask() : nullptr);
   return ready > 0;
@@ -44,7 +46,9 @@ nlohmann::json ResultEnvelope(const std::string& id, const nlohmann::json& facts
                               const std::string& worker, int delivered,
                               const std::optional<WorkerHello>& hello) {
   nlohmann::json out = {{"id", id}, {"facts", facts}, {"worker", worker}, {"delivered", delivered}};
-  if (hello) out["hello"] = HelloToJson(*hello);
+  if (hello) {
+    out["hello"] = HelloToJson(*hello);
+  }
   return out;
 }
 
@@ -84,8 +88,12 @@ Result<std::unique_ptr<NatsPool>> NatsPool::Connect(NatsPoolOptions options,
     if (reply.ok()) {
       nlohmann::json message = nlohmann::json::parse(*reply, nullptr, false);
       ASSIGN_OR_RETURN(WorkerHello hello, ParseHello(message));
-      if (options.queue.empty()) options.queue = message.value("queue", "");
-      if (options.queue.empty()) return ProtocolError("a worker's hello names no queue");
+      if (options.queue.empty()) {
+        options.queue = message.value("queue", "");
+      }
+      if (options.queue.empty()) {
+        return ProtocolError("a worker's hello names no queue");
+      }
       options.logger->info("NATS {}: queue {} answered by {} ({})", options.url, options.queue,
                            message.value("worker", "?"), hello.device_name);
       return std::unique_ptr<NatsPool>(new NatsPool(std::move(options), std::move(nc),
@@ -117,7 +125,9 @@ void NatsPool::Submit(PoolJob job) {
 
 void NatsPool::PublishPending() {
   for (auto& [id, job] : jobs_) {
-    if (job.published) continue;
+    if (job.published) {
+      continue;
+    }
     Status s = nc_.Publish(nats::JobSubject(options_.queue), JobEnvelope(job.job, run_).dump(),
                            job.msg_id);
     if (!s.ok()) {
@@ -131,18 +141,26 @@ void NatsPool::PublishPending() {
 void NatsPool::ReadProgress() {
   while (true) {
     Result<std::optional<nats::Message>> next = progress_.Next(0.001);
-    if (!next.ok() || !next->has_value()) return;
+    if (!next.ok() || !next->has_value()) {
+      return;
+    }
     nlohmann::json notice = nlohmann::json::parse(nats::Data(**next), nullptr, false);
-    if (!notice.is_object()) continue;
+    if (!notice.is_object()) {
+      continue;
+    }
     auto it = jobs_.find(notice.value("id", ""));
-    if (it == jobs_.end()) continue;
+    if (it == jobs_.end()) {
+      continue;
+    }
     Job& job = it->second;
     last_start_ = Clock::now();
     job.worker = notice.value("worker", "");
     ++job.starts;
     job.deadline = Clock::now() +
                    Seconds(job.job.timeout_s + options_.deadline_margin_s + options_.ack_wait_s);
-    if (options_.on_progress) options_.on_progress(it->first, "started on " + job.worker);
+    if (options_.on_progress) {
+      options_.on_progress(it->first, "started on " + job.worker);
+    }
     if (job.starts > 1) {
       options_.logger->info("job {} redelivered: started again on {}", it->first, job.worker);
     }
@@ -223,7 +241,9 @@ Result<std::vector<PoolOutcome>> NatsPool::Step(std::optional<TimePoint> until,
   std::vector<PoolOutcome> done;
   while (true) {
     const bool woken = Woken(wake_fds, guard);
-    if (guard != nullptr && InterruptGuard::received() != 0) return Cancelled("interrupted");
+    if (guard != nullptr && InterruptGuard::received() != 0) {
+      return Cancelled("interrupted");
+    }
     PublishPending();
     ReadProgress();
     double wait_s = kTurnSeconds;
@@ -237,7 +257,9 @@ Result<std::vector<PoolOutcome>> NatsPool::Step(std::optional<TimePoint> until,
     } else {
       ::poll(nullptr, 0, static_cast<int>(wait_s * 1000));
     }
-    if (!done.empty() || woken || (until && Clock::now() >= *until)) return done;
+    if (!done.empty() || woken || (until && Clock::now() >= *until)) {
+      return done;
+    }
   }
 }
 

@@ -39,7 +39,7 @@ struct NatsPoolOptions {
   std::function<void(const std::string&, const std::string&)> on_progress;
 };
 
-class NatsPool : public JobRunner {
+class NatsPool final : public JobRunner {
  public:
   // Connects, creates the streams and waits until a worker of the queue answers hello.
   static Result<std::unique_ptr<NatsPool>> Connect(NatsPoolOptions options,

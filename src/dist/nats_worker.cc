@@ -81,7 +81,9 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
     for (nats::Subscription* requests : {&hello_requests, &any_requests}) {
       while (true) {
         Result<std::optional<nats::Message>> request = requests->Next(0.001);
-        if (!request.ok() || !request->has_value()) break;
+        if (!request.ok() || !request->has_value()) {
+          break;
+        }
         (void)nc.Respond(**request, hello);
       }
     }
@@ -91,7 +93,9 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
     if (!finished.ok()) break;  // Interrupted.
     for (PoolOutcome& outcome : *finished) {
       auto it = running.find(outcome.id);
-      if (it == running.end()) continue;
+      if (it == running.end()) {
+        continue;
+      }
       Held held = std::move(it->second);
       running.erase(it);
       const std::string worker = fmt::format("{}/{}", host, outcome.worker);
@@ -121,7 +125,9 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
     }
     // Only as many new jobs as there are free slots.
     const int free = pool.capacity() - static_cast<int>(running.size() + outbox.size());
-    if (free <= 0) continue;
+    if (free <= 0) {
+      continue;
+    }
     Result<std::vector<nats::Message>> fetched = jobs.Fetch(free, 0.01);
     if (!fetched.ok()) {
       options.logger->debug("fetching jobs: {}", fetched.status().message());
@@ -165,7 +171,9 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
     }
   }
   // Interrupted: hand back what runs here so another host takes it now.
-  for (auto& [pool_id, held] : running) (void)nats::Nak(held.message);
+  for (auto& [pool_id, held] : running) {
+    (void)nats::Nak(held.message);
+  }
   nc.Flush(2);
   std::fprintf(stderr, "worker %s: stopped; %zu running job(s) handed back\n", host.c_str(),
                running.size());

@@ -22,15 +22,21 @@ nlohmann::json TimingFingerprint(const EvalProfile& p, bool with_compile) {
 
 std::optional<double> Figure(const std::optional<TimingStats>& stats,
                              const std::string& statistic) {
-  if (!stats || stats->runs == 0) return std::nullopt;
+  if (!stats || stats->runs == 0) {
+    return std::nullopt;
+  }
   return statistic == "trimmed_mean" ? stats->trimmed_mean_ms : stats->median_ms;
 }
 
 std::optional<TimingStats> Stats(const nlohmann::json& samples) {
-  if (!samples.is_array() || samples.empty()) return std::nullopt;
+  if (!samples.is_array() || samples.empty()) {
+    return std::nullopt;
+  }
   std::vector<double> ms;
   for (const nlohmann::json& s : samples) {
-    if (!s.is_number()) return std::nullopt;
+    if (!s.is_number()) {
+      return std::nullopt;
+    }
     ms.push_back(s.get<double>());
   }
   return ComputeTimingStats(std::move(ms));
@@ -66,7 +72,9 @@ nlohmann::json ToJson(const Baseline& b) {
 
 Baseline BaselineFromJson(const nlohmann::json& j) {
   Baseline b;
-  if (!j.is_object()) return b;
+  if (!j.is_object()) {
+    return b;
+  }
   b.task = j.value("task", "");
   b.task_sha256 = j.value("task_sha256", "");
   b.key = j.value("key", "");
@@ -74,14 +82,18 @@ Baseline BaselineFromJson(const nlohmann::json& j) {
   b.software = j.value("software", "");
   b.profile = j.value("profile", "");
   b.statistic = j.value("statistic", "median");
-  if (j.contains("eager") && j["eager"].is_object()) b.eager = TimingStatsFromJson(j["eager"]);
+  if (j.contains("eager") && j["eager"].is_object()) {
+    b.eager = TimingStatsFromJson(j["eager"]);
+  }
   if (j.contains("compiled") && j["compiled"].is_object()) {
     b.compiled = TimingStatsFromJson(j["compiled"]);
   }
   b.error = j.value("error", "");
   if (j.contains("notes") && j["notes"].is_array()) {
     for (const nlohmann::json& n : j["notes"]) {
-      if (n.is_string()) b.notes.push_back(n.get<std::string>());
+      if (n.is_string()) {
+        b.notes.push_back(n.get<std::string>());
+      }
     }
   }
   b.measured_at = j.value("measured_at", int64_t{0});
@@ -122,7 +134,9 @@ void ReadBaselineFacts(const nlohmann::json& facts, Baseline& b) {
   }
   if (facts.contains("notes") && facts["notes"].is_array()) {
     for (const nlohmann::json& n : facts["notes"]) {
-      if (n.is_string()) b.notes.push_back(n.get<std::string>());
+      if (n.is_string()) {
+        b.notes.push_back(n.get<std::string>());
+      }
     }
   }
   const std::string status = facts.value("status", "");

@@ -98,7 +98,9 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
 }
 
 const WorkerHello* Evaluator::MeasuredBy(const PoolOutcome& outcome) {
-  if (!outcome.hello) return workers_.empty() ? nullptr : &workers_.front();
+  if (!outcome.hello) {
+    return workers_.empty() ? nullptr : &workers_.front();
+  }
   const WorkerHello& hello = *outcome.hello;
   if (!workers_.empty() && hello.Fingerprint() != workers_.front().Fingerprint() &&
       warned_software_.insert(hello.Fingerprint()).second) {
@@ -287,7 +289,9 @@ Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>
     ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(std::nullopt, guard));
     for (const PoolOutcome& outcome : done) {
       auto it = waiting.find(outcome.id);
-      if (it == waiting.end()) continue;
+      if (it == waiting.end()) {
+        continue;
+      }
       const WorkerHello* measured = MeasuredBy(outcome);
       for (size_t i : it->second) {
         Baseline& b = out[i];

@@ -38,7 +38,7 @@ struct PoolOptions {
   std::function<void(const std::string&, const std::string&)> on_progress;
 };
 
-class WorkerPool : public JobRunner {
+class WorkerPool final : public JobRunner {
  public:
   WorkerPool(std::vector<WorkerSpec> specs, PoolOptions options);
   ~WorkerPool() override;

@@ -70,11 +70,15 @@ Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings) {
   if (settings.name == "openai") {
     public_url = "https://api.openai.com/v1";
     base_env = "OPENAI_BASE_URL";
-    if (settings.api_key_env.empty()) settings.api_key_env = "OPENAI_API_KEY";
+    if (settings.api_key_env.empty()) {
+      settings.api_key_env = "OPENAI_API_KEY";
+    }
   } else if (settings.name == "anthropic") {
     public_url = "https://api.anthropic.com";
     base_env = "ANTHROPIC_BASE_URL";
-    if (settings.api_key_env.empty()) settings.api_key_env = "ANTHROPIC_API_KEY";
+    if (settings.api_key_env.empty()) {
+      settings.api_key_env = "ANTHROPIC_API_KEY";
+    }
   } else {
     return InvalidArgument("no HTTP provider named '" + settings.name + "'");
   }

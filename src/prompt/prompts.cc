@@ -28,8 +28,12 @@ std::string Trimmed(const std::string& text) {
 }  // namespace
 
 std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name) {
-  if (name == "triton") return KernelLanguage::kTriton;
-  if (name == "cuda") return KernelLanguage::kCuda;
+  if (name == "triton") {
+    return KernelLanguage::kTriton;
+  }
+  if (name == "cuda") {
+    return KernelLanguage::kCuda;
+  }
   return std::nullopt;
 }
 

@@ -80,7 +80,9 @@ void PromptTemplate::RenderPieces(const std::vector<Piece>& pieces,
     auto it = values.find(piece.text);
     const bool present = it != values.end() && !it->second.empty();
     if (piece.kind == Piece::Kind::kValue) {
-      if (present) out += it->second;
+      if (present) {
+        out += it->second;
+      }
     } else if (present) {
       RenderPieces(piece.children, values, out);
     }

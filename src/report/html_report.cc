@@ -54,7 +54,9 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
         int64_t tokens = 0;
         bool priced = !step.calls.empty();
         for (const CallRecord& call : step.calls) {
-          if (call.cost_usd) usd += *call.cost_usd;
+          if (call.cost_usd) {
+            usd += *call.cost_usd;
+          }
           priced = priced && call.cost_usd.has_value();
           tokens += call.usage.value("input", int64_t{0}) + call.usage.value("output", int64_t{0});
         }

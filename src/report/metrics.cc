@@ -6,7 +6,9 @@
 namespace adaexplore {
 
 std::optional<double> TaskOutcome::vs_compile() const {
-  if (!correct || !speedup || !eager_ms || !compiled_ms || *eager_ms <= 0) return std::nullopt;
+  if (!correct || !speedup || !eager_ms || !compiled_ms || *eager_ms <= 0) {
+    return std::nullopt;
+  }
   return *speedup * *compiled_ms / *eager_ms;
 }
 
@@ -19,7 +21,9 @@ SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
   const double n = static_cast<double>(tasks.size());
   double log_sum = 0, log_sum_vs_compile = 0;
   int correct = 0, compiled_steps = 0, correct_steps = 0, correct_vs_compile = 0;
-  for (double p : FastPThresholds()) m.fast_p[p] = 0;
+  for (double p : FastPThresholds()) {
+    m.fast_p[p] = 0;
+  }
   for (const TaskOutcome& t : tasks) {
     m.steps += t.steps;
     compiled_steps += t.compiled_steps;
@@ -39,14 +43,18 @@ SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
     m.speedup += std::min(s, kSpeedupCap);
     m.fast_1_2 += s > 1.2;
     m.fast_2 += s > 2.0;
-    for (double p : FastPThresholds()) m.fast_p[p] += s > p;
+    for (double p : FastPThresholds()) {
+      m.fast_p[p] += s > p;
+    }
     log_sum += std::log(std::max(s, 1e-12));
   }
   m.acc = correct / n;
   m.speedup /= n;
   m.fast_1_2 /= n;
   m.fast_2 /= n;
-  for (auto& [p, share] : m.fast_p) share /= n;
+  for (auto& [p, share] : m.fast_p) {
+    share /= n;
+  }
   if (correct > 0) {
     m.geomean = std::exp(log_sum / correct);
   }
@@ -65,9 +73,13 @@ SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
 
 std::vector<double> MeanBestByStep(const std::vector<TaskOutcome>& tasks) {
   size_t longest = 0;
-  for (const TaskOutcome& t : tasks) longest = std::max(longest, t.best_by_step.size());
+  for (const TaskOutcome& t : tasks) {
+    longest = std::max(longest, t.best_by_step.size());
+  }
   std::vector<double> mean(longest, 0);
-  if (tasks.empty()) return mean;
+  if (tasks.empty()) {
+    return mean;
+  }
   for (const TaskOutcome& t : tasks) {
     for (size_t i = 0; i < longest; ++i) {
       const double value = t.best_by_step.empty()      ? 0
@@ -76,7 +88,9 @@ std::vector<double> MeanBestByStep(const std::vector<TaskOutcome>& tasks) {
       mean[i] += std::min(value, kSpeedupCap);
     }
   }
-  for (double& v : mean) v /= static_cast<double>(tasks.size());
+  for (double& v : mean) {
+    v /= static_cast<double>(tasks.size());
+  }
   return mean;
 }
 

@@ -17,7 +17,9 @@ nlohmann::json Optional(const std::optional<double>& value) {
 
 nlohmann::json MetricsJson(const SuiteMetrics& m) {
   nlohmann::json fast_p = nlohmann::json::object();
-  for (const auto& [p, share] : m.fast_p) fast_p[fmt::format("{:g}", p)] = share;
+  for (const auto& [p, share] : m.fast_p) {
+    fast_p[fmt::format("{:g}", p)] = share;
+  }
   return {{"tasks", m.tasks},
           {"acc", m.acc},
           {"speedup", m.speedup},
@@ -44,9 +46,13 @@ std::string Ms(const std::optional<double>& ms) { return ms ? fmt::format("{:.4g
 
 // A CSV field, quoted when it holds a comma, a quote or a line break.
 std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  if (text.find_first_of(",\"\n\r") == std::string::npos) {
+    return text;
+  }
   std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (char c : text) {
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
   return out + "\"";
 }
 
@@ -56,8 +62,12 @@ std::string Cost(const nlohmann::json& cost) {
   const double usd = cost.value("cost_usd", 0.0);
   const int64_t unpriced = cost.value("unpriced_calls", int64_t{0});
   const int64_t calls = cost.value("calls", int64_t{0});
-  if (calls == 0) return "-";
-  if (unpriced == calls) return "unknown";
+  if (calls == 0) {
+    return "-";
+  }
+  if (unpriced == calls) {
+    return "unknown";
+  }
   return fmt::format("{}${:.2f}", unpriced > 0 ? ">= " : "", usd);
 }
 
@@ -66,12 +76,16 @@ std::vector<std::pair<std::string, SuiteMetrics>> ByMethod(const std::vector<Run
   std::vector<std::string> order;
   std::map<std::string, std::vector<TaskOutcome>> pooled;
   for (const RunReport& r : reports) {
-    if (!pooled.count(r.run.method)) order.push_back(r.run.method);
+    if (!pooled.count(r.run.method)) {
+      order.push_back(r.run.method);
+    }
     auto& tasks = pooled[r.run.method];
     tasks.insert(tasks.end(), r.tasks.begin(), r.tasks.end());
   }
   std::vector<std::pair<std::string, SuiteMetrics>> out;
-  for (const std::string& method : order) out.emplace_back(method, ComputeMetrics(pooled[method]));
+  for (const std::string& method : order) {
+    out.emplace_back(method, ComputeMetrics(pooled[method]));
+  }
   return out;
 }
 
@@ -101,7 +115,9 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
       const nlohmann::json& degenerate = step.result.value("degenerate", nlohmann::json());
       t.degenerate |= degenerate.is_array() && !degenerate.empty();
       const nlohmann::json& wall = step.result.value("wall_s", nlohmann::json());
-      if (wall.is_number()) t.eval_seconds += wall.get<double>();
+      if (wall.is_number()) {
+        t.eval_seconds += wall.get<double>();
+      }
     }
   }
   return t;
@@ -117,11 +133,15 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
   ASSIGN_OR_RETURN(std::vector<nlohmann::json> baselines, db.Baselines());
   std::map<std::pair<std::string, std::string>, nlohmann::json> baseline_of;
   for (const nlohmann::json& b : baselines) {
-    if (b.is_object()) baseline_of[{b.value("task_sha256", ""), b.value("profile", "")}] = b;
+    if (b.is_object()) {
+      baseline_of[{b.value("task_sha256", ""), b.value("profile", "")}] = b;
+    }
   }
   std::vector<RunReport> reports;
   for (const RunInfo& info : runs) {
-    if (run && info.id != *run) continue;
+    if (run && info.id != *run) {
+      continue;
+    }
     RunReport report{.run = info};
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(info.id));
     for (const TaskInfo& task : tasks) {
@@ -182,12 +202,16 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
       "| {} | tasks | Acc | Speedup | Fast@1.2 | Fast@2 | geomean | compiled | correct |\n"
       "|---|---|---|---|---|---|---|---|---|\n";
   std::string out = "## By method\n\n" + fmt::format(fmt::runtime(header), "method");
-  for (const auto& [method, metrics] : ByMethod(reports)) out += MetricsRow(method, metrics);
+  for (const auto& [method, metrics] : ByMethod(reports)) {
+    out += MetricsRow(method, metrics);
+  }
   out +=
       "\nSpeedup: mean of min(speedup, 10), wrong tasks 0. Fast@p: correct and strictly above "
       "p. geomean: correct tasks, uncapped. compiled/correct: shares of all steps.\n";
   bool any_compile = false;
-  for (const RunReport& r : reports) any_compile |= r.metrics.compile_tasks > 0;
+  for (const RunReport& r : reports) {
+    any_compile |= r.metrics.compile_tasks > 0;
+  }
   if (any_compile) {
     out +=
         "\n## Against torch.compile\n\n| method | tasks with a torch.compile baseline | "
@@ -211,7 +235,9 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
       "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const RunReport& r : reports) {
     out += fmt::format("| {} |", r.run.id);
-    for (double p : FastPThresholds()) out += fmt::format(" {} |", Percent(r.metrics.fast_p.at(p)));
+    for (double p : FastPThresholds()) {
+      out += fmt::format(" {} |", Percent(r.metrics.fast_p.at(p)));
+    }
     out += fmt::format(" {} | {}/{} | {} | {:.3f} | {} |\n", r.cost.value("calls", int64_t{0}),
                        r.cost.value("input_tokens", int64_t{0}),
                        r.cost.value("output_tokens", int64_t{0}), Cost(r.cost), r.eval_hours,

@@ -53,7 +53,9 @@ nlohmann::json MessagesJson(const std::vector<ChatMessage>& messages) {
 // True when `speedup` beats every correct node of `tree`.
 bool IsNewBest(const SearchTree& tree, double speedup) {
   const std::optional<int> best = tree.GlobalBest();
-  if (!best) return true;
+  if (!best) {
+    return true;
+  }
   const NodeOutcome& outcome = tree.node(*best).outcome;
   return !outcome.correct || speedup > outcome.speedup;
 }

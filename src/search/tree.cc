@@ -54,8 +54,12 @@ int SearchTree::Add(int parent, MoveKind kind, const NodeOutcome& outcome) {
 }
 
 bool SearchTree::Better(const NodeOutcome& a, const NodeOutcome& b) {
-  if (a.compiled != b.compiled) return a.compiled;
-  if (a.correct != b.correct) return a.correct;
+  if (a.compiled != b.compiled) {
+    return a.compiled;
+  }
+  if (a.correct != b.correct) {
+    return a.correct;
+  }
   return a.correct && a.speedup > b.speedup;
 }
 

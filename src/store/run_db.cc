@@ -110,7 +110,9 @@ Result<std::vector<RunInfo>> RunDb::Runs() {
   std::vector<RunInfo> runs;
   while (true) {
     ASSIGN_OR_RETURN(std::optional<RunInfo> run, ReadRun(select));
-    if (!run) return runs;
+    if (!run) {
+      return runs;
+    }
     runs.push_back(*std::move(run));
   }
 }
@@ -247,7 +249,9 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
     const nlohmann::json context = Load(select.ColumnText(3));
     if (context.is_array()) {
       for (const auto& id : context) {
-        if (id.is_number_integer()) step.context.push_back(id.get<int>());
+        if (id.is_number_integer()) {
+          step.context.push_back(id.get<int>());
+        }
       }
     }
     if (!select.ColumnIsNull(9)) {

@@ -184,7 +184,9 @@ TEST_F(RunDbTest, BaselinesOnePerKey) {
   ASSERT_EQ(all->size(), 2u);
   double k1 = 0;
   for (const nlohmann::json& row : *all) {
-    if (row["key"] == "k1") k1 = row["eager_ms"].get<double>();
+    if (row["key"] == "k1") {
+      k1 = row["eager_ms"].get<double>();
+    }
   }
   EXPECT_EQ(k1, 2.0);
 }
