@@ -9,6 +9,7 @@
 
 #include "cli/run_setup.h"
 #include "config/config.h"
+#include "core/hash.h"
 #include "eval/baseline.h"
 #include "report/html_report.h"
 #include "report/run_report.h"
@@ -32,12 +33,32 @@ bool ByProblem(const std::string& a, const std::string& b) {
 // Times every task's own Model once (eager, and torch.compile unless the mode is "eager") on the
 // bench's workers, answered from the result cache where it can, and records the figures in the
 // bench's database for the report. A task that cannot be timed is reported and left out.
-Status MeasureBaselines(const BenchFlags& f, const std::vector<std::string>& paths) {
-  Config config;
+// What decides a bench's results besides the suite, method, steps and tasks: the evaluation
+// settings, the model and the search's own settings. A bench run is resumed or reused only when
+// they are the same; otherwise it is a new run.
+Result<std::string> SettingsHash(const BenchFlags& f, const Config& config) {
   const RunFlags& r = f.search;
-  RETURN_IF_ERROR(LoadConfigFile(r.config_path.empty() ? "adaexplore.toml" : r.config_path,
-                                 !r.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyEvalFlags(EvalPart(r), config));
+  std::string memory;
+  if (!r.memory_path.empty()) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(r.memory_path));
+    memory = Sha256Hex(text);
+  }
+  const nlohmann::json settings = {{"profile", config.profile.name},
+                                   {"eval", EvalSettings(config.profile)},
+                                   {"model", r.model.empty() ? config.llm.model : r.model},
+                                   {"seed", r.seed},
+                                   {"language", r.language},
+                                   {"memory", memory},
+                                   {"memory_min_count", r.memory_min_count},
+                                   {"reviser", !r.no_reviser},
+                                   {"expand_ratio", r.expand_ratio},
+                                   {"confirm_best", r.confirm_best},
+                                   {"reasoning_effort", r.reasoning_effort},
+                                   {"max_output_tokens", r.max_output_tokens}};
+  return Sha256Hex(settings.dump()).substr(0, 12);
+}
+
+Status MeasureBaselines(const BenchFlags& f, Config config, const std::vector<std::string>& paths) {
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
   std::vector<SourceFile> tasks;
   for (const std::string& path : paths) {
@@ -54,7 +75,7 @@ Status MeasureBaselines(const BenchFlags& f, const std::vector<std::string>& pat
                evaluator->workers().front().device_name.c_str());
   ASSIGN_OR_RETURN(std::vector<Baseline> baselines,
                    evaluator->Baselines(tasks, with_compile, &guard));
-  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(r.db_path));
+  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(f.search.db_path));
   int cached = 0, failed = 0;
   for (const Baseline& b : baselines) {
     cached += b.cached;
@@ -158,8 +179,10 @@ Result<int> RunBench(const BenchFlags& f) {
   if (tasks.empty()) {
     return InvalidArgument("no task files in " + dir);
   }
+  ASSIGN_OR_RETURN(Config config, LoadRunConfig(f.search));
+  ASSIGN_OR_RETURN(const std::string settings, SettingsHash(f, config));
   if (f.baseline != "none") {
-    RETURN_IF_ERROR(MeasureBaselines(f, tasks));
+    RETURN_IF_ERROR(MeasureBaselines(f, config, tasks));
   }
   std::vector<int64_t> run_ids;
   int exit_code = 0;
@@ -168,8 +191,9 @@ Result<int> RunBench(const BenchFlags& f) {
     run.tasks = tasks;
     run.method = method;
     run.out_dir = f.search.out_dir + "/" + method;
-    run.label = fmt::format("bench {} | {} | {} | {} steps | {} tasks", fs::absolute(dir).string(),
-                            method, run.model, run.steps, tasks.size());
+    run.label = fmt::format("bench {} | {} | {} | {} steps | {} tasks | settings {}",
+                            fs::absolute(dir).string(), method, run.model, run.steps, tasks.size(),
+                            settings);
     // The same bench again: resume an unfinished run, leave a finished one alone.
     std::optional<RunInfo> previous;
     if (fs::exists(run.db_path)) {

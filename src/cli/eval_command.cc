@@ -15,11 +15,18 @@
 namespace adaexplore {
 
 Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
-  if (!f.profile.empty()) {
-    ASSIGN_OR_RETURN(config.profile, ProfileByName(f.profile));
-  }
-  if (!f.precision.empty()) {
-    RETURN_IF_ERROR(SetPrecision(config.profile, f.precision));
+  if (!f.profile.empty() || !f.precision.empty()) {
+    // Another profile or precision: rebuild from the profile's defaults, with the config file's
+    // settings over them again, key by key (flags outrank the file, the file the profile: an
+    // atol the file sets stays under --precision bf16).
+    ASSIGN_OR_RETURN(EvalProfile rebuilt,
+                     ProfileByName(f.profile.empty() ? config.profile.name : f.profile));
+    nlohmann::json settings = config.eval_file;
+    if (!f.precision.empty()) {
+      settings["precision"] = f.precision;
+    }
+    RETURN_IF_ERROR(ApplyEvalSettings(settings, rebuilt));
+    config.profile = std::move(rebuilt);
   }
   EvalProfile& p = config.profile;
   if (!f.pytorch_compute.empty()) {

@@ -32,7 +32,7 @@ struct EvalFlags {
   int warmup_runs = -1;
   double memory_limit_mb = -1;
   bool compile_baseline = false;
-  std::string pytorch_compute;  // "allowed" or "forbidden"; empty: the profile's.
+  std::string pytorch_compute;  // "allowed", "forbidden" or "unrestricted"; empty: the profile's.
   std::string python;
   std::string cache_path;
   bool no_cache = false;

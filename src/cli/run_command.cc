@@ -156,11 +156,33 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--log-level", f.log_level, "trace, debug, info, warn (default), error");
 }
 
-Result<int> RunSearch(const RunFlags& flags) {
+Result<Config> LoadRunConfig(const RunFlags& flags) {
   Config config;
   RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
                                  !flags.config_path.empty(), config));
   RETURN_IF_ERROR(ApplyEvalFlags(EvalPart(flags), config));
+  return config;
+}
+
+Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config) {
+  // Runs made before the settings were stored kept only profile and precision.
+  ASSIGN_OR_RETURN(config.profile, ProfileByName(run.options.value("profile", "strict")));
+  const nlohmann::json stored =
+      run.options.contains("eval")
+          ? run.options["eval"]
+          : nlohmann::json{{"precision", run.options.value("precision", "fp32")}};
+  if (Status s = ApplyEvalSettings(stored, config.profile); !s.ok()) {
+    return s.WithContext(fmt::format("run {}'s stored evaluation settings", run.id));
+  }
+  config.eval_file = nlohmann::json::object();
+  EvalFlags eval = EvalPart(flags);
+  eval.profile.clear();
+  eval.precision.clear();
+  return ApplyEvalFlags(eval, config);
+}
+
+Result<int> RunSearch(const RunFlags& flags) {
+  ASSIGN_OR_RETURN(Config config, LoadRunConfig(flags));
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(flags.db_path));
 
@@ -201,6 +223,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                               {"max_output_tokens", flags.max_output_tokens},
                               {"profile", config.profile.name},
                               {"precision", config.profile.precision},
+                              {"eval", EvalSettings(config.profile)},
                               {"memory_rules", rules}}};
     if (!flags.label.empty()) {
       run.options["label"] = flags.label;
@@ -217,13 +240,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   }
   ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(run.model));
   if (flags.resume) {
-    ASSIGN_OR_RETURN(config.profile, ProfileByName(run.options.value("profile", "strict")));
-    RETURN_IF_ERROR(SetPrecision(config.profile, run.options.value("precision", "fp32")));
-    // The stored profile, with this invocation's flags over it again (timing, device...).
-    EvalFlags eval = EvalPart(flags);
-    eval.profile.clear();
-    eval.precision.clear();
-    RETURN_IF_ERROR(ApplyEvalFlags(eval, config));
+    RETURN_IF_ERROR(RestoreRunProfile(run, flags, config));
   }
 
   LlmOptions llm_options = config.llm;

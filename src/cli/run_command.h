@@ -16,6 +16,7 @@
 
 #include "cli/eval_command.h"
 #include "core/result.h"
+#include "store/run_db.h"
 
 namespace adaexplore {
 
@@ -64,6 +65,14 @@ void AddRunCommand(CLI::App& app, RunFlags& flags);
 
 // The evaluation flags among a search's flags.
 EvalFlags EvalPart(const RunFlags& flags);
+
+// The configuration a search with these flags runs under: defaults, then the config file
+// (--config, or ./adaexplore.toml if there is one), then the flags.
+Result<Config> LoadRunConfig(const RunFlags& flags);
+
+// A resumed run judges with its own stored evaluation settings (not today's config file), with
+// this invocation's flags over them, except --profile and --precision, which a run keeps.
+Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config);
 
 // Exit code 0 when every task reached its step budget, 3 when the run stopped early (budget).
 Result<int> RunSearch(const RunFlags& flags);

@@ -60,6 +60,19 @@ Status Read(const toml::table& root, const char* section, const char* key,
   return Status::Ok();
 }
 
+// Copies [eval] `key`, when the file has it, into `settings` (its type checked as T).
+template <typename T>
+Status Collect(const toml::table& root, const char* key, const std::string& origin,
+               nlohmann::json& settings) {
+  if (root.at_path(std::string("eval.") + key).node() == nullptr) {
+    return Status::Ok();
+  }
+  T value{};
+  RETURN_IF_ERROR(Read(root, "eval", key, origin, value));
+  settings[key] = value;
+  return Status::Ok();
+}
+
 Status ApplyEval(const toml::table& root, const std::string& origin, Config& config) {
   std::string profile_name = config.profile.name;
   RETURN_IF_ERROR(Read(root, "eval", "profile", origin, profile_name));
@@ -70,35 +83,21 @@ Status ApplyEval(const toml::table& root, const std::string& origin, Config& con
     }
     config.profile = *profile;
   }
-  EvalProfile& p = config.profile;
-  std::string precision = p.precision;
-  RETURN_IF_ERROR(Read(root, "eval", "precision", origin, precision));
-  if (Status s = SetPrecision(p, precision); !s.ok()) {
-    return s.WithContext(origin);
+  nlohmann::json settings = nlohmann::json::object();
+  for (const char* key : {"precision", "pytorch_compute"}) {
+    RETURN_IF_ERROR(Collect<std::string>(root, key, origin, settings));
   }
-  std::string pytorch_compute = p.pytorch_compute;
-  RETURN_IF_ERROR(Read(root, "eval", "pytorch_compute", origin, pytorch_compute));
-  if (Status s = SetPytorchCompute(p, pytorch_compute); !s.ok()) {
-    return s.WithContext(origin);
+  for (const char* key : {"trials", "warmup_runs", "timed_runs"}) {
+    RETURN_IF_ERROR(Collect<int64_t>(root, key, origin, settings));
   }
-  int64_t trials = p.trials, warmup = p.warmup_runs, timed = p.timed_runs;
-  RETURN_IF_ERROR(Read(root, "eval", "trials", origin, trials));
-  RETURN_IF_ERROR(Read(root, "eval", "warmup_runs", origin, warmup));
-  RETURN_IF_ERROR(Read(root, "eval", "timed_runs", origin, timed));
-  if (trials < 1 || warmup < 0 || timed < 1) {
-    return InvalidArgument(origin + ": trials and timed_runs must be >= 1, warmup_runs >= 0");
+  for (const char* key : {"timeout_s", "atol", "rtol", "memory_limit_mb"}) {
+    RETURN_IF_ERROR(Collect<double>(root, key, origin, settings));
   }
-  p.trials = static_cast<int>(trials);
-  p.warmup_runs = static_cast<int>(warmup);
-  p.timed_runs = static_cast<int>(timed);
-  RETURN_IF_ERROR(Read(root, "eval", "timeout_s", origin, p.timeout_s));
-  RETURN_IF_ERROR(Read(root, "eval", "atol", origin, p.atol));
-  RETURN_IF_ERROR(Read(root, "eval", "rtol", origin, p.rtol));
-  RETURN_IF_ERROR(Read(root, "eval", "memory_limit_mb", origin, p.memory_limit_mb));
-  RETURN_IF_ERROR(Read(root, "eval", "compile_baseline", origin, p.compile_baseline));
-  if (p.timeout_s <= 0 || p.atol < 0 || p.rtol < 0) {
-    return InvalidArgument(origin + ": timeout_s must be > 0 and tolerances >= 0");
+  RETURN_IF_ERROR(Collect<bool>(root, "compile_baseline", origin, settings));
+  if (Status s = ApplyEvalSettings(settings, config.profile); !s.ok()) {
+    return s.WithContext(origin + ": [eval]");
   }
+  config.eval_file.update(settings);
   return Status::Ok();
 }
 

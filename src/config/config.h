@@ -4,14 +4,15 @@
 // file given with --config), then command-line flags, each overriding the one before. Unknown
 // keys are errors, so a typo never silently does nothing.
 //
-//   [eval]     profile, precision, trials, warmup_runs, timed_runs, timeout_s, atol, rtol,
-//              memory_limit_mb, compile_baseline
+//   [eval]     profile, precision, pytorch_compute, trials, warmup_runs, timed_runs, timeout_s,
+//              atol, rtol, memory_limit_mb, compile_baseline
 //   [workers]  python, device ("auto" | "cuda" | "cpu"), gpus (list of indices), slots
 //   [cache]    enabled, path
 //   [log]      level
 //   [llm]      model, retries, budget, cache, record; [llm.openai], [llm.anthropic] and
 //              [llm.prices."provider:model"] tables (config/llm_config.h has the keys)
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ namespace adaexplore {
 
 struct Config {
   EvalProfile profile = StrictProfile();
+  // The [eval] settings the file gave (other than the profile): a flag that picks another
+  // profile or precision rebuilds the profile and applies these again, so they still count.
+  nlohmann::json eval_file = nlohmann::json::object();
   std::string python;           // Empty: ADAEXPLORE_PYTHON, then the project's .venv.
   std::string device = "auto";  // "auto": GPUs if any are visible, else the CPU.
   std::vector<int> gpus;        // Empty: every visible GPU.

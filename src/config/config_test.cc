@@ -71,6 +71,49 @@ TEST(ConfigTest, PrecisionSetsStrictTolerances) {
   EXPECT_DOUBLE_EQ(config.profile.atol, 1e-2);
 }
 
+TEST(ConfigTest, FileEvalSettingsAreKeptForFlagsToReapply) {
+  Config config;
+  ASSERT_TRUE(ApplyConfigText("[eval]\ntrials = 3\natol = 1e-3\ncompile_baseline = true\n",
+                              "a.toml", config)
+                  .ok());
+  EXPECT_EQ(config.eval_file,
+            (nlohmann::json{{"trials", 3}, {"atol", 1e-3}, {"compile_baseline", true}}));
+  EXPECT_DOUBLE_EQ(config.profile.atol, 1e-3);
+  // A bad value names the file and the check.
+  Status s = ApplyConfigText("[eval]\nmemory_limit_mb = -5\n", "b.toml", config);
+  EXPECT_NE(s.message().find("b.toml"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("memory_limit_mb"), std::string::npos) << s.message();
+}
+
+TEST(EvalSettingsTest, RoundTripAndOnlyWhatIsGiven) {
+  EvalProfile p = StrictProfile();
+  ASSERT_TRUE(SetPrecision(p, "bf16").ok());
+  p.trials = 7;
+  p.atol = 3e-3;
+  p.pytorch_compute = "forbidden";
+  EvalProfile again = StrictProfile();
+  ASSERT_TRUE(ApplyEvalSettings(EvalSettings(p), again).ok());
+  EXPECT_EQ(EvalSettings(again), EvalSettings(p));
+  EXPECT_EQ(again.Fingerprint(), p.Fingerprint());
+  // A setting that is not given is left alone (no precision: the tolerance stays).
+  ASSERT_TRUE(ApplyEvalSettings({{"trials", 2}}, again).ok());
+  EXPECT_EQ(again.trials, 2);
+  EXPECT_DOUBLE_EQ(again.atol, 3e-3);
+}
+
+TEST(EvalSettingsTest, BadSettingsChangeNothing) {
+  EvalProfile p = StrictProfile();
+  const nlohmann::json before = EvalSettings(p);
+  Status s = ApplyEvalSettings({{"trials", 3}, {"timeout_s", "long"}}, p);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("timeout_s"), std::string::npos) << s.message();
+  EXPECT_FALSE(ApplyEvalSettings({{"trails", 3}}, p).ok());
+  EXPECT_FALSE(ApplyEvalSettings({{"trials", 0}}, p).ok());
+  EXPECT_FALSE(ApplyEvalSettings({{"precision", "fp8"}}, p).ok());
+  EXPECT_FALSE(ApplyEvalSettings(nlohmann::json::array(), p).ok());
+  EXPECT_EQ(EvalSettings(p), before);
+}
+
 TEST(ConfigTest, MissingOptionalFileIsFine) {
   Config config;
   EXPECT_TRUE(LoadConfigFile("/nonexistent/adaexplore.toml", false, config).ok());

@@ -73,6 +73,68 @@ Status SetPrecision(EvalProfile& profile, std::string_view precision) {
   return Status::Ok();
 }
 
+nlohmann::json EvalSettings(const EvalProfile& p) {
+  return {{"precision", p.precision},
+          {"pytorch_compute", p.pytorch_compute},
+          {"trials", p.trials},
+          {"warmup_runs", p.warmup_runs},
+          {"timed_runs", p.timed_runs},
+          {"timeout_s", p.timeout_s},
+          {"atol", p.atol},
+          {"rtol", p.rtol},
+          {"memory_limit_mb", p.memory_limit_mb},
+          {"compile_baseline", p.compile_baseline}};
+}
+
+Status ApplyEvalSettings(const nlohmann::json& settings, EvalProfile& profile) {
+  if (!settings.is_object()) {
+    return InvalidArgument("evaluation settings are not an object");
+  }
+  const nlohmann::json known = EvalSettings(profile);
+  for (const auto& [name, value] : settings.items()) {
+    if (!known.contains(name)) {
+      return InvalidArgument("unknown evaluation setting '" + name + "'");
+    }
+  }
+  EvalProfile p = profile;
+  std::string key;  // The setting being read, for the error.
+  auto read = [&]<typename T>(const char* name, T& out) {
+    key = name;
+    if (settings.contains(name)) {
+      out = settings[name].get<T>();
+    }
+  };
+  try {
+    std::string precision, pytorch_compute;
+    read("precision", precision);
+    read("pytorch_compute", pytorch_compute);
+    if (settings.contains("precision")) {  // Only when given: it resets the strict tolerances.
+      RETURN_IF_ERROR(SetPrecision(p, precision));
+    }
+    if (settings.contains("pytorch_compute")) {
+      RETURN_IF_ERROR(SetPytorchCompute(p, pytorch_compute));
+    }
+    read("trials", p.trials);
+    read("warmup_runs", p.warmup_runs);
+    read("timed_runs", p.timed_runs);
+    read("timeout_s", p.timeout_s);
+    read("atol", p.atol);
+    read("rtol", p.rtol);
+    read("memory_limit_mb", p.memory_limit_mb);
+    read("compile_baseline", p.compile_baseline);
+  } catch (const nlohmann::json::exception&) {
+    return InvalidArgument("evaluation setting '" + key + "' has the wrong type");
+  }
+  if (p.trials < 1 || p.warmup_runs < 0 || p.timed_runs < 1) {
+    return InvalidArgument("trials and timed_runs must be >= 1, warmup_runs >= 0");
+  }
+  if (p.timeout_s <= 0 || p.atol < 0 || p.rtol < 0 || p.memory_limit_mb < 0) {
+    return InvalidArgument("timeout_s must be > 0, tolerances and memory_limit_mb >= 0");
+  }
+  profile = std::move(p);
+  return Status::Ok();
+}
+
 nlohmann::json EvalProfile::ToJobOptions() const {
   return {
       {"precision", precision},
@@ -107,7 +169,7 @@ nlohmann::json EvalProfile::ToJobOptions() const {
 nlohmann::json EvalProfile::Fingerprint() const {
   // Everything the worker is told, plus what the C++ side decides with: the statistic the
   // speedup compares and which checks reject. Timeouts and limits are left out: they do not
-  // change a result that completes.
+  // change a result that completes (one that hit them is cached with them: Evaluator).
   nlohmann::json j = ToJobOptions();
   j["profile"] = name;
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);

@@ -73,6 +73,16 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
     assert len(scripted.calls) == calls  # Nothing asked again.
     assert json.loads(again.stdout)["runs"] == report["runs"]
 
+    # Other settings (the search's seed, the evaluation profile) are another bench, not the
+    # finished one again.
+    other_args = [a if a != "adaexplore,ps" else "ps" for a in args]
+    for extra in (["--seed", "7"], ["--profile", "paper"]):
+        other = cli.run(*other_args, *extra, timeout=900)
+        assert other.returncode == 0, other.stderr
+        assert "already finished" not in other.stderr and "(resumed)" not in other.stderr
+        runs = json.loads(other.stdout)["runs"]
+        assert len(runs) == 1 and runs[0]["run"] not in {r["run"] for r in report["runs"]}
+
 
 def test_bench_names_a_missing_kernelbench(cli: Cli, tmp_path: Path) -> None:
     cli.env.pop("KERNELBENCH_DIR", None)
