@@ -13,6 +13,13 @@
 namespace adaexplore {
 namespace {
 
+// A result that only says the candidate hit a limit (the time limit, or the host-memory limit
+// that killed it) holds for that limit, not for others: it is cached under a key that names them.
+bool HitALimit(const nlohmann::json& facts, const EvalResult& result) {
+  return result.verdict == Verdict::kTimeout ||
+         (facts.is_object() && facts.value("status", "") == "memory_limit");
+}
+
 bool RanOutOfMemory(const nlohmann::json& facts) {
   if (!facts.is_object() || !facts.contains("error") || !facts["error"].is_object()) {
     return false;
@@ -80,6 +87,14 @@ std::string Evaluator::KeyFor(const EvalRequest& request, const std::string& dev
       .Finish();
 }
 
+std::string Evaluator::LimitsKey(const std::string& key) const {
+  return Sha256Builder()
+      .Add(key)
+      .Add(fmt::format("timeout_s {} memory_limit_mb {}", options_.profile.timeout_s,
+                       options_.profile.memory_limit_mb))
+      .Finish();
+}
+
 nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   const EvalProfile& p = options_.profile;
   const std::string key = CacheKey(request);
@@ -132,8 +147,9 @@ EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
            measured == nullptr ? nullptr : &measured->ceilings);
   if (cache_ && result.verdict != Verdict::kError) {
     nlohmann::json stored = ToJson(result);
-    if (Status s =
-            cache_->Store(result.cache_key, std::string(VerdictName(result.verdict)), stored);
+    const std::string stored_key =
+        HitALimit(outcome.facts, result) ? LimitsKey(result.cache_key) : result.cache_key;
+    if (Status s = cache_->Store(stored_key, std::string(VerdictName(result.verdict)), stored);
         !s.ok()) {
       options_.logger->warn("could not store a result in the cache: {}", s.message());
     }
@@ -147,6 +163,9 @@ uint64_t Evaluator::Submit(EvalRequest request) {
   requests_[id] = {std::move(request), key};
   if (cache_ && !options_.refresh_cache) {
     Result<std::optional<nlohmann::json>> hit = cache_->Find(key);
+    if (hit.ok() && !*hit) {
+      hit = cache_->Find(LimitsKey(key));  // A timeout under the same limits.
+    }
     if (!hit.ok()) {
       options_.logger->warn("result cache lookup failed, evaluating: {}", hit.status().ToString());
     } else if (*hit) {

@@ -90,6 +90,8 @@ class Evaluator {
             std::optional<ResultCache> cache);
   EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
   std::string KeyFor(const EvalRequest& request, const std::string& device) const;
+  // Where a result that hit the time or memory limit is cached: `key` with the limits.
+  std::string LimitsKey(const std::string& key) const;
   // The hello of the worker that produced `outcome` (the first worker's when it did not say);
   // warns once per other software. Null with no worker at all.
   const WorkerHello* MeasuredBy(const PoolOutcome& outcome);

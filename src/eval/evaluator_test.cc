@@ -28,14 +28,17 @@ WorkerHello Hello(const std::string& gpu, const std::string& torch) {
 // GPU than the one that said hello first, when the test wants one). Counts what it was given.
 class ScriptedRunner : public JobRunner {
  public:
-  ScriptedRunner(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured, int* jobs)
-      : ready_(std::move(ready)), measured_(std::move(measured)), jobs_(jobs) {}
+  ScriptedRunner(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured, int* jobs,
+                 json facts)
+      : ready_(std::move(ready)),
+        measured_(std::move(measured)),
+        jobs_(jobs),
+        facts_(std::move(facts)) {}
 
   void Submit(PoolJob job) override {
     ++*jobs_;
     const bool baseline = job.message["options"].value("baseline", false);
-    json facts = baseline ? json{{"status", "ok"}, {"timing", {{"reference_ms", {2.0}}}}}
-                          : test_facts::CorrectFacts();
+    json facts = baseline ? json{{"status", "ok"}, {"timing", {{"reference_ms", {2.0}}}}} : facts_;
     queue_.push_back(PoolOutcome{.id = job.id,
                                  .facts = std::move(facts),
                                  .worker = measured_ ? "host-b/gpu0" : "gpu0",
@@ -58,6 +61,7 @@ class ScriptedRunner : public JobRunner {
   std::vector<WorkerHello> ready_;
   std::optional<WorkerHello> measured_;
   int* jobs_;
+  json facts_;
   std::deque<PoolOutcome> queue_;
 };
 
@@ -68,10 +72,11 @@ class EvaluatorTest : public ::testing::Test {
   std::unique_ptr<Evaluator> Make(std::vector<WorkerHello> ready,
                                   std::optional<WorkerHello> measured) {
     EvaluatorOptions options;
-    options.profile = StrictProfile();
+    options.profile = profile_;
     options.cache_path = dir_.path() + "/cache.sqlite";
     Result<std::unique_ptr<Evaluator>> evaluator = Evaluator::Start(
-        options, nullptr, std::make_unique<ScriptedRunner>(std::move(ready), measured, &jobs_));
+        options, nullptr,
+        std::make_unique<ScriptedRunner>(std::move(ready), measured, &jobs_, facts_));
     EXPECT_TRUE(evaluator.ok()) << evaluator.status().ToString();
     return std::move(*evaluator);
   }
@@ -94,6 +99,8 @@ class EvaluatorTest : public ::testing::Test {
   }
 
   TempDir dir_ = *TempDir::Create("evaluator-test");
+  EvalProfile profile_ = StrictProfile();
+  json facts_ = test_facts::CorrectFacts();  // What every evaluation job reports.
   int jobs_ = 0;
   std::string expected_key_;
 };
@@ -151,6 +158,32 @@ TEST_F(EvaluatorTest, BaselineMeasuredByOtherSoftwareIsKeyedAndLabelledByIt) {
   EXPECT_FALSE(BaselineOnce({first_hello}, first_hello).cached);
   EXPECT_TRUE(BaselineOnce({other}, other).cached);
   EXPECT_EQ(jobs_, 2);
+}
+
+TEST_F(EvaluatorTest, TimeoutIsServedFromTheCacheOnlyUnderTheSameLimits) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_ = {{"status", "timeout"}, {"message", "no result within 180 s"}};
+  EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kTimeout);
+  EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);  // Same limit: known to time out.
+  EXPECT_EQ(jobs_, 1);
+  profile_.timeout_s = 600;  // A longer limit may let it finish: measure.
+  EvalResult longer = EvaluateOnce({h200}, h200);
+  EXPECT_FALSE(longer.cached);
+  EXPECT_EQ(jobs_, 2);
+  // The same for the host-memory limit that killed a candidate.
+  facts_ = {{"status", "memory_limit"}, {"phase", "candidate"}, {"limit_mb", 4000}};
+  profile_.memory_limit_mb = 4000;
+  EXPECT_FALSE(EvaluateOnce({h200}, h200).cached);
+  EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);
+  profile_.memory_limit_mb = 16000;
+  EXPECT_FALSE(EvaluateOnce({h200}, h200).cached);
+  EXPECT_EQ(jobs_, 4);
+  // A result that completed holds whatever the limits.
+  facts_ = test_facts::CorrectFacts();
+  profile_.timeout_s = 60;
+  EXPECT_FALSE(EvaluateOnce({h200}, h200).cached);
+  profile_.timeout_s = 900;
+  EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);
 }
 
 }  // namespace
