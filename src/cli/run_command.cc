@@ -325,7 +325,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   }
   const bool stopped = runner.stop_reason().has_value() ||
                        std::any_of(summaries->begin(), summaries->end(),
-                                   [](const TaskSummary& s) { return s.status != "finished"; });
+                                   [](const TaskSummary& s) { return s.status == "stopped"; });
   RETURN_IF_ERROR(db.SetRunStatus(run.id, stopped ? "stopped" : "finished"));
 
   RETURN_IF_ERROR(MakeDirectories(flags.out_dir));

@@ -84,7 +84,7 @@ struct SearchRunner::Task {
   std::vector<std::string> edit_feedback = {""};  // By node id: edits that did not apply.
   std::map<std::string, int> verdicts;
   int steps_done = 0;
-  bool stopped = false;
+  bool broken = false;  // The task itself failed (task_error): it takes no more steps.
 
   struct Step {
     StepPlan plan;
@@ -121,7 +121,7 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(
   }
   while (true) {
     for (auto& task : tasks_) {
-      if (!stop_reason_ && !task->step && !task->stopped && task->steps_done < options_.steps) {
+      if (!stop_reason_ && !task->step && !task->broken && task->steps_done < options_.steps) {
         RETURN_IF_ERROR(StartStep(*task));
       }
     }
@@ -183,6 +183,9 @@ Status SearchRunner::Resume(Task& task) {
     task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
     ++task.verdicts[step.verdict];
     ++task.steps_done;
+    if (step.verdict == VerdictName(Verdict::kTaskError)) {
+      task.broken = true;  // As when it was recorded: nothing more can be judged against it.
+    }
   }
   if (!steps.empty()) {
     options_.logger->info("{}: resumed after {} steps", task.source.name, steps.size());
@@ -401,7 +404,7 @@ Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
                     .speedup = result.speedup,
                     .result = std::move(result_json)};
   if (result.verdict == Verdict::kTaskError) {
-    task.stopped = true;  // No kernel can be judged against a broken task.
+    task.broken = true;  // No kernel can be judged against a broken task.
     options_.logger->error("{}: the task is broken: {}", task.source.name, result.reason);
   }
   const KernelRecord prompt_record = RecordOf(task.tree.size(), record.kernel, result);
@@ -444,7 +447,9 @@ TaskSummary SearchRunner::Summarise(const Task& task) const {
                       .steps = task.steps_done,
                       .best_verdict = "none",
                       .verdicts = task.verdicts,
-                      .status = task.steps_done >= options_.steps ? "finished" : "stopped"};
+                      .status = task.broken                         ? "broken"
+                                : task.steps_done >= options_.steps ? "finished"
+                                                                    : "stopped"};
   if (std::optional<int> best = task.tree.GlobalBest()) {
     summary.best_node = *best;
     summary.best_verdict = task.records[static_cast<size_t>(*best)].verdict;

@@ -193,3 +193,28 @@ def test_confirm_best_measures_a_new_best_twice_and_keeps_the_lower(cli: Cli, sc
         assert first["cache_key"] != second["cache_key"]  # Measured again, not a cache hit.
         assert speedup == pytest.approx(min(first["speedup"], second["speedup"]))
         assert result["worker"] == first["worker"] == "cpu"  # The only worker: no other to use.
+
+
+def test_a_broken_task_finishes_the_run_and_is_never_retried(cli: Cli, scripted: Script,
+                                                             tmp_path: Path) -> None:
+    db, out = tmp_path / "run.sqlite", tmp_path / "out"
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--task",
+                example("bad_tasks", "inputs_raise.py"), "--llm", "openai:scripted", "--steps",
+                "2", "--db", str(db), "--out", str(out), "--json", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert "the task is broken" in p.stderr
+    summary = json.loads(p.stdout)
+    assert summary["status"] == "finished"
+    by_task = {t["task"]: t for t in summary["tasks"]}
+    assert by_task["relu"]["status"] == "finished" and by_task["relu"]["steps"] == 2
+    broken = by_task["inputs_raise"]
+    assert broken["status"] == "broken" and broken["steps"] == 1
+    assert broken["verdicts"] == {"task_error": 1}
+
+    # Resuming has nothing to do: the broken task is not tried again (no LLM call spent on it).
+    calls = len(scripted.calls)
+    again = cli.run("run", "--resume", "--db", str(db), "--out", str(out), "--json", *FAST,
+                    timeout=900)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["status"] == "finished"
+    assert len(scripted.calls) == calls
