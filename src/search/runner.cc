@@ -82,6 +82,9 @@ struct SearchRunner::Task {
   std::vector<std::string> kernels = {""};        // By node id; the root has none.
   std::vector<KernelRecord> records = {{}};       // By node id, as prompts show them.
   std::vector<std::string> edit_feedback = {""};  // By node id: edits that did not apply.
+  // By node id: the latest tuner reply whose edits to that node's kernel all failed, worded for
+  // the next tuner that edits it (kept until edits to it apply).
+  std::map<int, std::string> failed_edits;
   std::map<std::string, int> verdicts;
   int steps_done = 0;
   bool broken = false;  // The task itself failed (task_error): it takes no more steps.
@@ -94,7 +97,8 @@ struct SearchRunner::Task {
     std::vector<ChatMessage> pending_messages;
     std::string guidance;
     std::string edit_feedback;
-    std::string kernel;               // Being evaluated.
+    std::optional<std::pair<int, std::string>> failed_edits;  // (parent, feedback) this step.
+    std::string kernel;                                       // Being evaluated.
     std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
   };
   std::optional<Step> step;
@@ -183,6 +187,12 @@ Status SearchRunner::Resume(Task& task) {
     task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
     ++task.verdicts[step.verdict];
     ++task.steps_done;
+    if (step.result.contains("failed_edits")) {
+      const nlohmann::json& failed = step.result["failed_edits"];
+      task.failed_edits[failed.value("parent", 0)] = failed.value("feedback", "");
+    } else if (step.move == MoveKindName(MoveKind::kSmall) && step.verdict != kNoKernel) {
+      task.failed_edits.erase(step.parent);  // Edits to the parent applied.
+    }
     if (step.verdict == VerdictName(Verdict::kTaskError)) {
       task.broken = true;  // As when it was recorded: nothing more can be judged against it.
     }
@@ -216,6 +226,20 @@ PromptInputs SearchRunner::Inputs(const Task& task, const std::vector<int>& node
   return inputs;
 }
 
+namespace {
+
+// What the tuner editing `parent` is told about earlier edits: those skipped when the parent
+// was made, and those of an earlier reply that all failed on it.
+std::string EditFeedbackFor(const auto& task, int parent) {
+  std::string out = task.edit_feedback[static_cast<size_t>(parent)];
+  if (auto it = task.failed_edits.find(parent); it != task.failed_edits.end()) {
+    out += "None of the edits of an earlier answer for this kernel applied:\n" + it->second;
+  }
+  return out;
+}
+
+}  // namespace
+
 Status SearchRunner::BeginMove(Task& task) {
   Task::Step& step = *task.step;
   // A small step edits its parent's kernel; from a node without one, regenerate instead.
@@ -237,7 +261,7 @@ Status SearchRunner::BeginMove(Task& task) {
   }
   PromptInputs inputs = Inputs(task, step.plan.context);
   inputs.guidance = any_correct ? "" : kFixGuidance;
-  inputs.edit_feedback = task.edit_feedback[static_cast<size_t>(step.plan.parent)];
+  inputs.edit_feedback = EditFeedbackFor(task, step.plan.parent);
   SubmitLlm(task, LlmRole::kTuner, prompts_.Tuner(inputs));
   return Status::Ok();
 }
@@ -301,7 +325,7 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
       step.guidance = text;
       PromptInputs inputs = Inputs(task, step.plan.context);
       inputs.guidance = text;
-      inputs.edit_feedback = task.edit_feedback[static_cast<size_t>(step.plan.parent)];
+      inputs.edit_feedback = EditFeedbackFor(task, step.plan.parent);
       SubmitLlm(task, LlmRole::kTuner, prompts_.Tuner(inputs));
       return Status::Ok();
     }
@@ -317,8 +341,15 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
         step.edit_feedback += problem + "\n";
       }
       if (outcome.applied_count() == 0) {
-        return NoKernel(task, "no edit applied: " + step.edit_feedback);
+        // Told to the next tuner that edits this kernel, not attached to whatever this step
+        // makes instead (another kernel).
+        const std::string why = "no edit applied: " + step.edit_feedback;
+        task.failed_edits[step.plan.parent] = step.edit_feedback;
+        step.failed_edits.emplace(step.plan.parent, std::move(step.edit_feedback));
+        step.edit_feedback.clear();
+        return NoKernel(task, why);
       }
+      task.failed_edits.erase(step.plan.parent);
       if (outcome.kernel == parent) {
         return NoKernel(task, "the edits left the kernel unchanged");
       }
@@ -338,6 +369,7 @@ Status SearchRunner::NoKernel(Task& task, const std::string& why) {
   Task::Step& step = *task.step;
   if (step.attempt == 0 && options_.method == SearchMethod::kAdaExplore && step.plan.parent != 0) {
     step.attempt = 1;
+    step.edit_feedback.clear();  // About edits of a kernel the other move does not make.
     step.plan = OtherMove(task.tree, step.plan, options_.method, options_.explore, step.random);
     options_.logger->info("{}: {}; trying a {} instead", task.source.name, why,
                           MoveKindName(step.plan.kind));
@@ -416,6 +448,10 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
   Task::Step& step = *task.step;
   record.node = task.tree.size();
   record.calls = std::move(step.calls);
+  if (step.failed_edits) {  // Stored, so a resumed run tells the tuner too.
+    record.result["failed_edits"] = {{"parent", step.failed_edits->first},
+                                     {"feedback", step.failed_edits->second}};
+  }
   const std::string edit_feedback = step.edit_feedback;
   RETURN_IF_ERROR(db_.RecordStep(run_id_, task.source.name, record));
   const int id = task.tree.Add(record.parent, MoveFromName(record.move), outcome);

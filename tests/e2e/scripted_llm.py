@@ -26,10 +26,13 @@ def _latest_code(prompt: str) -> str:
 
 
 class Script:
-    def __init__(self) -> None:
+    def __init__(self, failing_tuner_replies: int = 0) -> None:
         self.lock = threading.Lock()
         self.proposals = 0
         self.calls: list[str] = []
+        self.tuner_prompts: list[str] = []
+        # The first N tuner replies edit text that is not in the kernel (no edit applies).
+        self.failing_tuner_replies = failing_tuner_replies
 
     def handle(self, _path: str, _headers: object, body: dict) -> str:
         """The reply to one request, as tests/fakes/openai_stub.serve calls it."""
@@ -43,6 +46,11 @@ class Script:
                 return "1. Try a smaller block size to raise occupancy."
             if "Improve the latest" in user:
                 self.calls.append("tuner")
+                self.tuner_prompts.append(user)
+                if self.failing_tuner_replies > 0:
+                    self.failing_tuner_replies -= 1
+                    return ("<old_str_1>\nthis line is in no kernel\n</old_str_1>\n"
+                            "<new_str_1>\nnor is this one\n</new_str_1>\n")
                 code = _latest_code(user)
                 found = re.search(r"triton\.cdiv\(n, (\d+)\),\)\]\(x, y, n, BLOCK=\1\)", code)
                 if not found:

@@ -218,3 +218,26 @@ def test_a_broken_task_finishes_the_run_and_is_never_retried(cli: Cli, scripted:
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["status"] == "finished"
     assert len(scripted.calls) == calls
+
+
+def test_edits_that_all_fail_are_told_to_the_next_tuner_of_that_kernel(cli: Cli,
+                                                                       tmp_path: Path) -> None:
+    script = Script(failing_tuner_replies=1)
+    db = tmp_path / "run.sqlite"
+    with llm_server(cli, script.handle, "sk-run-test"):
+        p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                    "--steps", "8", "--db", str(db), "--out", str(tmp_path / "out"), "--json",
+                    *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert len(script.tuner_prompts) >= 2, script.calls
+    first, later = script.tuner_prompts[0], script.tuner_prompts[1:]
+    assert "could not be applied" not in first
+    told = [t for t in later if "None of the edits of an earlier answer" in t]
+    assert told, "no later tuner heard that the first reply's edits failed"
+    assert "its old_str matches nothing in the kernel" in told[0]
+    # The failure is stored with the step, and no other node carries it as its own feedback.
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT node, move, verdict, result FROM nodes ORDER BY node").fetchall()
+    stored = [json.loads(r[3]) for r in rows]
+    assert sum("failed_edits" in s for s in stored) == 1
+    assert not any("old_str matches nothing" in s.get("edit_feedback", "") for s in stored)
