@@ -93,10 +93,20 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
         "and is checked again, and times faster than the GPU's memory bandwidth or compute "
         "allow are rejected.\n";
   }
+  if (profile.kernel_trace && profile.pytorch_compute != "unrestricted") {
+    out += profile.pytorch_compute == "forbidden"
+               ? fmt::format(
+                     "- Your own Triton or CUDA kernels must do the work: PyTorch's compute "
+                     "kernels (aten, cuBLAS, cuDNN) may take at most {:g}% of the GPU time.\n",
+                     100 * profile.pytorch_compute_share)
+               : "- At least one kernel of your own must run in every call; library calls "
+                 "(e.g. a cuBLAS GEMM) may do part of the work.\n";
+  }
   out += fmt::format(
-      "- Speed is the median of {} timed runs after {} warm-up runs, with the L2 "
-      "cache flushed, against the reference's time on the same inputs.",
-      profile.timed_runs, profile.warmup_runs);
+      "- Speed is the {} of {} timed runs after {} warm-up runs{}, against the "
+      "reference's time on the same inputs.",
+      profile.statistic == "median" ? "median" : "trimmed mean", profile.timed_runs,
+      profile.warmup_runs, profile.l2_flush ? ", with the L2 cache flushed" : "");
   return out;
 }
 

@@ -107,6 +107,25 @@ TEST(PromptsTest, ProfileAndLanguageChangeTheRequirements) {
   EXPECT_NE(paper.find("torch.allclose(out, ref, atol=0.05, rtol=0.05)"), std::string::npos)
       << paper;
   EXPECT_EQ(paper.find("poisoned"), std::string::npos);
+  // The timing and kernel rules are the profile's own: the reference release times a trimmed
+  // mean without flushing L2 and does not trace kernels.
+  EXPECT_NE(paper.find("trimmed mean of 100 timed runs after 10 warm-up runs, against"),
+            std::string::npos)
+      << paper;
+  EXPECT_EQ(paper.find("L2"), std::string::npos);
+  EXPECT_EQ(paper.find("kernel of your own"), std::string::npos);
+  const std::string strict = PromptSet::Requirements(StrictProfile(), KernelLanguage::kTriton);
+  EXPECT_NE(strict.find("median of 100 timed runs after 10 warm-up runs, with the L2 cache"),
+            std::string::npos);
+  EXPECT_NE(strict.find("At least one kernel of your own must run"), std::string::npos);
+  EvalProfile forbidden = StrictProfile();
+  ASSERT_TRUE(SetPytorchCompute(forbidden, "forbidden").ok());
+  EXPECT_NE(PromptSet::Requirements(forbidden, KernelLanguage::kTriton).find("at most 10%"),
+            std::string::npos);
+  EvalProfile unrestricted = StrictProfile();
+  ASSERT_TRUE(SetPytorchCompute(unrestricted, "unrestricted").ok());
+  EXPECT_EQ(PromptSet::Requirements(unrestricted, KernelLanguage::kTriton).find("your own"),
+            std::string::npos);
   EvalProfile bf16 = StrictProfile();
   ASSERT_TRUE(SetPrecision(bf16, "bf16").ok());
   EXPECT_NE(PromptSet::Requirements(bf16, KernelLanguage::kTriton).find("are bf16"),
