@@ -181,6 +181,8 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   // 2. Waves of searches, the memory updated after each.
   MemoryUpdateStats total;
   int exit_code = 0;
+  double waves_usd = 0;  // Spent by the waves' searches (their own ledgers).
+  int64_t waves_tokens = 0;
   nlohmann::json waves = nlohmann::json::array();
   for (size_t start = 0; start < tasks.size(); start += static_cast<size_t>(flags.parallel)) {
     const size_t end = std::min(tasks.size(), start + static_cast<size_t>(flags.parallel));
@@ -193,6 +195,10 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
     run.memory_path = flags.memory_path;
     run.db_path = db_path;
     run.out_dir = db_path + ".best";
+    // One budget for the whole adapt: this command's own calls and the earlier waves count.
+    const LedgerTotals own = llm->ledger().Total();
+    run.spent_usd = waves_usd + own.cost_usd;
+    run.spent_tokens = waves_tokens + own.input_tokens + own.output_tokens;
     std::fprintf(stderr, "wave %zu: %zu task(s), %zu rule(s) in the prompts\n", waves.size() + 1,
                  end - start, rules_now.size());
     ASSIGN_OR_RETURN(int code, RunSearch(run));
@@ -201,6 +207,13 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
     if (!latest) {
       return InternalError("the wave's search left no run in " + db_path);
     }
+    ASSIGN_OR_RETURN(const nlohmann::json wave_cost, db.CallTotals(latest->id));
+    const double wave_usd = wave_cost.value("cost_usd", 0.0);
+    const int64_t wave_tokens =
+        wave_cost.value("input_tokens", int64_t{0}) + wave_cost.value("output_tokens", int64_t{0});
+    waves_usd += wave_usd;
+    waves_tokens += wave_tokens;
+    llm->ledger().AddSpentElsewhere(wave_usd, wave_tokens);
     ASSIGN_OR_RETURN(
         std::vector<Failure> failures,
         ReadFailures(db_path, {.run = latest->id, .include_incorrect = flags.include_incorrect}));

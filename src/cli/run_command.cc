@@ -249,6 +249,16 @@ Result<int> RunSearch(const RunFlags& flags) {
   }
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm, LlmClient::Create(llm_options, logger));
   RETURN_IF_ERROR(llm->Prepare(model));  // A missing key stops here, before any work.
+  // The budget covers the whole run: a resumed one has spent some of it already.
+  double spent_usd = flags.spent_usd;
+  int64_t spent_tokens = flags.spent_tokens;
+  if (flags.resume) {
+    ASSIGN_OR_RETURN(const nlohmann::json before, db.CallTotals(run.id));
+    spent_usd += before.value("cost_usd", 0.0);
+    spent_tokens +=
+        before.value("input_tokens", int64_t{0}) + before.value("output_tokens", int64_t{0});
+  }
+  llm->ledger().AddSpentElsewhere(spent_usd, spent_tokens);
   ASSIGN_OR_RETURN(PromptSet prompts,
                    PromptSet::Load(ProjectRoot() + "/prompts", *language, config.profile));
 

@@ -59,6 +59,9 @@ struct RunFlags {
   std::string nats_url;
   std::string nats_queue;
   double nats_startup_timeout_s = 0;
+  // Spent toward the LLM budget before this search (adapt's earlier waves and own calls).
+  double spent_usd = 0;
+  int64_t spent_tokens = 0;
 };
 
 void AddRunCommand(CLI::App& app, RunFlags& flags);

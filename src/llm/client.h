@@ -79,6 +79,7 @@ class LlmClient {
   LlmCompletion Call(ChatRequest request);
 
   const Ledger& ledger() const { return ledger_; }
+  Ledger& ledger() { return ledger_; }
 
   // Test hook: the number of requests now on the wire.
   int TEST_InFlight() const;

@@ -81,13 +81,19 @@ LedgerEntry Ledger::Record(LedgerEntry entry) {
   return entry;
 }
 
+void Ledger::AddSpentElsewhere(double usd, int64_t tokens) {
+  std::lock_guard lock(mutex_);
+  elsewhere_usd_ += usd;
+  elsewhere_tokens_ += tokens;
+}
+
 std::optional<std::string> Ledger::BudgetExhausted() const {
   std::lock_guard lock(mutex_);
-  if (budget_.max_usd > 0 && total_.cost_usd >= budget_.max_usd) {
-    return fmt::format("the budget of ${:.2f} is spent (${:.4f} so far)", budget_.max_usd,
-                       total_.cost_usd);
+  const double usd = total_.cost_usd + elsewhere_usd_;
+  if (budget_.max_usd > 0 && usd >= budget_.max_usd) {
+    return fmt::format("the budget of ${:.2f} is spent (${:.4f} so far)", budget_.max_usd, usd);
   }
-  const int64_t tokens = total_.input_tokens + total_.output_tokens;
+  const int64_t tokens = total_.input_tokens + total_.output_tokens + elsewhere_tokens_;
   if (budget_.max_tokens > 0 && tokens >= budget_.max_tokens) {
     return fmt::format("the budget of {} tokens is spent ({} so far)", budget_.max_tokens, tokens);
   }
@@ -141,6 +147,13 @@ std::vector<LedgerEntry> Ledger::Entries() const {
 }
 
 nlohmann::json Ledger::Summary() const {
+  double elsewhere_usd = 0;
+  int64_t elsewhere_tokens = 0;
+  {
+    std::lock_guard lock(mutex_);
+    elsewhere_usd = elsewhere_usd_;
+    elsewhere_tokens = elsewhere_tokens_;
+  }
   auto group_json = [](const std::map<std::string, LedgerTotals>& groups) {
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [name, totals] : groups) {
@@ -152,7 +165,11 @@ nlohmann::json Ledger::Summary() const {
           {"by_role", group_json(ByRole())},
           {"by_task", group_json(ByTask())},
           {"by_model", group_json(ByModel())},
-          {"budget", {{"max_usd", budget_.max_usd}, {"max_tokens", budget_.max_tokens}}}};
+          {"budget",
+           {{"max_usd", budget_.max_usd},
+            {"max_tokens", budget_.max_tokens},
+            {"spent_elsewhere_usd", elsewhere_usd},
+            {"spent_elsewhere_tokens", elsewhere_tokens}}}};
 }
 
 }  // namespace adaexplore

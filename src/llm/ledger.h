@@ -88,6 +88,10 @@ class Ledger {
   // Why no more requests may be sent, or nullopt while the budget lasts.
   std::optional<std::string> BudgetExhausted() const;
 
+  // Counts spending outside this ledger toward its budget: the earlier sessions of a resumed
+  // run, the earlier waves of an adapt. Not part of Total().
+  void AddSpentElsewhere(double usd, int64_t tokens);
+
   // An error when a dollar budget is set and `model` has no price (checked before a run starts).
   Status CheckPriced(const ModelSpec& model) const;
 
@@ -106,6 +110,8 @@ class Ledger {
   Budget budget_;
   std::vector<LedgerEntry> entries_;  // Guarded by mutex_.
   LedgerTotals total_;                // Guarded by mutex_.
+  double elsewhere_usd_ = 0;          // Guarded by mutex_.
+  int64_t elsewhere_tokens_ = 0;      // Guarded by mutex_.
 };
 
 }  // namespace adaexplore

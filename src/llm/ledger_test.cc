@@ -93,5 +93,21 @@ TEST(LedgerTest, BudgetInDollarsAndTokens) {
   EXPECT_TRUE(tokens.CheckPriced({"openai", "unpriced"}).ok());  // Token budgets need no price.
 }
 
+TEST(LedgerTest, SpendingElsewhereCountsTowardTheBudgetButNotTheTotals) {
+  // A resumed run, or an adapt's later wave: part of the budget went before this ledger.
+  Ledger tokens({}, {.max_tokens = 100});
+  tokens.AddSpentElsewhere(0, 90);
+  EXPECT_FALSE(tokens.BudgetExhausted());
+  tokens.Record({.model = {"openai", "x"}, .usage = {.input = 10}});
+  ASSERT_TRUE(tokens.BudgetExhausted());
+  EXPECT_NE(tokens.BudgetExhausted()->find("100 so far"), std::string::npos);
+  EXPECT_EQ(tokens.Total().input_tokens, 10);
+  EXPECT_EQ(tokens.Summary()["budget"]["spent_elsewhere_tokens"], 90);
+
+  Ledger dollars({}, {.max_usd = 5});
+  dollars.AddSpentElsewhere(5.5, 0);
+  EXPECT_TRUE(dollars.BudgetExhausted());
+}
+
 }  // namespace
 }  // namespace adaexplore

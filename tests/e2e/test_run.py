@@ -175,6 +175,14 @@ def test_a_spent_budget_stops_the_run_cleanly(cli: Cli, scripted: Script, tmp_pa
     assert [n[0] for n in _nodes(db)] == list(range(1, summary["tasks"][0]["steps"] + 1))
     assert summary["cost"]["input_tokens"] + summary["cost"]["output_tokens"] <= 3000 + 1200 * 2
 
+    # The budget is the run's, not each session's: resuming has none left and asks nothing.
+    calls = len(scripted.calls)
+    again = cli.run("run", "--resume", "--config", str(config), "--db", str(db), "--out",
+                    str(tmp_path / "out"), "--json", *FAST, timeout=900)
+    assert again.returncode == 3, again.stderr
+    assert "3000 tokens" in json.loads(again.stdout)["stop_reason"]
+    assert len(scripted.calls) == calls
+
 
 def test_confirm_best_measures_a_new_best_twice_and_keeps_the_lower(cli: Cli, scripted: Script,
                                                                     tmp_path: Path) -> None:
