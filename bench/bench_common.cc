@@ -48,7 +48,7 @@ Result<std::unique_ptr<Evaluator>> BenchSetup::StartEvaluator(const InterruptGua
 int RunMain(const char* name, Result<int> (*main)(int, char**), int argc, char** argv) {
   Result<int> code = main(argc, argv);
   if (!code.ok()) {
-    std::fprintf(stderr, "%s: %s\n", name, code.status().message().c_str());
+    (void)std::fprintf(stderr, "%s: %s\n", name, code.status().message().c_str());
     return 1;
   }
   return *code;

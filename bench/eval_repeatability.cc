@@ -37,7 +37,7 @@ Result<int> Main(int argc, char** argv) {
   };
   std::map<std::string, Series> series;
   for (int r = 0; r < repeat; ++r) {
-    std::fprintf(stderr, "evaluation %d of %d\n", r + 1, repeat);
+    (void)std::fprintf(stderr, "evaluation %d of %d\n", r + 1, repeat);
     ASSIGN_OR_RETURN(std::vector<EvalResult> results, evaluator->Run(requests, nullptr, &guard));
     for (const EvalResult& e : results) {
       Series& s = series[e.kernel_path];

@@ -85,8 +85,8 @@ Result<ModeFigures> RunFreshProcesses(const std::vector<EvalRequest>& requests,
     EvalResult result;
     Classify(facts, profile, result);
     figures.correct += result.verdict == Verdict::kCorrect ? 1 : 0;
-    std::fprintf(stderr, "  fresh %zu/%zu %s\n", i + 1, requests.size(),
-                 requests[i].candidate.path.c_str());
+    (void)std::fprintf(stderr, "  fresh %zu/%zu %s\n", i + 1, requests.size(),
+                       requests[i].candidate.path.c_str());
   }
   figures.wall_s = ToSeconds(Clock::now() - start);
   return figures;
@@ -126,12 +126,12 @@ Result<int> Main(int argc, char** argv) {
   if (fresh_limit > 0 && static_cast<size_t>(fresh_limit) < fresh_requests.size()) {
     fresh_requests.resize(static_cast<size_t>(fresh_limit));
   }
-  std::fprintf(stderr, "fresh-process mode: %zu candidates\n", fresh_requests.size());
+  (void)std::fprintf(stderr, "fresh-process mode: %zu candidates\n", fresh_requests.size());
   ASSIGN_OR_RETURN(ModeFigures fresh, RunFreshProcesses(fresh_requests, *evaluator, specs[0],
                                                         config.profile, scratch));
   evaluator.reset();
 
-  std::fprintf(stderr, "worker-pool mode: %zu candidates\n", requests.size());
+  (void)std::fprintf(stderr, "worker-pool mode: %zu candidates\n", requests.size());
   ModeFigures pool{.name = fmt::format("worker pool ({} slots)", specs[0].slots)};
   const TimePoint start = Clock::now();
   ASSIGN_OR_RETURN(evaluator, setup.StartEvaluator(guard));

@@ -72,7 +72,7 @@ struct ModeFigures {
 
 Result<ModeFigures> RunMode(const std::string& mode, const EvalProfile& profile,
                             const BenchSetup& setup, const InterruptGuard& guard) {
-  std::fprintf(stderr, "mode %s: %zu candidates\n", mode.c_str(), setup.requests.size());
+  (void)std::fprintf(stderr, "mode %s: %zu candidates\n", mode.c_str(), setup.requests.size());
   ASSIGN_OR_RETURN(
       std::unique_ptr<Evaluator> evaluator,
       Evaluator::Start({.profile = profile, .workers = setup.workers, .logger = setup.logger},
@@ -127,7 +127,7 @@ Result<int> Main(int argc, char** argv) {
   auto print_row = [](const ModeFigures& m) {
     std::printf("%-22s %8d %12.2f %12.2f %10.2f %10.2f\n", m.name.c_str(), m.correct,
                 m.PerCandidate(), m.Phase("reference"), m.Phase("check"), m.Phase("timing"));
-    std::fflush(stdout);
+    (void)std::fflush(stdout);
   };
   ASSIGN_OR_RETURN(ModeFigures off, RunMode("strict, checks off", ChecksOff(strict), setup, guard));
   print_row(off);

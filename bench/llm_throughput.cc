@@ -43,7 +43,7 @@ int Serve(const std::string& port_file, double delay_s, size_t reply_bytes) {
     return FakeReply{.body = OpenAiChatBody(text, 1500, 400, 1000), .delay_s = delay_s};
   });
   if (!server.ok()) {
-    std::fprintf(stderr, "%s\n", server.status().ToString().c_str());
+    (void)std::fprintf(stderr, "%s\n", server.status().ToString().c_str());
     return 1;
   }
   if (!WriteFileAtomic(port_file, (*server)->base_url()).ok()) {
@@ -75,7 +75,7 @@ Phase RunPhase(const std::string& base_url, int requests, int concurrency, int o
       {.input_per_mtok = 0.25, .cached_input_per_mtok = 0.025, .output_per_mtok = 2.0});
   auto client = LlmClient::Create(options);
   if (!client.ok()) {
-    std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
+    (void)std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
     std::exit(1);
   }
   Phase phase{.requests = requests, .concurrency = concurrency};
@@ -106,7 +106,8 @@ Phase RunPhase(const std::string& base_url, int requests, int concurrency, int o
   phase.cpu_s = CpuSeconds() - cpu_start;
   const LedgerTotals total = (*client)->ledger().Total();
   if (total.calls != requests || total.input_tokens != int64_t{1500} * requests) {
-    std::fprintf(stderr, "ledger mismatch: %lld calls\n", static_cast<long long>(total.calls));
+    (void)std::fprintf(stderr, "ledger mismatch: %lld calls\n",
+                       static_cast<long long>(total.calls));
     std::exit(1);
   }
   return phase;
@@ -156,7 +157,7 @@ int main(int argc, char** argv) {
       {.argv = {"/proc/self/exe", "--serve", port_file, "--server-delay-ms",
                 std::to_string(delay_ms), "--reply-bytes", std::to_string(reply_bytes)}});
   if (!server.ok()) {
-    std::fprintf(stderr, "%s\n", server.status().ToString().c_str());
+    (void)std::fprintf(stderr, "%s\n", server.status().ToString().c_str());
     return 1;
   }
   Result<std::string> url = NotFound("");
@@ -165,7 +166,7 @@ int main(int argc, char** argv) {
     url = ReadFile(port_file);
   }
   if (!url.ok()) {
-    std::fprintf(stderr, "the server did not start\n");
+    (void)std::fprintf(stderr, "the server did not start\n");
     return 1;
   }
   RunPhase(*url, 64, concurrency, 1'000'000);  // Warm-up: connections, allocator.

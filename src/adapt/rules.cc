@@ -57,7 +57,9 @@ std::set<std::string> Words(std::string_view text) {
   std::set<std::string> words;
   std::string word;
   auto flush = [&] {
-    while (!word.empty() && word.back() == '.') word.pop_back();  // Sentence ends.
+    while (!word.empty() && word.back() == '.') {
+      word.pop_back();  // Sentence ends.
+    }
     if (!word.empty() && !StopWords().count(word)) {
       words.insert(word);
     }

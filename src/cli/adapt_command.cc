@@ -161,11 +161,12 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
       ASSIGN_OR_RETURN(options.layers, ReadLayerNames(flags.layers_path));
     }
     ASSIGN_OR_RETURN(SynthesisStats synthesis, SynthesizeTasks(*llm, options));
-    std::fprintf(stderr,
-                 "synthesis: %d calls, %zu tasks kept, %d failed their check, %d duplicates, %d "
-                 "without code\n",
-                 synthesis.calls, synthesis.kept.size(), synthesis.invalid, synthesis.duplicates,
-                 synthesis.no_code);
+    (void)std::fprintf(
+        stderr,
+        "synthesis: %d calls, %zu tasks kept, %d failed their check, %d duplicates, %d "
+        "without code\n",
+        synthesis.calls, synthesis.kept.size(), synthesis.invalid, synthesis.duplicates,
+        synthesis.no_code);
     for (const std::string& problem : synthesis.problems) {
       logger->info("synthesis: dropped: {}", problem);
     }
@@ -199,8 +200,8 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
     const LedgerTotals own = llm->ledger().Total();
     run.spent_usd = waves_usd + own.cost_usd;
     run.spent_tokens = waves_tokens + own.input_tokens + own.output_tokens;
-    std::fprintf(stderr, "wave %zu: %zu task(s), %zu rule(s) in the prompts\n", waves.size() + 1,
-                 end - start, rules_now.size());
+    (void)std::fprintf(stderr, "wave %zu: %zu task(s), %zu rule(s) in the prompts\n",
+                       waves.size() + 1, end - start, rules_now.size());
     ASSIGN_OR_RETURN(int code, RunSearch(run));
     ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
     ASSIGN_OR_RETURN(std::optional<RunInfo> latest, db.LatestRun());
@@ -220,12 +221,12 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
     ASSIGN_OR_RETURN(MemoryUpdateStats stats,
                      UpdateMemory(memory, *llm, rule_prompts, ClusterFailures(std::move(failures)),
                                   {.model = model, .logger = logger}));
-    std::fprintf(stderr,
-                 "wave %zu: %d failures in %d clusters -> %d rule-writer and %d judge calls: %d "
-                 "new rules, %d reinforced, %d no guidance, %d rejected, %d unusable replies\n",
-                 waves.size() + 1, stats.failures, stats.clusters, stats.writer_calls,
-                 stats.judge_calls, stats.added, stats.reinforced, stats.no_guidance,
-                 stats.rejected, stats.failed_calls);
+    (void)std::fprintf(
+        stderr,
+        "wave %zu: %d failures in %d clusters -> %d rule-writer and %d judge calls: %d "
+        "new rules, %d reinforced, %d no guidance, %d rejected, %d unusable replies\n",
+        waves.size() + 1, stats.failures, stats.clusters, stats.writer_calls, stats.judge_calls,
+        stats.added, stats.reinforced, stats.no_guidance, stats.rejected, stats.failed_calls);
     for (const std::string& problem : stats.problems) {
       logger->info("memory: {}", problem);
     }

@@ -70,9 +70,9 @@ Status MeasureBaselines(const BenchFlags& f, Config config, const std::vector<st
   ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
                    StartEvaluator(config, f.refresh_baselines, logger, scratch, guard));
   const bool with_compile = f.baseline == "compile";
-  std::fprintf(stderr, "bench: timing %zu task(s) alone (eager%s) on %s\n", tasks.size(),
-               with_compile ? " and torch.compile" : "",
-               evaluator->workers().front().device_name.c_str());
+  (void)std::fprintf(stderr, "bench: timing %zu task(s) alone (eager%s) on %s\n", tasks.size(),
+                     with_compile ? " and torch.compile" : "",
+                     evaluator->workers().front().device_name.c_str());
   ASSIGN_OR_RETURN(std::vector<Baseline> baselines,
                    evaluator->Baselines(tasks, with_compile, &guard));
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(f.search.db_path));
@@ -81,18 +81,19 @@ Status MeasureBaselines(const BenchFlags& f, Config config, const std::vector<st
     cached += b.cached;
     if (!b.eager) {
       ++failed;
-      std::fprintf(stderr, "bench: %s: no baseline: %s\n", b.task.c_str(), b.error.c_str());
+      (void)std::fprintf(stderr, "bench: %s: no baseline: %s\n", b.task.c_str(), b.error.c_str());
       continue;
     }
     if (with_compile && !b.compiled) {
-      std::fprintf(stderr, "bench: %s: no torch.compile baseline%s%s\n", b.task.c_str(),
-                   b.notes.empty() ? "" : ": ", b.notes.empty() ? "" : b.notes.front().c_str());
+      (void)std::fprintf(stderr, "bench: %s: no torch.compile baseline%s%s\n", b.task.c_str(),
+                         b.notes.empty() ? "" : ": ",
+                         b.notes.empty() ? "" : b.notes.front().c_str());
     }
     RETURN_IF_ERROR(db.RecordBaseline(ToJson(b)));
   }
-  std::fprintf(stderr, "bench: baselines: %zu measured, %d from the cache, %d failed\n",
-               baselines.size() - static_cast<size_t>(cached) - static_cast<size_t>(failed), cached,
-               failed);
+  (void)std::fprintf(stderr, "bench: baselines: %zu measured, %d from the cache, %d failed\n",
+                     baselines.size() - static_cast<size_t>(cached) - static_cast<size_t>(failed),
+                     cached, failed);
   return Status::Ok();
 }
 
@@ -206,8 +207,8 @@ Result<int> RunBench(const BenchFlags& f) {
       }
     }
     if (previous && previous->status == "finished") {
-      std::fprintf(stderr, "bench: %s: run %lld already finished\n", method.c_str(),
-                   static_cast<long long>(previous->id));
+      (void)std::fprintf(stderr, "bench: %s: run %lld already finished\n", method.c_str(),
+                         static_cast<long long>(previous->id));
       run_ids.push_back(previous->id);
       continue;
     }
@@ -215,8 +216,8 @@ Result<int> RunBench(const BenchFlags& f) {
       run.resume = true;
       run.run_id = previous->id;
     }
-    std::fprintf(stderr, "bench: %s on %zu task(s) of %s%s\n", method.c_str(), tasks.size(),
-                 dir.c_str(), previous ? " (resumed)" : "");
+    (void)std::fprintf(stderr, "bench: %s on %zu task(s) of %s%s\n", method.c_str(), tasks.size(),
+                       dir.c_str(), previous ? " (resumed)" : "");
     ASSIGN_OR_RETURN(int code, RunSearch(run));
     ASSIGN_OR_RETURN(RunDb db, RunDb::Open(run.db_path));
     ASSIGN_OR_RETURN(std::optional<RunInfo> latest,
@@ -238,7 +239,7 @@ Result<int> RunBench(const BenchFlags& f) {
   if (f.json) {
     std::printf("%s\n", ReportJson(reports).dump().c_str());
   } else {
-    std::fputs(ReportMarkdown(reports).c_str(), stdout);
+    (void)std::fputs(ReportMarkdown(reports).c_str(), stdout);
   }
   if (!f.html.empty()) {
     ASSIGN_OR_RETURN(std::string page,

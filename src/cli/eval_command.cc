@@ -151,9 +151,10 @@ Result<int> RunEval(const EvalFlags& flags) {
                    StartEvaluator(config, flags.refresh, logger, scratch, guard));
   if (!flags.json) {
     const WorkerHello& w = evaluator->workers().front();
-    std::fprintf(stderr, "evaluating %zu candidate(s) on %s (torch %s, triton %s), profile %s\n",
-                 requests.size(), w.device_name.c_str(), w.torch.c_str(), w.triton.c_str(),
-                 config.profile.name.c_str());
+    (void)std::fprintf(stderr,
+                       "evaluating %zu candidate(s) on %s (torch %s, triton %s), profile %s\n",
+                       requests.size(), w.device_name.c_str(), w.torch.c_str(), w.triton.c_str(),
+                       config.profile.name.c_str());
   }
   const Detail detail = flags.verbose ? Detail::kFull : Detail::kBrief;
   ASSIGN_OR_RETURN(std::vector<EvalResult> results,
@@ -162,21 +163,21 @@ Result<int> RunEval(const EvalFlags& flags) {
                        [&](size_t, const EvalResult& r) {
                          const std::string text =
                              flags.json ? FormatJsonLine(r) : FormatHuman(r, detail);
-                         std::fwrite(text.data(), 1, text.size(), stdout);
-                         std::fflush(stdout);
+                         (void)std::fwrite(text.data(), 1, text.size(), stdout);
+                         (void)std::fflush(stdout);
                        },
                        &guard));
   if (!flags.json && results.size() > 1) {
-    std::fputs(FormatSummary(results).c_str(), stdout);
+    (void)std::fputs(FormatSummary(results).c_str(), stdout);
   }
   const bool harness_errors = std::any_of(results.begin(), results.end(), [](const EvalResult& r) {
     return r.verdict == Verdict::kError;
   });
   if (harness_errors) {
     scratch.Release();
-    std::fprintf(stderr,
-                 "adaexplore: some candidates could not be evaluated; worker logs are in %s\n",
-                 scratch_path.c_str());
+    (void)std::fprintf(
+        stderr, "adaexplore: some candidates could not be evaluated; worker logs are in %s\n",
+        scratch_path.c_str());
   }
   const bool unevaluated = std::any_of(results.begin(), results.end(), [](const EvalResult& r) {
     return r.verdict == Verdict::kError || r.verdict == Verdict::kTaskError;

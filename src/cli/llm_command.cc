@@ -126,7 +126,7 @@ Result<int> RunLlmAsk(const LlmFlags& flags) {
       }
       std::printf("%s\n", done.reply->text.c_str());
     } else {
-      std::fprintf(
+      (void)std::fprintf(
           stderr, "sample %lld failed (%s): %s\n", static_cast<long long>(done.request.sample),
           std::string(LlmErrorKindName(done.error->kind)).c_str(), done.error->message.c_str());
     }
@@ -136,13 +136,13 @@ Result<int> RunLlmAsk(const LlmFlags& flags) {
     std::printf("%s\n", nlohmann::json({{"ledger", ledger}}).dump().c_str());
   } else {
     const nlohmann::json& total = ledger["total"];
-    std::fprintf(stderr, "%lld call(s), %lld input + %lld output tokens, cost %s\n",
-                 static_cast<long long>(total["calls"].get<int64_t>()),
-                 static_cast<long long>(total["input_tokens"].get<int64_t>()),
-                 static_cast<long long>(total["output_tokens"].get<int64_t>()),
-                 total["cost_usd"].is_null()
-                     ? "unknown (no price for this model: see [llm.prices] in docs/llm.md)"
-                     : fmt::format("${:.4f}", total["cost_usd"].get<double>()).c_str());
+    (void)std::fprintf(stderr, "%lld call(s), %lld input + %lld output tokens, cost %s\n",
+                       static_cast<long long>(total["calls"].get<int64_t>()),
+                       static_cast<long long>(total["input_tokens"].get<int64_t>()),
+                       static_cast<long long>(total["output_tokens"].get<int64_t>()),
+                       total["cost_usd"].is_null()
+                           ? "unknown (no price for this model: see [llm.prices] in docs/llm.md)"
+                           : fmt::format("${:.4f}", total["cost_usd"].get<double>()).c_str());
   }
   return failures == 0 ? 0 : 1;
 }
@@ -178,14 +178,14 @@ Result<int> RunLlmEdits(const LlmFlags& flags) {
     std::printf("%s\n", report.dump().c_str());
   } else {
     for (const std::string& problem : parse.problems) {
-      std::fprintf(stderr, "problem: %s\n", problem.c_str());
+      (void)std::fprintf(stderr, "problem: %s\n", problem.c_str());
     }
     for (const auto& e : report["edits"]) {
-      std::fprintf(stderr, "edit %d: %s\n", e["index"].get<int>(),
-                   e["match"].get<std::string>().c_str());
+      (void)std::fprintf(stderr, "edit %d: %s\n", e["index"].get<int>(),
+                         e["match"].get<std::string>().c_str());
     }
     if (flags.out_path.empty()) {
-      std::fwrite(result.data(), 1, result.size(), stdout);
+      (void)std::fwrite(result.data(), 1, result.size(), stdout);
     }
   }
   return 0;

@@ -5,7 +5,7 @@
 int main(int argc, char** argv) {
   adaexplore::Result<int> code = adaexplore::RunCli(argc, argv);
   if (!code.ok()) {
-    std::fprintf(stderr, "adaexplore: %s\n", code.status().message().c_str());
+    (void)std::fprintf(stderr, "adaexplore: %s\n", code.status().message().c_str());
     return adaexplore::ExitCodeFor(code.status());
   }
   return *code;

@@ -70,7 +70,7 @@ Result<int> Import(SkillMemory& memory, const MemoryFlags& f) {
               f.file.c_str(), stats.lines - stats.skipped, stats.added, stats.merged,
               stats.skipped);
   for (const std::string& problem : stats.problems) {
-    std::fprintf(stderr, "  skipped %s\n", problem.c_str());
+    (void)std::fprintf(stderr, "  skipped %s\n", problem.c_str());
   }
   return 0;
 }
@@ -78,7 +78,7 @@ Result<int> Import(SkillMemory& memory, const MemoryFlags& f) {
 Result<int> Export(SkillMemory& memory, const MemoryFlags& f) {
   ASSIGN_OR_RETURN(std::string text, memory.ExportText());
   if (f.out_path.empty()) {
-    std::fputs(text.c_str(), stdout);
+    (void)std::fputs(text.c_str(), stdout);
     return 0;
   }
   RETURN_IF_ERROR(WriteFileAtomic(f.out_path, text));
@@ -96,7 +96,9 @@ Result<int> Stats(SkillMemory& memory, const MemoryFlags& f) {
     ASSIGN_OR_RETURN(std::vector<RuleSupport> support, memory.Support(rule.id));
     bool from_failures = false;
     for (const RuleSupport& s : support) {
-      if (s.task.empty()) continue;  // An imported line.
+      if (s.task.empty()) {
+        continue;  // An imported line.
+      }
       from_failures = true;
       ++failures;
       tasks.insert(s.task);

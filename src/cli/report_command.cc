@@ -44,7 +44,7 @@ Result<int> RunReportCommand(const ReportFlags& f) {
                            : f.csv ? ReportCsv(reports)
                                    : ReportMarkdown(reports);
   if (f.out.empty()) {
-    std::fputs(text.c_str(), stdout);
+    (void)std::fputs(text.c_str(), stdout);
   } else {
     RETURN_IF_ERROR(WriteFileAtomic(f.out, text));
   }
@@ -54,7 +54,7 @@ Result<int> RunReportCommand(const ReportFlags& f) {
         HtmlReport(f.db_path, reports,
                    "adaexplore report: " + std::filesystem::path(f.db_path).filename().string()));
     RETURN_IF_ERROR(WriteFileAtomic(f.html, page));
-    std::fprintf(stderr, "HTML report: %s\n", f.html.c_str());
+    (void)std::fprintf(stderr, "HTML report: %s\n", f.html.c_str());
   }
   return 0;
 }

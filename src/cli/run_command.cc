@@ -273,14 +273,14 @@ Result<int> RunSearch(const RunFlags& flags) {
   }
   const WorkerHello& worker = evaluator->workers().front();
   const bool replayed = model.provider == "replay";
-  std::fprintf(stderr, "run %lld: %s on %zu task(s), %d steps each, %s, evaluated on %s%s\n",
-               static_cast<long long>(run.id), run.method.c_str(), tasks.size(),
-               run.options.value("steps", 50), run.model.c_str(), worker.device_name.c_str(),
-               replayed ? " (LLM replies replayed from a recording: no LLM is called)" : "");
+  (void)std::fprintf(stderr, "run %lld: %s on %zu task(s), %d steps each, %s, evaluated on %s%s\n",
+                     static_cast<long long>(run.id), run.method.c_str(), tasks.size(),
+                     run.options.value("steps", 50), run.model.c_str(), worker.device_name.c_str(),
+                     replayed ? " (LLM replies replayed from a recording: no LLM is called)" : "");
   if (worker.device_kind == "cpu") {
-    std::fprintf(stderr,
-                 "no GPU: kernels run in Triton's interpreter on the CPU, so "
-                 "correctness is real but speedups are not meaningful\n");
+    (void)std::fprintf(stderr,
+                       "no GPU: kernels run in Triton's interpreter on the CPU, so "
+                       "correctness is real but speedups are not meaningful\n");
   }
 
   RunnerOptions options{.method = *method,
@@ -367,7 +367,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                 flags.db_path.c_str(), static_cast<long long>(run.id));
   }
   if (runner.stop_reason()) {
-    std::fprintf(stderr, "run stopped early: %s\n", runner.stop_reason()->c_str());
+    (void)std::fprintf(stderr, "run stopped early: %s\n", runner.stop_reason()->c_str());
   }
   return stopped ? 3 : 0;
 }

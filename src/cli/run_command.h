@@ -21,47 +21,49 @@
 namespace adaexplore {
 
 struct RunFlags {
+  // Members are grouped by size (strings and lists, then 8-byte numbers, ints, flags): the
+  // struct is copied per bench method and adapt wave, and clang-tidy checks its padding.
   std::string config_path;
   std::vector<std::string> tasks;
   std::string model;
   std::string method = "adaexplore";
-  int steps = 50;
   std::string memory_path;
-  int memory_min_count = 3;
   std::string profile;
   std::string precision;
   std::string pytorch_compute;
   std::string language = "triton";
   std::string db_path = "adaexplore-run.sqlite";
-  bool resume = false;
-  int64_t run_id = 0;
   std::string out_dir = "adaexplore-out";
-  bool json = false;
-  bool quiet = false;  // No summary on stdout (adapt runs searches as its steps).
-  std::string label;   // Stored in the run's options: how bench finds its runs again.
-  uint64_t seed = 0;
-  bool no_reviser = false;
-  bool confirm_best = false;
-  double expand_ratio = 1.0;
+  std::string label;  // Stored in the run's options: how bench finds its runs again.
   std::string reasoning_effort;
-  int64_t max_output_tokens = 0;
   std::string record_path;
   std::string device;
   std::vector<int> gpus;
-  int slots = -1;
   std::string python;
-  double timeout_s = 0;
-  int timed_runs = 0;
-  int warmup_runs = -1;
-  int trials = 0;
-  bool no_cache = false;
   std::string log_level;
   std::string nats_url;
   std::string nats_queue;
+  int64_t run_id = 0;
+  uint64_t seed = 0;
+  double expand_ratio = 1.0;
+  int64_t max_output_tokens = 0;
+  double timeout_s = 0;
   double nats_startup_timeout_s = 0;
   // Spent toward the LLM budget before this search (adapt's earlier waves and own calls).
   double spent_usd = 0;
   int64_t spent_tokens = 0;
+  int steps = 50;
+  int memory_min_count = 3;
+  int slots = -1;
+  int timed_runs = 0;
+  int warmup_runs = -1;
+  int trials = 0;
+  bool resume = false;
+  bool json = false;
+  bool quiet = false;  // No summary on stdout (adapt runs searches as its steps).
+  bool no_reviser = false;
+  bool confirm_best = false;
+  bool no_cache = false;
 };
 
 void AddRunCommand(CLI::App& app, RunFlags& flags);

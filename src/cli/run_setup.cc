@@ -139,7 +139,7 @@ Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& f) {
 }
 
 Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::string& scratch,
-                                            Logger logger) {
+                                            const Logger& logger) {
   ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus));
   const std::string root = ProjectRoot();
   const std::string python = ResolvePython(config, root);
@@ -184,8 +184,9 @@ double DefaultMemoryLimitMb(const std::vector<WorkerSpec>& specs) {
   return std::clamp(share, kMemoryLimitFloorMb, kMemoryLimitCapMb);
 }
 
-Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache, Logger logger,
-                                                  TempDir& scratch, const InterruptGuard& guard) {
+Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache,
+                                                  const Logger& logger, TempDir& scratch,
+                                                  const InterruptGuard& guard) {
   ASSIGN_OR_RETURN(std::vector<WorkerSpec> specs, PlanWorkers(config, scratch.path(), logger));
   if (config.profile.memory_limit_mb <= 0) {
     config.profile.memory_limit_mb = DefaultMemoryLimitMb(specs);

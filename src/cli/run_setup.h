@@ -36,13 +36,14 @@ Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& sources);
 
 // One worker per GPU of the plan (or one CPU worker), with scratch folders under `scratch`.
 Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::string& scratch,
-                                            Logger logger);
+                                            const Logger& logger);
 
 // Plans the workers (scratch folders under `scratch`), fills in machine-dependent limits and
 // starts the evaluator with the configured cache. On failure `scratch` is released (kept on disk:
 // the error names worker logs in it).
-Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache, Logger logger,
-                                                  TempDir& scratch, const InterruptGuard& guard);
+Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache,
+                                                  const Logger& logger, TempDir& scratch,
+                                                  const InterruptGuard& guard);
 
 // A share of this machine's memory for one evaluation: 80% of RAM over all slots, clamped to
 // [2 GiB, 64 GiB].

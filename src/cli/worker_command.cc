@@ -51,7 +51,9 @@ Result<int> RunWorkerCommand(const WorkerFlags& f) {
   options.max_deliver = f.max_deliver;
   options.logger = logger;
   Result<int> code = RunNatsWorker(std::move(options), guard);
-  if (!code.ok()) scratch.Release();  // Worker logs explain a failed start.
+  if (!code.ok()) {
+    scratch.Release();  // Worker logs explain a failed start.
+  }
   return code;
 }
 

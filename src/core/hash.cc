@@ -16,7 +16,7 @@ std::string Sha256Hex(std::string_view data) {
   CHECK(ok == 1);  // SHA-256 over memory cannot fail short of a broken libcrypto.
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
-  hex.reserve(length * 2);
+  hex.reserve(static_cast<size_t>(length) * 2);
   for (unsigned int i = 0; i < length; ++i) {
     hex.push_back(kHex[digest[i] >> 4]);
     hex.push_back(kHex[digest[i] & 0xf]);

@@ -9,7 +9,7 @@ namespace adaexplore {
 std::string RandomHex(int bytes) {
   std::random_device device;
   std::string out;
-  out.reserve(static_cast<size_t>(2 * bytes));
+  out.reserve(2 * static_cast<size_t>(bytes));
   for (int i = 0; i < bytes; ++i) {
     out += fmt::format("{:02x}", device() & 0xFFu);
   }

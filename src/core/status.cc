@@ -47,7 +47,7 @@ std::string Status::ToString() const {
 
 namespace internal {
 void CheckFailed(const char* condition, const char* file, int line) {
-  std::fprintf(stderr, "CHECK failed: %s at %s:%d\n", condition, file, line);
+  (void)std::fprintf(stderr, "CHECK failed: %s at %s:%d\n", condition, file, line);
   std::abort();
 }
 }  // namespace internal

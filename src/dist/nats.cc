@@ -50,7 +50,9 @@ Status EnsureStream(jsCtx* js, jsStreamConfig& config) {
     jsStreamInfo_Destroy(info);
     return Status::Ok();
   }
-  if (js_error == JSStreamNameExistErr) return Status::Ok();  // Another process made it first.
+  if (js_error == JSStreamNameExistErr) {
+    return Status::Ok();  // Another process made it first.
+  }
   return Error(s, fmt::format("creating stream {}", config.Name), js_error);
 }
 
@@ -171,7 +173,9 @@ Result<Connection> Connection::Connect(const ConnectOptions& options) {
   if (s == NATS_OK) {
     s = natsOptions_SetName(opts.get(), options.name.c_str());
   }
-  if (s == NATS_OK) s = natsOptions_SetMaxReconnect(opts.get(), -1);  // Forever.
+  if (s == NATS_OK) {
+    s = natsOptions_SetMaxReconnect(opts.get(), -1);  // Forever.
+  }
   if (s == NATS_OK) {
     s = natsOptions_SetReconnectWait(opts.get(), Ms(options.reconnect_wait_s));
   }

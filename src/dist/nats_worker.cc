@@ -70,8 +70,9 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
       HelloJson(first, host, static_cast<int>(hellos.size()), pool.capacity());
   hello_json["queue"] = queue;
   const std::string hello = hello_json.dump();
-  std::fprintf(stderr, "worker %s: %zu worker(s), %d slot(s), serving queue %s on %s\n",
-               host.c_str(), hellos.size(), pool.capacity(), queue.c_str(), options.url.c_str());
+  (void)std::fprintf(stderr, "worker %s: %zu worker(s), %d slot(s), serving queue %s on %s\n",
+                     host.c_str(), hellos.size(), pool.capacity(), queue.c_str(),
+                     options.url.c_str());
 
   std::map<std::string, Held> running;  // By pool job id (the job's message id).
   std::deque<Outgoing> outbox;
@@ -90,7 +91,9 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
     // Evaluations that finished become results to publish.
     Result<std::vector<PoolOutcome>> finished =
         pool.Step(Clock::now() + Seconds(kTurnSeconds), &guard);
-    if (!finished.ok()) break;  // Interrupted.
+    if (!finished.ok()) {
+      break;  // Interrupted.
+    }
     for (PoolOutcome& outcome : *finished) {
       auto it = running.find(outcome.id);
       if (it == running.end()) {
@@ -175,8 +178,8 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
     (void)nats::Nak(held.message);
   }
   nc.Flush(2);
-  std::fprintf(stderr, "worker %s: stopped; %zu running job(s) handed back\n", host.c_str(),
-               running.size());
+  (void)std::fprintf(stderr, "worker %s: stopped; %zu running job(s) handed back\n", host.c_str(),
+                     running.size());
   pool.Shutdown();
   return 0;
 }

@@ -90,6 +90,7 @@ std::vector<CodeBlock> FindCodeBlocks(std::string_view reply) {
     if (IsFence(line, c, length, info) && c == fence_char && length >= fence_length &&
         info.empty()) {
       blocks.push_back(std::move(current));
+      current = CodeBlock{};
       inside = false;
       continue;
     }

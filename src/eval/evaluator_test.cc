@@ -67,10 +67,9 @@ class ScriptedRunner : public JobRunner {
 
 class EvaluatorTest : public ::testing::Test {
  protected:
-  // One evaluation of the same task and candidate through a fresh evaluator on the shared cache.
   // A fresh evaluator on the shared cache whose runner heard `ready` and measures as `measured`.
   std::unique_ptr<Evaluator> Make(std::vector<WorkerHello> ready,
-                                  std::optional<WorkerHello> measured) {
+                                  const std::optional<WorkerHello>& measured) {
     EvaluatorOptions options;
     options.profile = profile_;
     options.cache_path = dir_.path() + "/cache.sqlite";
@@ -80,16 +79,19 @@ class EvaluatorTest : public ::testing::Test {
     EXPECT_TRUE(evaluator.ok()) << evaluator.status().ToString();
     return std::move(*evaluator);
   }
-  EvalResult EvaluateOnce(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured) {
-    std::unique_ptr<Evaluator> evaluator = Make(std::move(ready), std::move(measured));
+  // One evaluation of the same task and candidate.
+  EvalResult EvaluateOnce(std::vector<WorkerHello> ready,
+                          const std::optional<WorkerHello>& measured) {
+    std::unique_ptr<Evaluator> evaluator = Make(std::move(ready), measured);
     Result<std::vector<EvalResult>> results = evaluator->Run({Request()}, nullptr, nullptr);
     EXPECT_TRUE(results.ok());
     expected_key_ = evaluator->CacheKey(Request());
     return results->at(0);
   }
-  Baseline BaselineOnce(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured) {
+  Baseline BaselineOnce(std::vector<WorkerHello> ready,
+                        const std::optional<WorkerHello>& measured) {
     Result<std::vector<Baseline>> b =
-        Make(std::move(ready), std::move(measured))->Baselines({Request().task}, false, nullptr);
+        Make(std::move(ready), measured)->Baselines({Request().task}, false, nullptr);
     EXPECT_TRUE(b.ok());
     return b->at(0);
   }

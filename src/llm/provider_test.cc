@@ -132,7 +132,7 @@ TEST(OpenAiProviderTest, ParsesAReplyWithUsage) {
   EXPECT_EQ(reply.usage.reasoning, 250);
 }
 
-LlmError ErrorOf(const Provider& provider, HttpResponse response) {
+LlmError ErrorOf(const Provider& provider, const HttpResponse& response) {
   ParsedReply parsed = provider.Parse(response);
   EXPECT_TRUE(std::holds_alternative<LlmError>(parsed));
   return std::holds_alternative<LlmError>(parsed) ? std::get<LlmError>(parsed) : LlmError{};

@@ -151,8 +151,8 @@ std::map<std::string, std::string> PromptSet::Values(const PromptInputs& inputs)
           {"edit_feedback", Trimmed(inputs.edit_feedback)}};
 }
 
-std::vector<ChatMessage> PromptSet::Messages(const PromptTemplate& user,
-                                             std::map<std::string, std::string> values) const {
+std::vector<ChatMessage> PromptSet::Messages(
+    const PromptTemplate& user, const std::map<std::string, std::string>& values) const {
   return {{"system", Trimmed(system_->Render(values))}, {"user", Trimmed(user.Render(values))}};
 }
 
@@ -163,7 +163,7 @@ std::vector<ChatMessage> PromptSet::Proposer(const PromptInputs& inputs) const {
     pool += FormatKernel(inputs.kernels[i], fmt::format("Kernel {}", i + 1)) + "\n";
   }
   values["pool"] = Trimmed(pool);
-  return Messages(*proposer_, std::move(values));
+  return Messages(*proposer_, values);
 }
 
 std::vector<ChatMessage> PromptSet::Reviser(const PromptInputs& inputs) const {
@@ -171,7 +171,7 @@ std::vector<ChatMessage> PromptSet::Reviser(const PromptInputs& inputs) const {
   if (!inputs.kernels.empty()) {
     values["last_kernel"] = Trimmed(FormatKernel(inputs.kernels.back(), "Latest version"));
   }
-  return Messages(*reviser_, std::move(values));
+  return Messages(*reviser_, values);
 }
 
 std::vector<ChatMessage> PromptSet::Tuner(const PromptInputs& inputs) const {
@@ -185,7 +185,7 @@ std::vector<ChatMessage> PromptSet::Tuner(const PromptInputs& inputs) const {
                "\n";
   }
   values["kernels"] = Trimmed(kernels);
-  return Messages(*tuner_, std::move(values));
+  return Messages(*tuner_, values);
 }
 
 }  // namespace adaexplore

@@ -63,7 +63,7 @@ class PromptSet {
  private:
   std::map<std::string, std::string> Values(const PromptInputs& inputs) const;
   std::vector<ChatMessage> Messages(const PromptTemplate& user,
-                                    std::map<std::string, std::string> values) const;
+                                    const std::map<std::string, std::string>& values) const;
 
   KernelLanguage language_ = KernelLanguage::kTriton;
   std::string language_notes_;

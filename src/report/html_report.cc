@@ -49,7 +49,9 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
       nlohmann::json nodes = nlohmann::json::array();
       nodes.push_back({{"id", 0}, {"parent", -1}, {"move", "root"}, {"verdict", "root"}});
       for (const StepRecord& step : steps) {
-        if (step.node != static_cast<int>(nodes.size())) break;  // Ids must be 1..N in order.
+        if (step.node != static_cast<int>(nodes.size())) {
+          break;  // Ids must be 1..N in order.
+        }
         double usd = 0;
         int64_t tokens = 0;
         bool priced = !step.calls.empty();
@@ -93,7 +95,7 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
   }
   char stamp[32] = {};
   const std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  (void)std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   const nlohmann::json data = {
       {"title", title},
       {"subtitle", fmt::format("{} run(s), {} task(s); generated {} from {}", reports.size(),

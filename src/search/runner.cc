@@ -74,6 +74,21 @@ EvalResult Confirmed(const EvalResult& first, const EvalResult& second) {
   return out;
 }
 
+// The step a task is taking (outside Task: clang cannot default-construct a nested struct with
+// member initializers inside the optional of its enclosing class).
+struct TaskStep {
+  StepPlan plan;
+  int attempt = 0;  // 1 once the other kind of move is being tried.
+  std::mt19937_64 random;
+  std::vector<CallRecord> calls;
+  std::vector<ChatMessage> pending_messages;
+  std::string guidance;
+  std::string edit_feedback;
+  std::optional<std::pair<int, std::string>> failed_edits;  // (parent, feedback) this step.
+  std::string kernel;                                       // Being evaluated.
+  std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
+};
+
 }  // namespace
 
 struct SearchRunner::Task {
@@ -89,18 +104,7 @@ struct SearchRunner::Task {
   int steps_done = 0;
   bool broken = false;  // The task itself failed (task_error): it takes no more steps.
 
-  struct Step {
-    StepPlan plan;
-    int attempt = 0;  // 1 once the other kind of move is being tried.
-    std::mt19937_64 random;
-    std::vector<CallRecord> calls;
-    std::vector<ChatMessage> pending_messages;
-    std::string guidance;
-    std::string edit_feedback;
-    std::optional<std::pair<int, std::string>> failed_edits;  // (parent, feedback) this step.
-    std::string kernel;                                       // Being evaluated.
-    std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
-  };
+  using Step = TaskStep;
   std::optional<Step> step;
 };
 

@@ -164,13 +164,13 @@ Result<Process> Process::Spawn(const SpawnOptions& options) {
 }
 
 Process::Process(Process&& other) noexcept
-    : pid_(std::exchange(other.pid_, -1)), exit_status_(std::move(other.exit_status_)) {}
+    : pid_(std::exchange(other.pid_, -1)), exit_status_(other.exit_status_) {}
 
 Process& Process::operator=(Process&& other) noexcept {
   if (this != &other) {
     Terminate();
     pid_ = std::exchange(other.pid_, -1);
-    exit_status_ = std::move(other.exit_status_);
+    exit_status_ = other.exit_status_;
   }
   return *this;
 }

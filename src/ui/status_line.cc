@@ -29,14 +29,14 @@ StatusLine::StatusLine(FILE* out) : out_(out), smart_(SmartTerminal(out)) {}
 
 StatusLine::~StatusLine() {
   if (smart_ && drawn_) {
-    std::fputs(kClearLine, out_);  // Leave the terminal as we found it.
-    std::fflush(out_);
+    (void)std::fputs(kClearLine, out_);  // Leave the terminal as we found it.
+    (void)std::fflush(out_);
   }
 }
 
 void StatusLine::Clear() {
   if (drawn_) {
-    std::fputs(kClearLine, out_);
+    (void)std::fputs(kClearLine, out_);
     drawn_ = false;
   }
 }
@@ -51,20 +51,20 @@ void StatusLine::Draw() {
     }
     const std::string shown =
         status_.size() < width ? status_ : status_.substr(0, width - 4) + "...";
-    std::fputs(shown.c_str(), out_);
+    (void)std::fputs(shown.c_str(), out_);
     drawn_ = true;
   }
-  std::fflush(out_);
+  (void)std::fflush(out_);
 }
 
 void StatusLine::Message(const std::string& line) {
   if (!smart_) {
-    std::fprintf(out_, "%s\n", line.c_str());
-    std::fflush(out_);
+    (void)std::fprintf(out_, "%s\n", line.c_str());
+    (void)std::fflush(out_);
     return;
   }
   Clear();
-  std::fprintf(out_, "%s\n", line.c_str());
+  (void)std::fprintf(out_, "%s\n", line.c_str());
   Draw();
 }
 

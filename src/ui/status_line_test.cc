@@ -9,7 +9,7 @@ namespace adaexplore {
 namespace {
 
 std::string Captured(FILE* file) {
-  std::fflush(file);
+  (void)std::fflush(file);
   std::rewind(file);
   std::string out;
   char buffer[256];
@@ -29,7 +29,7 @@ TEST(StatusLineTest, ADumbStreamGetsPlainLinesOnly) {
     line.SetStatus("[relu 2/5]");
   }
   EXPECT_EQ(Captured(file), "[relu] step 1/5 large_step -> correct\n");
-  std::fclose(file);
+  (void)std::fclose(file);
 }
 
 TEST(StatusLineTest, ASmartTerminalOverprintsTheStatusBelowTheMessages) {
@@ -46,7 +46,7 @@ TEST(StatusLineTest, ASmartTerminalOverprintsTheStatusBelowTheMessages) {
             "[relu 1/5]"             // status redrawn below it,
             "\r\x1b[K[relu 2/5]"     // then replaced,
             "\r\x1b[K");             // and cleared at the end.
-  std::fclose(file);
+  (void)std::fclose(file);
 }
 
 TEST(StatusLineTest, DecidesFromTheEnvironment) {
@@ -60,7 +60,7 @@ TEST(StatusLineTest, DecidesFromTheEnvironment) {
   ::setenv("CLICOLOR_FORCE", "0", 1);
   EXPECT_FALSE(StatusLine(file).smart());
   ::unsetenv("CLICOLOR_FORCE");
-  std::fclose(file);
+  (void)std::fclose(file);
 }
 
 }  // namespace
