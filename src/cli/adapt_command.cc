@@ -133,7 +133,9 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   }
   ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(flags.memory_path));
   const std::string root = ProjectRoot();
-  ASSIGN_OR_RETURN(RulePrompts rule_prompts, RulePrompts::Load(root + "/prompts"));
+  const std::string prompts_dir =
+      config.prompts_dir.empty() ? root + "/prompts" : config.prompts_dir;
+  ASSIGN_OR_RETURN(RulePrompts rule_prompts, RulePrompts::Load(prompts_dir));
   const std::string db_path =
       search.db_path.empty() ? flags.memory_path + ".runs.sqlite" : search.db_path;
   nlohmann::json summary = {{"memory", flags.memory_path}, {"db", db_path}};
@@ -149,7 +151,7 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
         .count = flags.synthesize,
         .seed = search.seed,
         .model = model,
-        .prompts_dir = root + "/prompts",
+        .prompts_dir = prompts_dir,
         .python = ResolvePython(config, root),
         .python_path = root + "/python",
         .device = plan.kind,

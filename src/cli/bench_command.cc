@@ -36,8 +36,7 @@ bool ByProblem(const std::string& a, const std::string& b) {
 // What decides a bench's results besides the suite, method, steps and tasks: the evaluation
 // settings, the model and the search's own settings. A bench run is resumed or reused only when
 // they are the same; otherwise it is a new run.
-Result<std::string> SettingsHash(const BenchFlags& f, const Config& config) {
-  const RunFlags& r = f.search;
+Result<std::string> SettingsHash(const RunFlags& r, const Config& config) {
   std::string memory;
   if (!r.memory_path.empty()) {
     ASSIGN_OR_RETURN(std::string text, ReadFile(r.memory_path));
@@ -99,6 +98,13 @@ Status MeasureBaselines(const BenchFlags& f, Config config, const std::vector<st
 
 }  // namespace
 
+double BenchExpandRatio(const BenchFlags& f) {
+  if (f.expand_ratio > 0) {
+    return f.expand_ratio;
+  }
+  return f.suite == "kernelbench:level3" ? 0.5 : 1.0;  // c_e = c x 0.5 on Level 3 (DESIGN.md).
+}
+
 Result<std::string> ResolveSuite(const std::string& suite, const std::string& kernelbench_dir) {
   constexpr std::string_view kPrefix = "kernelbench:";
   if (suite.rfind(kPrefix, 0) != 0) {
@@ -143,6 +149,18 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--out", r.out_dir, "Best kernels, per method (adaexplore-bench-out)");
   bench->add_option("--memory", r.memory_path, "Skill memory for the prompts");
   bench->add_option("--profile", r.profile, "Evaluation profile: strict (default) or paper");
+  bench->add_option("--precision", r.precision, "fp32 (default), bf16 or fp16");
+  bench->add_option("--pytorch-compute", r.pytorch_compute,
+                    "allowed (default), forbidden or unrestricted: may PyTorch's compute "
+                    "kernels do the work?");
+  bench
+      ->add_option("--expand-ratio", f.expand_ratio,
+                   "c_e / c (default: 0.5 on kernelbench:level3, else 1.0, as the reference)")
+      ->check(CLI::PositiveNumber);
+  bench->add_flag("--no-reviser", r.no_reviser, "Small steps without the reviser call");
+  bench->add_option("--memory-min-count", r.memory_min_count, "Rules used from this count (3)");
+  bench->add_option("--reasoning-effort", r.reasoning_effort, "minimal, low, medium or high");
+  bench->add_option("--max-output-tokens", r.max_output_tokens, "Output limit per LLM call");
   bench->add_option("--language", r.language, "triton (default) or cuda");
   bench->add_option("--seed", r.seed, "Seed of the searches (0)");
   bench
@@ -180,15 +198,17 @@ Result<int> RunBench(const BenchFlags& f) {
   if (tasks.empty()) {
     return InvalidArgument("no task files in " + dir);
   }
-  ASSIGN_OR_RETURN(Config config, LoadRunConfig(f.search));
-  ASSIGN_OR_RETURN(const std::string settings, SettingsHash(f, config));
+  RunFlags search = f.search;
+  search.expand_ratio = BenchExpandRatio(f);
+  ASSIGN_OR_RETURN(Config config, LoadRunConfig(search));
+  ASSIGN_OR_RETURN(const std::string settings, SettingsHash(search, config));
   if (f.baseline != "none") {
     RETURN_IF_ERROR(MeasureBaselines(f, config, tasks));
   }
   std::vector<int64_t> run_ids;
   int exit_code = 0;
   for (const std::string& method : f.methods) {
-    RunFlags run = f.search;
+    RunFlags run = search;
     run.tasks = tasks;
     run.method = method;
     run.out_dir = f.search.out_dir + "/" + method;

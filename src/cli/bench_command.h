@@ -34,6 +34,7 @@ struct BenchFlags {
   bool json = false;
   std::string baseline = "compile";  // compile, eager, none.
   bool refresh_baselines = false;
+  double expand_ratio = 0;  // 0: the reference's, 0.5 on kernelbench:level3 and 1 elsewhere.
   RunFlags search = [] {
     RunFlags f;
     f.db_path = "adaexplore-bench.sqlite";
@@ -45,6 +46,10 @@ struct BenchFlags {
 
 void AddBenchCommand(CLI::App& app, BenchFlags& flags);
 Result<int> RunBench(const BenchFlags& flags);
+
+// c_e / c for the bench's searches: --expand-ratio, else the reference's (0.5 on KernelBench
+// Level 3, 1 elsewhere).
+double BenchExpandRatio(const BenchFlags& flags);
 
 // The folder of a suite: DIR itself, or for "kernelbench:levelN" the levelN folder of a
 // KernelBench checkout (`kernelbench_dir`, else $KERNELBENCH_DIR; either the checkout or its

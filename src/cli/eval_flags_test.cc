@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "cli/bench_command.h"
 #include "cli/eval_command.h"
 #include "cli/run_command.h"
 
@@ -78,6 +79,13 @@ TEST(EvalFlagsTest, ResumedRunJudgesWithItsOwnSettings) {
   Status s = RestoreRunProfile(broken, {}, today);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("run 9"), std::string::npos) << s.message();
+}
+
+TEST(BenchFlagsTest, LevelThreeExploresLessUnlessTold) {
+  EXPECT_DOUBLE_EQ(BenchExpandRatio({.suite = "kernelbench:level3"}), 0.5);
+  EXPECT_DOUBLE_EQ(BenchExpandRatio({.suite = "kernelbench:level2"}), 1.0);
+  EXPECT_DOUBLE_EQ(BenchExpandRatio({.suite = "my-suite"}), 1.0);
+  EXPECT_DOUBLE_EQ(BenchExpandRatio({.suite = "kernelbench:level3", .expand_ratio = 0.8}), 0.8);
 }
 
 }  // namespace

@@ -259,8 +259,10 @@ Result<int> RunSearch(const RunFlags& flags) {
         before.value("input_tokens", int64_t{0}) + before.value("output_tokens", int64_t{0});
   }
   llm->ledger().AddSpentElsewhere(spent_usd, spent_tokens);
-  ASSIGN_OR_RETURN(PromptSet prompts,
-                   PromptSet::Load(ProjectRoot() + "/prompts", *language, config.profile));
+  ASSIGN_OR_RETURN(
+      PromptSet prompts,
+      PromptSet::Load(config.prompts_dir.empty() ? ProjectRoot() + "/prompts" : config.prompts_dir,
+                      *language, config.profile));
 
   InterruptGuard guard;
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));

@@ -21,6 +21,7 @@ const std::map<std::string, std::set<std::string>>& KnownKeys() {
       {"workers", {"python", "device", "gpus", "slots"}},
       {"cache", {"enabled", "path"}},
       {"log", {"level"}},
+      {"search", {"prompts_dir"}},
   };
   return keys;
 }
@@ -143,6 +144,7 @@ Status ApplyConfigText(std::string_view text, const std::string& origin, Config&
   RETURN_IF_ERROR(Read(root, "cache", "enabled", origin, config.cache_enabled));
   RETURN_IF_ERROR(Read(root, "cache", "path", origin, config.cache_path));
   RETURN_IF_ERROR(Read(root, "log", "level", origin, config.log_level));
+  RETURN_IF_ERROR(Read(root, "search", "prompts_dir", origin, config.prompts_dir));
   return Status::Ok();
 }
 

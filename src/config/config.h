@@ -9,6 +9,7 @@
 //   [workers]  python, device ("auto" | "cuda" | "cpu"), gpus (list of indices), slots
 //   [cache]    enabled, path
 //   [log]      level
+//   [search]   prompts_dir
 //   [llm]      model, retries, budget, cache, record; [llm.openai], [llm.anthropic] and
 //              [llm.prices."provider:model"] tables (config/llm_config.h has the keys)
 
@@ -36,6 +37,7 @@ struct Config {
   bool cache_enabled = true;
   std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.
   std::string log_level = "warn";
+  std::string prompts_dir;  // Edited prompt templates; empty: the project's prompts/.
   // Scale-out: evaluate through NATS JetStream (`adaexplore worker --nats` on GPU hosts) instead
   // of local workers. Empty url: local. Empty queue: the first worker that answers names it.
   std::string nats_url;

@@ -20,6 +20,8 @@ slots = 3
 enabled = false
 [log]
 level = "debug"
+[search]
+prompts_dir = "/srv/my-prompts"
 )",
                               "test.toml", config)
                   .ok());
@@ -32,6 +34,7 @@ level = "debug"
   EXPECT_EQ(config.slots, 3);
   EXPECT_FALSE(config.cache_enabled);
   EXPECT_EQ(config.log_level, "debug");
+  EXPECT_EQ(config.prompts_dir, "/srv/my-prompts");
 }
 
 TEST(ConfigTest, UnknownKeysAndSectionsAreErrors) {
