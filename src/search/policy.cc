@@ -148,12 +148,15 @@ StepPlan Plan(const SearchTree& tree, int parent, MoveKind kind, const ExploreOp
   return plan;
 }
 
-// Iterative refinement's working memory: the newest kernels, oldest first.
+// Iterative refinement's working memory: the newest kernels, oldest first (steps whose reply held
+// no kernel are not kernels).
 std::vector<int> LastKernels(const SearchTree& tree, const ExploreOptions& options) {
   std::vector<int> last;
-  const int window = std::max(options.memory_window, 1);
-  for (int id = std::max(1, tree.size() - window); id < tree.size(); ++id) {
-    last.push_back(id);
+  const size_t window = static_cast<size_t>(std::max(options.memory_window, 1));
+  for (int id = tree.size() - 1; id >= 1 && last.size() < window; --id) {
+    if (tree.node(id).outcome.has_kernel) {
+      last.insert(last.begin(), id);
+    }
   }
   return last;
 }
@@ -165,13 +168,16 @@ StepPlan PlanStep(const SearchTree& tree, SearchMethod method, const ExploreOpti
   switch (method) {
     case SearchMethod::kParallelSampling:
       return StepPlan{.parent = 0, .kind = MoveKind::kLarge};
-    case SearchMethod::kIterativeRefinement:
-      if (tree.size() == 1) {
+    case SearchMethod::kIterativeRefinement: {
+      // One proposal, then small steps on the newest kernel (a proposal again while none has
+      // come back with code).
+      std::vector<int> last = LastKernels(tree, options);
+      if (last.empty()) {
         return StepPlan{.parent = 0, .kind = MoveKind::kLarge};
       }
-      return StepPlan{.parent = tree.size() - 1,
-                      .kind = MoveKind::kSmall,
-                      .context = LastKernels(tree, options)};
+      const int parent = last.back();
+      return StepPlan{.parent = parent, .kind = MoveKind::kSmall, .context = std::move(last)};
+    }
     case SearchMethod::kAdaExplore:
       break;
   }

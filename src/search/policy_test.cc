@@ -120,6 +120,25 @@ TEST(PolicyTest, BaselinesPlanTheirFixedMoves) {
     EXPECT_TRUE(plan.context.empty());
   }
   EXPECT_EQ(SearchMethodFromName("ir"), SearchMethod::kIterativeRefinement);
+}
+
+TEST(PolicyTest, IterativeRefinementSkipsStepsWithoutAKernel) {
+  SearchTree tree;
+  std::mt19937_64 random(3);
+  const NodeOutcome empty{.has_kernel = false};
+  // The first proposal came back without code: propose again rather than edit nothing.
+  tree.Add(0, MoveKind::kLarge, empty);
+  StepPlan again = PlanStep(tree, SearchMethod::kIterativeRefinement, {}, random);
+  EXPECT_EQ(again.parent, 0);
+  EXPECT_EQ(again.kind, MoveKind::kLarge);
+  const int kernel = tree.Add(0, MoveKind::kLarge, Fast(1));
+  // A small step whose edits gave nothing: the next one edits the newest kernel again, and the
+  // empty step is not in the working memory.
+  tree.Add(kernel, MoveKind::kSmall, empty);
+  StepPlan next = PlanStep(tree, SearchMethod::kIterativeRefinement, {}, random);
+  EXPECT_EQ(next.parent, kernel);
+  EXPECT_EQ(next.kind, MoveKind::kSmall);
+  EXPECT_EQ(next.context, std::vector<int>{kernel});
   EXPECT_FALSE(SearchMethodFromName("mcts").has_value());
 }
 

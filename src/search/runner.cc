@@ -176,8 +176,10 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(
 Status SearchRunner::Resume(Task& task) {
   ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db_.Steps(run_id_, task.source.name));
   for (const StepRecord& step : steps) {
-    const NodeOutcome outcome{
-        .compiled = step.compiled, .correct = step.correct, .speedup = step.speedup.value_or(0)};
+    const NodeOutcome outcome{.has_kernel = step.verdict != kNoKernel,
+                              .compiled = step.compiled,
+                              .correct = step.correct,
+                              .speedup = step.speedup.value_or(0)};
     const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
     if (id != step.node) {
       return InternalError(fmt::format("run {} task {}: node {} is stored as {}", run_id_,
@@ -385,7 +387,7 @@ Status SearchRunner::NoKernel(Task& task, const std::string& why) {
                     .verdict = std::string(kNoKernel),
                     .reason = why,
                     .result = {{"verdict", kNoKernel}, {"reason", why}}};
-  return RecordNode(task, std::move(record), NodeOutcome{},
+  return RecordNode(task, std::move(record), NodeOutcome{.has_kernel = false},
                     KernelRecord{.verdict = std::string(kNoKernel), .reason = why});
 }
 

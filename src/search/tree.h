@@ -20,7 +20,8 @@ std::string_view MoveKindName(MoveKind kind);
 
 // What evaluation said about a kernel, as far as the search cares.
 struct NodeOutcome {
-  bool compiled = false;  // Loaded and ran (any verdict past compile_error).
+  bool has_kernel = true;  // False for a step whose LLM reply held no usable kernel.
+  bool compiled = false;   // Loaded and ran (any verdict past compile_error).
   bool correct = false;
   double speedup = 0;  // Reference time / kernel time; meaningful only when correct.
 };
