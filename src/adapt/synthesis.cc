@@ -100,16 +100,29 @@ Result<std::vector<std::string>> ReadLayerNames(const std::string& path) {
   std::vector<std::string> names;
   const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
   if (!json.is_discarded()) {
-    const nlohmann::json& list =
-        json.is_object() && json.contains("layers") ? json["layers"] : json;
-    if (!list.is_array()) {
-      return ParseError(path + ": expected {\"layers\": [...]} or a JSON array of names");
+    // The reference's file: {"layers": [...], "activations": [...]}; both are modules to use.
+    std::vector<const nlohmann::json*> lists;
+    if (json.is_object()) {
+      for (const char* key : {"layers", "activations"}) {
+        if (json.contains(key)) {
+          lists.push_back(&json[key]);
+        }
+      }
+    } else {
+      lists.push_back(&json);
     }
-    for (const nlohmann::json& item : list) {
-      if (item.is_string()) {
-        names.push_back(item.get<std::string>());
-      } else if (item.is_object() && item.contains("name") && item["name"].is_string()) {
-        names.push_back(item["name"].get<std::string>());
+    for (const nlohmann::json* list : lists) {
+      if (!list->is_array()) {
+        return ParseError(path +
+                          ": expected {\"layers\": [...], \"activations\": [...]} or a JSON "
+                          "array of names");
+      }
+      for (const nlohmann::json& item : *list) {
+        if (item.is_string()) {
+          names.push_back(item.get<std::string>());
+        } else if (item.is_object() && item.contains("name") && item["name"].is_string()) {
+          names.push_back(item["name"].get<std::string>());
+        }
       }
     }
   } else {

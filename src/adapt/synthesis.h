@@ -22,8 +22,9 @@ namespace adaexplore {
 // torch.nn layers and activations to draw from when no list is given.
 const std::vector<std::string>& DefaultTorchLayers();
 
-// Names from a layers file: a JSON {"layers": [{"name": ...}]} (the reference's
-// pytorch_layers_activations.json), a JSON array of names, or one name per line.
+// Names from a layers file: a JSON {"layers": [{"name": ...}], "activations": [...]} (the
+// reference's pytorch_layers_activations.json: both lists are read, 114 modules), a JSON array of
+// names, or one name per line.
 Result<std::vector<std::string>> ReadLayerNames(const std::string& path);
 
 struct SynthesisOptions {
