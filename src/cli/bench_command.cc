@@ -50,7 +50,7 @@ Result<std::string> SettingsHash(const RunFlags& r, const Config& config) {
                                    {"memory", memory},
                                    {"memory_min_count", r.memory_min_count},
                                    {"reviser", !r.no_reviser},
-                                   {"expand_ratio", r.expand_ratio},
+                                   {"search", SearchSettingsJson(EffectiveSearch(r, config))},
                                    {"confirm_best", r.confirm_best},
                                    {"reasoning_effort", r.reasoning_effort},
                                    {"max_output_tokens", r.max_output_tokens}};
@@ -199,8 +199,10 @@ Result<int> RunBench(const BenchFlags& f) {
     return InvalidArgument("no task files in " + dir);
   }
   RunFlags search = f.search;
-  search.expand_ratio = BenchExpandRatio(f);
   ASSIGN_OR_RETURN(Config config, LoadRunConfig(search));
+  // --expand-ratio, else the config's [search] expand_ratio, else the suite's default.
+  search.expand_ratio =
+      f.expand_ratio <= 0 && config.search_file.contains("expand_ratio") ? 0 : BenchExpandRatio(f);
   ASSIGN_OR_RETURN(const std::string settings, SettingsHash(search, config));
   if (f.baseline != "none") {
     RETURN_IF_ERROR(MeasureBaselines(f, config, tasks));

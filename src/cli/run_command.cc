@@ -137,7 +137,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_flag("--confirm-best", f.confirm_best,
                 "Measure a new best again on another worker before accepting it");
   run->add_option("--expand-ratio", f.expand_ratio,
-                  "c_e / c: 1.0 (KernelBench Level 2), 0.5 (Level 3)");
+                  "c_e / c: 1.0 (KernelBench Level 2, default), 0.5 (Level 3); also [search]");
   run->add_option("--reasoning-effort", f.reasoning_effort, "minimal, low, medium or high");
   run->add_option("--max-output-tokens", f.max_output_tokens, "Output limit per LLM call");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
@@ -154,6 +154,14 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   AddNatsFlags(*run, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
   run->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");
   run->add_option("--log-level", f.log_level, "trace, debug, info, warn (default), error");
+}
+
+SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config) {
+  SearchSettings search = config.search;
+  if (flags.expand_ratio > 0) {
+    search.explore.expand_ratio = flags.expand_ratio;
+  }
+  return search;
 }
 
 Result<Config> LoadRunConfig(const RunFlags& flags) {
@@ -217,7 +225,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                               {"seed", flags.seed},
                               {"language", flags.language},
                               {"reviser", !flags.no_reviser},
-                              {"expand_ratio", flags.expand_ratio},
+                              {"search", SearchSettingsJson(EffectiveSearch(flags, config))},
                               {"confirm_best", flags.confirm_best},
                               {"reasoning_effort", flags.reasoning_effort},
                               {"max_output_tokens", flags.max_output_tokens},
@@ -294,7 +302,18 @@ Result<int> RunSearch(const RunFlags& flags) {
                         .max_output_tokens = run.options.value("max_output_tokens", int64_t{0}),
                         .reasoning_effort = run.options.value("reasoning_effort", ""),
                         .logger = logger};
-  options.explore.expand_ratio = run.options.value("expand_ratio", 1.0);
+  // The run's own search constants (runs from before they were stored kept only the ratio).
+  SearchSettings search;
+  if (Status s = ApplySearchSettings(
+          run.options.contains("search")
+              ? run.options["search"]
+              : nlohmann::json{{"expand_ratio", run.options.value("expand_ratio", 1.0)}},
+          search);
+      !s.ok()) {
+    return s.WithContext(fmt::format("run {}'s stored search settings", run.id));
+  }
+  options.explore = search.explore;
+  options.rewards = search.rewards;
   options.confirm_best = run.options.value("confirm_best", false);
   if (run.options.contains("memory_rules") && run.options["memory_rules"].is_array()) {
     options.memory_rules = run.options["memory_rules"].get<std::vector<std::string>>();

@@ -45,7 +45,7 @@ struct RunFlags {
   std::string nats_queue;
   int64_t run_id = 0;
   uint64_t seed = 0;
-  double expand_ratio = 1.0;
+  double expand_ratio = 0;  // c_e / c; 0: the config's ([search] expand_ratio, default 1).
   int64_t max_output_tokens = 0;
   double timeout_s = 0;
   double nats_startup_timeout_s = 0;
@@ -70,6 +70,9 @@ void AddRunCommand(CLI::App& app, RunFlags& flags);
 
 // The evaluation flags among a search's flags.
 EvalFlags EvalPart(const RunFlags& flags);
+
+// The search's constants a new run takes: the config's [search], --expand-ratio over it.
+SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config);
 
 // The configuration a search with these flags runs under: defaults, then the config file
 // (--config, or ./adaexplore.toml if there is one), then the flags.

@@ -21,7 +21,10 @@ const std::map<std::string, std::set<std::string>>& KnownKeys() {
       {"workers", {"python", "device", "gpus", "slots"}},
       {"cache", {"enabled", "path"}},
       {"log", {"level"}},
-      {"search", {"prompts_dir"}},
+      {"search",
+       {"prompts_dir", "exploration", "expand_ratio", "alpha", "p_large", "small_step_limit",
+        "memory_window", "pool_size", "reward_compile_failure", "reward_incorrect",
+        "reward_correct_low", "reward_correct_high", "reward_speedup_min", "reward_speedup_max"}},
   };
   return keys;
 }
@@ -102,6 +105,34 @@ Status ApplyEval(const toml::table& root, const std::string& origin, Config& con
   return Status::Ok();
 }
 
+// [search]: the prompts folder and the search's constants (search/settings.h).
+Status ApplySearch(const toml::table& root, const std::string& origin, Config& config) {
+  RETURN_IF_ERROR(Read(root, "search", "prompts_dir", origin, config.prompts_dir));
+  const toml::table* section = root["search"].as_table();
+  if (section == nullptr) {
+    return Status::Ok();
+  }
+  nlohmann::json settings = nlohmann::json::object();
+  for (const auto& [key, node] : *section) {
+    const std::string name(key.str());
+    if (name == "prompts_dir") {
+      continue;
+    }
+    if (std::optional<int64_t> i = node.value_exact<int64_t>()) {
+      settings[name] = *i;
+    } else if (std::optional<double> d = node.value_exact<double>()) {
+      settings[name] = *d;
+    } else {
+      return InvalidArgument(origin + ": [search] " + name + " must be a number");
+    }
+  }
+  if (Status s = ApplySearchSettings(settings, config.search); !s.ok()) {
+    return s.WithContext(origin + ": [search]");
+  }
+  config.search_file.update(settings);
+  return Status::Ok();
+}
+
 Status ApplyWorkers(const toml::table& root, const std::string& origin, Config& config) {
   RETURN_IF_ERROR(Read(root, "workers", "python", origin, config.python));
   RETURN_IF_ERROR(Read(root, "workers", "device", origin, config.device));
@@ -144,7 +175,7 @@ Status ApplyConfigText(std::string_view text, const std::string& origin, Config&
   RETURN_IF_ERROR(Read(root, "cache", "enabled", origin, config.cache_enabled));
   RETURN_IF_ERROR(Read(root, "cache", "path", origin, config.cache_path));
   RETURN_IF_ERROR(Read(root, "log", "level", origin, config.log_level));
-  RETURN_IF_ERROR(Read(root, "search", "prompts_dir", origin, config.prompts_dir));
+  RETURN_IF_ERROR(ApplySearch(root, origin, config));
   return Status::Ok();
 }
 

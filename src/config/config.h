@@ -9,7 +9,7 @@
 //   [workers]  python, device ("auto" | "cuda" | "cpu"), gpus (list of indices), slots
 //   [cache]    enabled, path
 //   [log]      level
-//   [search]   prompts_dir
+//   [search]   prompts_dir and the search's constants (search/settings.h)
 //   [llm]      model, retries, budget, cache, record; [llm.openai], [llm.anthropic] and
 //              [llm.prices."provider:model"] tables (config/llm_config.h has the keys)
 
@@ -21,6 +21,7 @@
 #include "core/result.h"
 #include "eval/profile.h"
 #include "llm/options.h"
+#include "search/settings.h"
 #include "sys/fs.h"  // DefaultCacheDirectory, for callers that used to find it here.
 
 namespace adaexplore {
@@ -38,6 +39,8 @@ struct Config {
   std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.
   std::string log_level = "warn";
   std::string prompts_dir;  // Edited prompt templates; empty: the project's prompts/.
+  SearchSettings search;    // The search's constants (search/settings.h).
+  nlohmann::json search_file = nlohmann::json::object();  // The [search] settings the file gave.
   // Scale-out: evaluate through NATS JetStream (`adaexplore worker --nats` on GPU hosts) instead
   // of local workers. Empty url: local. Empty queue: the first worker that answers names it.
   std::string nats_url;

@@ -117,6 +117,24 @@ TEST(EvalSettingsTest, BadSettingsChangeNothing) {
   EXPECT_EQ(EvalSettings(p), before);
 }
 
+TEST(ConfigTest, SearchConstantsAreSettings) {
+  Config config;
+  ASSERT_TRUE(ApplyConfigText("[search]\nexploration = 0.5\nmemory_window = 3\n"
+                              "reward_speedup_max = 20\n",
+                              "a.toml", config)
+                  .ok());
+  EXPECT_DOUBLE_EQ(config.search.explore.exploration, 0.5);
+  EXPECT_EQ(config.search.explore.memory_window, 3);
+  EXPECT_DOUBLE_EQ(config.search.rewards.speedup_max, 20);
+  EXPECT_DOUBLE_EQ(config.search.explore.p_large, 0.2);  // The reference's, not given.
+  EXPECT_EQ(config.search_file.size(), 3u);
+  Status bad = ApplyConfigText("[search]\np_large = 2\n", "b.toml", config);
+  EXPECT_NE(bad.message().find("b.toml"), std::string::npos) << bad.message();
+  EXPECT_NE(bad.message().find("p_large"), std::string::npos) << bad.message();
+  EXPECT_FALSE(ApplyConfigText("[search]\nalpha = \"high\"\n", "c.toml", config).ok());
+  EXPECT_FALSE(ApplyConfigText("[search]\nexploraton = 1\n", "d.toml", config).ok());
+}
+
 TEST(ConfigTest, MissingOptionalFileIsFine) {
   Config config;
   EXPECT_TRUE(LoadConfigFile("/nonexistent/adaexplore.toml", false, config).ok());

@@ -122,6 +122,7 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(
   for (const SourceFile& source : tasks) {
     auto task = std::make_unique<Task>();
     task->source = source;
+    task->tree = SearchTree(options_.rewards);
     RETURN_IF_ERROR(db_.AddTask(
         run_id, {.name = source.name, .source = source.source, .steps = options_.steps}));
     RETURN_IF_ERROR(Resume(*task));

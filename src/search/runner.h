@@ -37,6 +37,7 @@ namespace adaexplore {
 struct RunnerOptions {
   SearchMethod method = SearchMethod::kAdaExplore;
   ExploreOptions explore;
+  RewardOptions rewards;
   int steps = 50;  // Per task.
   ModelSpec model;
   uint64_t seed = 0;

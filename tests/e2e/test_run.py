@@ -249,3 +249,21 @@ def test_edits_that_all_fail_are_told_to_the_next_tuner_of_that_kernel(cli: Cli,
     stored = [json.loads(r[3]) for r in rows]
     assert sum("failed_edits" in s for s in stored) == 1
     assert not any("old_str matches nothing" in s.get("edit_feedback", "") for s in stored)
+
+
+def test_search_constants_come_from_the_config_and_stay_with_the_run(cli: Cli, scripted: Script,
+                                                                     tmp_path: Path) -> None:
+    config = tmp_path / "search.toml"
+    config.write_text("[search]\np_large = 1.0\nexploration = 0.7\n")  # Only large steps.
+    db = tmp_path / "run.sqlite"
+    p = cli.run("run", "--config", str(config), "--task", example("tasks", "relu.py"), "--llm",
+                "openai:scripted", "--steps", "4", "--db", str(db), "--out",
+                str(tmp_path / "out"), "--json", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert {n[2] for n in _nodes(db)} == {"large_step"}
+    assert "tuner" not in scripted.calls
+    with sqlite3.connect(db) as c:
+        (options,) = c.execute("SELECT options FROM runs").fetchone()
+    search = json.loads(options)["search"]
+    assert search["p_large"] == 1.0 and search["exploration"] == 0.7
+    assert search["pool_size"] == 5  # The reference's where the config is silent.
