@@ -1,5 +1,7 @@
 #include "eval/profile.h"
 
+#include "core/settings_reader.h"
+
 namespace adaexplore {
 namespace {
 
@@ -87,44 +89,26 @@ nlohmann::json EvalSettings(const EvalProfile& p) {
 }
 
 Status ApplyEvalSettings(const nlohmann::json& settings, EvalProfile& profile) {
-  if (!settings.is_object()) {
-    return InvalidArgument("evaluation settings are not an object");
-  }
-  const nlohmann::json known = EvalSettings(profile);
-  for (const auto& [name, value] : settings.items()) {
-    if (!known.contains(name)) {
-      return InvalidArgument("unknown evaluation setting '" + name + "'");
-    }
-  }
+  SettingsReader in(settings, EvalSettings(profile), "evaluation");
   EvalProfile p = profile;
-  std::string key;  // The setting being read, for the error.
-  auto read = [&]<typename T>(const char* name, T& out) {
-    key = name;
-    if (settings.contains(name)) {
-      out = settings[name].get<T>();
-    }
-  };
-  try {
-    std::string precision, pytorch_compute;
-    read("precision", precision);
-    read("pytorch_compute", pytorch_compute);
-    if (settings.contains("precision")) {  // Only when given: it resets the strict tolerances.
-      RETURN_IF_ERROR(SetPrecision(p, precision));
-    }
-    if (settings.contains("pytorch_compute")) {
-      RETURN_IF_ERROR(SetPytorchCompute(p, pytorch_compute));
-    }
-    read("trials", p.trials);
-    read("warmup_runs", p.warmup_runs);
-    read("timed_runs", p.timed_runs);
-    read("timeout_s", p.timeout_s);
-    read("atol", p.atol);
-    read("rtol", p.rtol);
-    read("memory_limit_mb", p.memory_limit_mb);
-    read("compile_baseline", p.compile_baseline);
-  } catch (const nlohmann::json::exception&) {
-    return InvalidArgument("evaluation setting '" + key + "' has the wrong type");
+  std::string precision, pytorch_compute;
+  RETURN_IF_ERROR(
+      in.Read("precision", precision).Read("pytorch_compute", pytorch_compute).status());
+  if (in.Has("precision")) {  // Only when given: it resets the strict tolerances.
+    RETURN_IF_ERROR(SetPrecision(p, precision));
   }
+  if (in.Has("pytorch_compute")) {
+    RETURN_IF_ERROR(SetPytorchCompute(p, pytorch_compute));
+  }
+  in.Read("trials", p.trials)
+      .Read("warmup_runs", p.warmup_runs)
+      .Read("timed_runs", p.timed_runs)
+      .Read("timeout_s", p.timeout_s)
+      .Read("atol", p.atol)
+      .Read("rtol", p.rtol)
+      .Read("memory_limit_mb", p.memory_limit_mb)
+      .Read("compile_baseline", p.compile_baseline);
+  RETURN_IF_ERROR(in.status());
   if (p.trials < 1 || p.warmup_runs < 0 || p.timed_runs < 1) {
     return InvalidArgument("trials and timed_runs must be >= 1, warmup_runs >= 0");
   }

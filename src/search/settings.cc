@@ -1,5 +1,7 @@
 #include "search/settings.h"
 
+#include "core/settings_reader.h"
+
 namespace adaexplore {
 
 nlohmann::json SearchSettingsJson(const SearchSettings& s) {
@@ -21,40 +23,22 @@ nlohmann::json SearchSettingsJson(const SearchSettings& s) {
 }
 
 Status ApplySearchSettings(const nlohmann::json& json, SearchSettings& settings) {
-  if (!json.is_object()) {
-    return InvalidArgument("search settings are not an object");
-  }
-  const nlohmann::json known = SearchSettingsJson(settings);
-  for (const auto& [name, value] : json.items()) {
-    if (!known.contains(name)) {
-      return InvalidArgument("unknown search setting '" + name + "'");
-    }
-  }
   SearchSettings s = settings;
-  std::string key;  // The setting being read, for the error.
-  auto read = [&]<typename T>(const char* name, T& out) {
-    key = name;
-    if (json.contains(name)) {
-      out = json[name].get<T>();
-    }
-  };
-  try {
-    read("exploration", s.explore.exploration);
-    read("expand_ratio", s.explore.expand_ratio);
-    read("alpha", s.explore.alpha);
-    read("p_large", s.explore.p_large);
-    read("small_step_limit", s.explore.small_step_limit);
-    read("memory_window", s.explore.memory_window);
-    read("pool_size", s.explore.pool_size);
-    read("reward_compile_failure", s.rewards.compile_failure);
-    read("reward_incorrect", s.rewards.incorrect);
-    read("reward_correct_low", s.rewards.correct_low);
-    read("reward_correct_high", s.rewards.correct_high);
-    read("reward_speedup_min", s.rewards.speedup_min);
-    read("reward_speedup_max", s.rewards.speedup_max);
-  } catch (const nlohmann::json::exception&) {
-    return InvalidArgument("search setting '" + key + "' has the wrong type");
-  }
+  SettingsReader in(json, SearchSettingsJson(settings), "search");
+  in.Read("exploration", s.explore.exploration)
+      .Read("expand_ratio", s.explore.expand_ratio)
+      .Read("alpha", s.explore.alpha)
+      .Read("p_large", s.explore.p_large)
+      .Read("small_step_limit", s.explore.small_step_limit)
+      .Read("memory_window", s.explore.memory_window)
+      .Read("pool_size", s.explore.pool_size)
+      .Read("reward_compile_failure", s.rewards.compile_failure)
+      .Read("reward_incorrect", s.rewards.incorrect)
+      .Read("reward_correct_low", s.rewards.correct_low)
+      .Read("reward_correct_high", s.rewards.correct_high)
+      .Read("reward_speedup_min", s.rewards.speedup_min)
+      .Read("reward_speedup_max", s.rewards.speedup_max);
+  RETURN_IF_ERROR(in.status());
   const ExploreOptions& e = s.explore;
   const RewardOptions& r = s.rewards;
   if (e.exploration < 0 || e.expand_ratio <= 0) {
