@@ -25,7 +25,7 @@ import torch
 from . import check, inputs, load, trace
 from .audit import AuditWatch
 from .guard import IdentityGuard, clear_global_hooks
-from .protocol import Channel, finite_or_none
+from .protocol import Channel, Job, JobOptions, Status, finite_or_none
 from .timing import Timer
 
 CANDIDATE_MODULE = "adaexplore_candidate"
@@ -71,14 +71,13 @@ class Session:
             self.facts["phases"][name] = round(time.perf_counter() - start, 4)
 
 
-def evaluate(job: dict[str, Any], channel: Channel, task_path: str,
-             candidate_path: str) -> dict[str, Any]:
-    facts: dict[str, Any] = {"status": "ok", "phases": {}, "notes": [], "trials": []}
+def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str) -> dict[str, Any]:
+    facts: dict[str, Any] = {"status": Status.OK, "phases": {}, "notes": [], "trials": []}
     session = Session(channel, facts)
-    session.exclusive_only = bool(job["options"].get("exclusive", False))
+    session.exclusive_only = job.options.exclusive
     try:
-        evaluation = Evaluation(job["options"], session, facts)
-        if job["options"].get("baseline", False):
+        evaluation = Evaluation(job.options, session, facts)
+        if job.options.baseline:
             evaluation.run_baseline(task_path)
         else:
             evaluation.run(task_path, candidate_path)
@@ -87,39 +86,39 @@ def evaluate(job: dict[str, Any], channel: Channel, task_path: str,
     except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
         described = load.describe(e)
         if described["cuda_error"] or described["out_of_memory"]:
-            facts["status"] = "forward_error"
+            facts["status"] = Status.FORWARD_ERROR
         elif isinstance(e, (SystemExit, KeyboardInterrupt)):
-            facts["status"] = "forward_error"
+            facts["status"] = Status.FORWARD_ERROR
         else:
-            facts["status"] = "harness_error"
+            facts["status"] = Status.HARNESS_ERROR
         facts["error"] = described
     return facts
 
 
 class Evaluation:
-    def __init__(self, options: dict[str, Any], session: Session, facts: dict[str, Any]) -> None:
+    def __init__(self, options: JobOptions, session: Session, facts: dict[str, Any]) -> None:
         self.o = options
         self.session = session
         self.facts = facts
-        device = torch.device(options.get("device", "cpu"))
+        device = torch.device(options.device)
         if device.type == "cuda" and device.index is None:
             device = torch.device("cuda", 0)  # The zygote sees exactly one GPU.
         self.device = device
         self.on_gpu = self.device.type == "cuda"
-        self.precision = options.get("precision", "fp32")
+        self.precision = options.precision
         self.dtype = inputs.dtype_for(self.precision)
-        self.generate_on = options.get("generate_on", "device")
+        self.generate_on = options.generate_on
         self.gpu_busy_ms = 0.0
 
     # -- the steps -------------------------------------------------------------------------------
 
     def run(self, task_path: str, candidate_path: str) -> None:
         with self.session.phase("load_task"):
-            self.task = self._guard("task_error", lambda: load.load_task(task_path))
+            self.task = self._guard(Status.TASK_ERROR, lambda: load.load_task(task_path))
         with self.session.gpu("shared"), self.session.phase("reference"):
             self._set_up_torch()
             self._make_references()
-            if self.o.get("null_selftest", True):
+            if self.o.null_selftest:
                 self.facts["null_kernels"] = self._null_selftest()
             self.facts["roofline"] = self._roofline()
         threads_before = _thread_count()
@@ -128,20 +127,19 @@ class Evaluation:
         self.dynamo_frames = _dynamo_frames()
         with self.session.phase("import"):
             model_new_class = self._guard(
-                "import_error", lambda: load.load_candidate(candidate_path, CANDIDATE_MODULE))
+                Status.IMPORT_ERROR, lambda: load.load_candidate(candidate_path, CANDIDATE_MODULE))
         self._check_identities()
         self._check_flags_after_import()
         self._check_inheritance(model_new_class)
         with self.session.gpu("shared"), self.session.phase("check"):
-            self.model_new = self._guard("init_error", lambda: self._build(model_new_class))
+            self.model_new = self._guard(Status.INIT_ERROR, lambda: self._build(model_new_class))
             self._check_identities()
             self._check_trials()
             self._check_determinism()
         self.facts["threads_started"] = max(0, _thread_count() - threads_before)
         all_passed = all(t.get("passed") for t in self.facts["trials"])
         self.facts["determinism_passed"] = self.facts.get("determinism", {}).get("passed", True)
-        if self.o.get("measure", True) and (all_passed or not self.o.get("time_only_if_correct",
-                                                                           True)):
+        if self.o.measure and (all_passed or not self.o.time_only_if_correct):
             with self.session.gpu("exclusive"), self.session.phase("timing"):
                 self._time()
         # After timing: the profiler (CUPTI) must not be loaded while anything is timed.
@@ -155,22 +153,23 @@ class Evaluation:
         software and profile. No candidate is involved. torch.compile's compilation runs under
         the shared lock, the timed runs under the exclusive one."""
         with self.session.phase("load_task"):
-            self.task = self._guard("task_error", lambda: load.load_task(task_path))
+            self.task = self._guard(Status.TASK_ERROR, lambda: load.load_task(task_path))
         o = self.o
-        warmup, runs = int(o.get("warmup_runs", 10)), int(o.get("timed_runs", 100))
-        fresh = bool(o.get("fresh_inputs_per_run", True))
-        rng = random.Random(int(o.get("seed", 42)) * 7919 + 1)
+        warmup, runs = o.warmup_runs, o.timed_runs
+        fresh = o.fresh_inputs_per_run
+        rng = random.Random(o.seed * 7919 + 1)
         compiled = None
         with self.session.gpu("shared"), self.session.phase("reference"):
             self._set_up_torch()
-            self.init_args = self._guard("task_error", self._make_init_args)
-            self.ref_model = self._guard("task_error", lambda: self._build(self.task.model_class))
+            self.init_args = self._guard(Status.TASK_ERROR, self._make_init_args)
+            self.ref_model = self._guard(Status.TASK_ERROR,
+                                         lambda: self._build(self.task.model_class))
             fixed = None if fresh else self._guard(
-                "task_error", lambda: self._make_inputs(int(o.get("seed", 42)), "task"))
-            if o.get("compile_baseline", False):
+                Status.TASK_ERROR, lambda: self._make_inputs(o.seed, "task"))
+            if o.compile_baseline:
                 compiled = self._compile_reference(rng)
         with self.session.gpu("exclusive"), self.session.phase("timing"):
-            timer = Timer(self.device, bool(o.get("l2_flush", True)))
+            timer = Timer(self.device, o.l2_flush)
 
             def eager() -> list[float]:
                 out: list[float] = []
@@ -186,14 +185,14 @@ class Evaluation:
             timing: dict[str, Any] = {
                 "warmup_runs": warmup, "timed_runs": runs, "fresh_inputs": fresh,
                 "clock": "cuda_event" if self.on_gpu else "perf_counter",
-                "meaningful": self.on_gpu, "reference_ms": self._guard("task_error", eager)}
+                "meaningful": self.on_gpu, "reference_ms": self._guard(Status.TASK_ERROR, eager)}
             if compiled is not None:
                 timing["compiled_reference_ms"] = self._time_compiled(
                     timer, warmup, runs, rng, compiled)
         self.facts["timing"] = timing
         self.facts["gpu_busy_ms"] = round(self.gpu_busy_ms, 3)
 
-    def _guard(self, status: str, fn: Callable[[], Any]) -> Any:
+    def _guard(self, status: Status, fn: Callable[[], Any]) -> Any:
         """Runs fn; on any exception records `status` and its description and aborts."""
         try:
             return fn()
@@ -208,7 +207,7 @@ class Evaluation:
         raise Abort()
 
     def _set_up_torch(self) -> None:
-        allow_tf32 = bool(self.o.get("allow_tf32", False))
+        allow_tf32 = self.o.allow_tf32
         torch.backends.cuda.matmul.allow_tf32 = allow_tf32
         torch.backends.cudnn.allow_tf32 = allow_tf32
         torch.set_float32_matmul_precision("high" if allow_tf32 else "highest")
@@ -221,7 +220,7 @@ class Evaluation:
         self.flags = _precision_flags()
 
     def _build(self, model_class: type) -> torch.nn.Module:
-        torch.manual_seed(int(self.o.get("init_seed", 42)))
+        torch.manual_seed(self.o.init_seed)
         if self.generate_on == "device":
             with torch.device(self.device):
                 model = model_class(*self.init_args)
@@ -234,7 +233,7 @@ class Evaluation:
                                   self.device, self.generate_on)
 
     def _make_init_args(self) -> list[Any]:
-        torch.manual_seed(int(self.o.get("init_seed", 42)))
+        torch.manual_seed(self.o.init_seed)
         raw = self.task.get_init_inputs()
         if not isinstance(raw, (list, tuple)):
             raise load.LoadError(f"get_init_inputs() returned {type(raw).__name__}, not a list")
@@ -243,19 +242,19 @@ class Evaluation:
 
     def _make_references(self) -> None:
         """Builds the reference model and computes every trial's reference output."""
-        self.init_args = self._guard("task_error", self._make_init_args)
-        self.ref_model = self._guard("task_error", lambda: self._build(self.task.model_class))
+        self.init_args = self._guard(Status.TASK_ERROR, self._make_init_args)
+        self.ref_model = self._guard(Status.TASK_ERROR,
+                                         lambda: self._build(self.task.model_class))
         self.ref_exact = None
-        if self.o.get("reference_precision", "task") == "fp64" and self.dtype != torch.float64:
+        if self.o.reference_precision == "fp64" and self.dtype != torch.float64:
             try:
                 self.ref_exact = copy.deepcopy(self.ref_model).to(torch.float64)
             except Exception as e:  # noqa: BLE001
                 self.facts["notes"].append(f"float64 reference unavailable ({e}); "
                                            "using the task precision")
-        count = int(self.o.get("trials", 5))
-        self.seeds = inputs.trial_seeds(self.o.get("seed_mode", "derived"),
-                                        int(self.o.get("seed", 42)), count)
-        distributions = list(self.o.get("distributions", ["task"])) or ["task"]
+        count = self.o.trials
+        self.seeds = inputs.trial_seeds(self.o.seed_mode, self.o.seed, count)
+        distributions = list(self.o.distributions) or ["task"]
         self.references: list[dict[str, Any]] = []
         budget = self._reference_budget_bytes()
         stored = 0
@@ -342,7 +341,7 @@ class Evaluation:
         return exact.detach().to(keep)
 
     def _fail_task(self, e: BaseException) -> None:
-        self.facts["status"] = "task_error"
+        self.facts["status"] = Status.TASK_ERROR
         self.facts["error"] = load.describe(e)
         raise Abort()
 
@@ -350,7 +349,7 @@ class Evaluation:
         if not self.on_gpu:
             return 1 << 62
         free, _total = torch.cuda.mem_get_info(self.device)
-        return int(free * float(self.o.get("reference_gpu_fraction", 0.25)))
+        return int(free * self.o.reference_gpu_fraction)
 
     def _roofline(self) -> dict[str, Any] | None:
         """What the reference does: matrix-unit flops (torch's flop counter over one reference
@@ -383,8 +382,8 @@ class Evaluation:
         """Which trivial outputs would pass this task's checks: zeros, one constant (the mean of
         the first reference), the first input itself, and that input's mean. Any that passes
         makes the task degenerate: a 'correct' verdict on it proves little."""
-        criterion = self.o.get("criterion", "scaled")
-        atol, rtol = float(self.o.get("atol", 1e-4)), float(self.o.get("rtol", 1e-4))
+        criterion = self.o.criterion
+        atol, rtol = self.o.atol, self.o.rtol
         first = self.references[0]["outputs"]
         means = [float(t.double().mean()) if t.is_floating_point() and t.numel() else 0.0
                  for t in first]
@@ -464,7 +463,7 @@ class Evaluation:
         or the previous call's). Two parts: every block already free in the caching allocator,
         taken one by one from its snapshot (best fit hands out the exact block, smallest first),
         and fresh room for what the candidate allocates beyond them."""
-        if not (self.on_gpu and self.o.get("poison_memory", True)):
+        if not (self.on_gpu and self.o.poison_memory):
             return
         torch.cuda.synchronize(self.device)
         torch.cuda.empty_cache()
@@ -508,14 +507,14 @@ class Evaluation:
                 self.gpu_busy_ms += (time.perf_counter() - start) * 1e3
                 return out
         except BaseException as e:  # noqa: BLE001
-            self.facts["status"] = "forward_error"
+            self.facts["status"] = Status.FORWARD_ERROR
             self.facts["error"] = load.describe(e)
             self.facts["error"]["trial"] = trial
             raise Abort()
 
     def _check_trials(self) -> None:
-        criterion = self.o.get("criterion", "scaled")
-        atol, rtol = float(self.o.get("atol", 1e-4)), float(self.o.get("rtol", 1e-4))
+        criterion = self.o.criterion
+        atol, rtol = self.o.atol, self.o.rtol
         for i, ref in enumerate(self.references):
             x = self._make_inputs(ref["seed"], ref["base"])
             if inputs.InputSpec.of(x) != ref["spec"]:
@@ -549,13 +548,13 @@ class Evaluation:
                 self.first_output = [o.detach().clone() if isinstance(o, torch.Tensor) else o
                                      for o in outputs]
             del out, outputs, candidate_inputs, x
-            if not passed and self.o.get("stop_at_first_failure", True):
+            if not passed and self.o.stop_at_first_failure:
                 break
 
     def _trace_kernels(self, candidate_path: str) -> None:
         """One more call, on the first trial's inputs, under the profiler: which kernels ran and
         whose they are (trace.py). GPU only, and only for candidates that passed the trials."""
-        if not (self.on_gpu and self.o.get("kernel_trace", True) and self.facts["trials"]
+        if not (self.on_gpu and self.o.kernel_trace and self.facts["trials"]
                 and all(t.get("passed") for t in self.facts["trials"])):
             return
         ref = self.references[0]
@@ -584,7 +583,7 @@ class Evaluation:
             found = None
         self._check_identities()
         if raised:  # It passed every trial on these inputs: failing now is a finding in itself.
-            self.facts["status"] = "forward_error"
+            self.facts["status"] = Status.FORWARD_ERROR
             self.facts["error"] = load.describe(raised[0])
             self.facts["error"]["trial"] = "kernel trace"
             raise Abort()
@@ -592,7 +591,7 @@ class Evaluation:
             self.facts["kernel_trace"] = found
 
     def _check_determinism(self) -> None:
-        if not self.o.get("determinism_check", True) or not self.facts["trials"]:
+        if not self.o.determinism_check or not self.facts["trials"]:
             return
         if not self.facts["trials"][0].get("passed"):
             return
@@ -612,8 +611,7 @@ class Evaluation:
                 special_mismatch = True
             else:
                 worst = max(worst, d)
-        atol = float(self.o.get("atol", 1e-4))
-        rtol = float(self.o.get("rtol", 1e-4))
+        atol, rtol = self.o.atol, self.o.rtol
         scale = max((t.get("values") or {}).get("ref_max_abs") or 0.0
                     for t in self.facts["trials"][0]["outputs"])
         allowed = atol * scale + rtol * scale
@@ -623,7 +621,7 @@ class Evaluation:
                                                              and worst <= allowed)}
 
     def _inputs_changed(self, where: int | str) -> None:
-        self.facts["status"] = "inputs_changed"
+        self.facts["status"] = Status.INPUTS_CHANGED
         self.facts["error"] = {
             "type": "InputsChanged", "traceback": "",
             "message": f"the task's inputs changed shape or type after the candidate was imported "
@@ -635,15 +633,14 @@ class Evaluation:
 
     def _time(self) -> None:
         o = self.o
-        timer = Timer(self.device, bool(o.get("l2_flush", True)))
-        rng = random.Random(int(o.get("seed", 42)) * 7919 + 1)
-        warmup, runs = int(o.get("warmup_runs", 10)), int(o.get("timed_runs", 100))
-        fresh = bool(o.get("fresh_inputs_per_run", True))
-        interleave = bool(o.get("interleave_reference", True))
-        revalidate = bool(o.get("revalidate_timed", True))
-        criterion = o.get("criterion", "scaled")
-        ratol = float(o.get("revalidate_atol", 1e-3))
-        rrtol = float(o.get("revalidate_rtol", 1e-3))
+        timer = Timer(self.device, o.l2_flush)
+        rng = random.Random(o.seed * 7919 + 1)
+        warmup, runs = o.warmup_runs, o.timed_runs
+        fresh = o.fresh_inputs_per_run
+        interleave = o.interleave_reference
+        revalidate = o.revalidate_timed
+        criterion = o.criterion
+        ratol, rrtol = o.revalidate_atol, o.revalidate_rtol
         spec = self.references[0]["spec"] if self.references[0]["base"] == "task" else None
         fixed = None if fresh else self._make_inputs(self.seeds[0], "task")
         samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
@@ -700,7 +697,7 @@ class Evaluation:
                                   "inputs_mutated_runs": mutated}
         if first_failure:
             timing["first_revalidation_failure"] = first_failure
-        if o.get("compile_baseline", False):
+        if o.compile_baseline:
             compiled = self._compile_reference(rng)
             if compiled is not None:
                 timing["compiled_reference_ms"] = self._time_compiled(
@@ -715,14 +712,14 @@ class Evaluation:
             os_after = _thread_count()
             self._check_identities()
             self._note_threads(before)
-            if os_after > os_before and i >= int(self.o.get("warmup_runs", 10)):
+            if os_after > os_before and i >= self.o.warmup_runs:
                 # A thread no Python API shows (e.g. _thread.start_new_thread) still running
                 # once the call and the device are done: work outside the window.
                 self.facts["os_threads_left_running"] = max(
                     self.facts.get("os_threads_left_running", 0), os_after - os_before)
             return result
         except BaseException as e:  # noqa: BLE001
-            self.facts["status"] = "forward_error"
+            self.facts["status"] = Status.FORWARD_ERROR
             self.facts["error"] = load.describe(e)
             self.facts["error"]["timed_run"] = i
             raise Abort()

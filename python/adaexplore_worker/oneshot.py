@@ -37,17 +37,18 @@ def main(argv: list[str]) -> int:
     import triton  # noqa: F401
 
     from . import child
+    from .protocol import Job
     from .zygote import _sanitize
 
     with open(args.job, encoding="utf-8") as f:
-        job = json.load(f)
+        job = Job.from_json(json.load(f))
     work = tempfile.mkdtemp(prefix="adaexplore-oneshot-")
     task_path = os.path.join(work, "task.py")
     candidate_path = os.path.join(work, "candidate.py")
     with open(task_path, "w", encoding="utf-8") as f:
-        f.write(job["task"]["source"])
+        f.write(job.task.source)
     with open(candidate_path, "w", encoding="utf-8") as f:
-        f.write(job["candidate"]["source"])
+        f.write(job.candidate.source)
     os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(work, "torch_extensions")
     facts = child.evaluate(job, _ImmediateChannel(), task_path, candidate_path)  # type: ignore
     facts["wall_s"] = round(time.perf_counter() - start, 4)

@@ -1,21 +1,258 @@
-"""JSON lines over a file descriptor: one object per line, UTF-8, '\\n'-terminated.
+"""The worker protocol: its typed schema and its transport.
 
-The C++ side talks to the zygote on a dedicated socket (fd 3 by default), never on stdout, which
+Schema. Every message the C++ side sends and every fact the worker reports is declared here once:
+`Job` and `JobOptions` (what one evaluation is told), `Status` (how far it got) and `Facts` (what
+it found). The worker keeps no defaults of its own: `Job.from_json` refuses a missing, unknown or
+mistyped key with a ProtocolError naming it, and `check_facts` refuses facts the schema does not
+declare. The C++ side declares the same schema in src/eval/protocol.h; the golden files in
+tests/golden/protocol are read by both sides' tests, so the two cannot drift apart. docs/protocol.md
+describes what each field means. Bump PROTOCOL_VERSION (and kProtocolVersion) when the schema
+changes.
+
+Transport. JSON lines over a file descriptor: one object per line, UTF-8, '\\n'-terminated. The
+C++ side talks to the zygote on a dedicated socket (fd 3 by default), never on stdout, which
 candidate code shares. The zygote talks to each candidate child over a socket pair of its own.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import errno
 import json
 import os
-from typing import Any
+import types
+import typing
+from typing import Any, Literal, TypedDict, Union
 
 MAX_LINE_BYTES = 64 << 20
 # Bound at import, before any candidate code runs in this process: a candidate that replaces
 # json.dumps or os.write cannot touch what the harness sends.
 _dumps = json.dumps
 _write = os.write
+
+
+class ProtocolError(Exception):
+    """A message that does not follow the schema: the sender's bug, never a candidate's fault."""
+
+
+class Status(str, enum.Enum):
+    """How far an evaluation got (`facts.status`). The C++ side's FactStatus has the same names."""
+
+    OK = "ok"  # Every trial it was given ran; the trials say whether it was right.
+    TASK_ERROR = "task_error"
+    IMPORT_ERROR = "import_error"
+    INIT_ERROR = "init_error"
+    FORWARD_ERROR = "forward_error"
+    INPUTS_CHANGED = "inputs_changed"
+    TIMEOUT = "timeout"
+    MEMORY_LIMIT = "memory_limit"
+    CRASH = "crash"
+    PROTOCOL_VIOLATION = "protocol_violation"
+    CANCELLED = "cancelled"
+    HARNESS_ERROR = "harness_error"
+
+
+Precision = Literal["fp32", "bf16", "fp16"]
+
+
+@dataclasses.dataclass(frozen=True)
+class JobOptions:
+    """How to evaluate: the C++ profile (src/eval/profile.h) as the worker receives it."""
+
+    device: Literal["cuda", "cpu"]
+    baseline: bool  # Time the task's own Model only; no candidate.
+    exclusive: bool  # Hold the GPU alone for every phase (a retry after running out of memory).
+    precision: Precision  # Dtype of weights and float inputs.
+    allow_tf32: bool
+    trials: int
+    seed_mode: Literal["derived", "paper"]
+    seed: int
+    init_seed: int  # torch.manual_seed before building Model and ModelNew.
+    distributions: list[Literal["task", "normal", "uniform_pm1", "scaled", "negative", "heavy"]]
+    reference_precision: Literal["fp64", "task"]
+    reference_gpu_fraction: float  # Share of free device memory references may keep there.
+    criterion: Literal["scaled", "allclose"]
+    atol: float
+    rtol: float
+    determinism_check: bool
+    poison_memory: bool
+    stop_at_first_failure: bool
+    warmup_runs: int
+    timed_runs: int
+    fresh_inputs_per_run: bool
+    interleave_reference: bool
+    revalidate_timed: bool
+    revalidate_atol: float
+    revalidate_rtol: float
+    l2_flush: bool
+    compile_baseline: bool
+    generate_on: Literal["device", "cpu"]
+    measure: bool
+    time_only_if_correct: bool
+    null_selftest: bool
+    kernel_trace: bool
+
+    @classmethod
+    def from_json(cls, data: Any) -> JobOptions:
+        return _decode(cls, data, "options")
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceFile:
+    filename: str
+    source: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """One `eval` message."""
+
+    type: Literal["eval"]
+    id: str
+    nonce: str  # The child's result must carry it (see docs/protocol.md).
+    task: SourceFile
+    candidate: SourceFile
+    options: JobOptions
+    timeout_s: float
+    memory_limit_mb: float  # 0: no limit.
+
+    @classmethod
+    def from_json(cls, data: Any) -> Job:
+        return _decode(cls, data, "job")
+
+
+class Facts(TypedDict, total=False):
+    """What one evaluation found: the `facts` of a `result`. Only `status` is always present."""
+
+    status: Status
+    phase: str  # The phase a killed or crashed child was in.
+    message: str  # What a protocol violation was.
+    exit_code: int | None
+    signal: int | None
+    exit: dict
+    memory_limit_mb: float
+    error: dict  # {type, message, traceback, triton_compile, cuda_error, out_of_memory}
+    phases: dict  # Seconds per phase.
+    notes: list
+    trials: list
+    determinism: dict
+    determinism_passed: bool
+    reference: dict
+    device_name: str
+    flags_changed_by_import: list
+    patched: list
+    runtime_findings: list
+    threads_left_running: list
+    os_threads_left_running: int
+    threads_started: int
+    null_kernels: dict
+    roofline: dict
+    poisoned_free_blocks: int
+    timing: dict
+    kernel_trace: dict
+    gpu_busy_ms: float
+    static: dict
+    wall_s: float
+    child_pid: int
+    peak_rss_mb: float
+    stdout: str
+    stderr: str
+    stray_lines: int
+
+
+def check_facts(facts: Any) -> None:
+    """Raises ProtocolError unless `facts` holds only declared facts of the declared types."""
+    if not isinstance(facts, dict):
+        raise ProtocolError(f"facts must be an object, not {type(facts).__name__}")
+    if "status" not in facts:
+        raise ProtocolError("facts without a status")
+    hints = typing.get_type_hints(Facts)
+    for key, value in facts.items():
+        if key not in hints:
+            raise ProtocolError(f"facts.{key} is not in the schema (python/.../protocol.py)")
+        _decode_value(hints[key], value, f"facts.{key}")
+
+
+def schema_fields() -> dict[str, dict[str, str]]:
+    """Every declared field by message and its JSON type: what tests/golden/protocol/fields.json
+    holds, for the C++ side to compare with its own declaration."""
+    def kinds(hints: dict[str, Any]) -> dict[str, str]:
+        return {name: _json_kind(hint) for name, hint in hints.items()}
+    return {"options": kinds(typing.get_type_hints(JobOptions)),
+            "facts": kinds(typing.get_type_hints(Facts)),
+            "status": {s.value: "status" for s in Status}}
+
+
+def _json_kind(hint: Any) -> str:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        return "|".join(sorted(_json_kind(a) for a in args))
+    if hint is type(None):
+        return "null"
+    if hint is bool:
+        return "boolean"
+    if hint is int:
+        return "integer"
+    if hint is float:
+        return "number"
+    if isinstance(hint, type) and issubclass(hint, Status):
+        return "status"
+    if hint is str or origin is Literal:
+        return "string"
+    if hint is list or origin is list:
+        return "array"
+    return "object"
+
+
+def _decode(cls: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{where} must be an object, not {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    unknown = sorted(set(data) - set(hints))
+    if unknown:
+        raise ProtocolError(f"{where} has unknown key(s) {unknown}: the sender speaks another "
+                            f"schema")
+    missing = [name for name in hints if name not in data]
+    if missing:
+        raise ProtocolError(f"{where} lacks {missing}: the worker has no defaults of its own")
+    return cls(**{name: _decode_value(hint, data[name], f"{where}.{name}")
+                  for name, hint in hints.items()})
+
+
+def _decode_value(hint: Any, value: Any, where: str) -> Any:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        for arg in args:
+            try:
+                return _decode_value(arg, value, where)
+            except ProtocolError:
+                continue
+        raise ProtocolError(f"{where} = {value!r:.80} is none of {hint}")
+    if origin is Literal:
+        if value not in args:
+            raise ProtocolError(f"{where} = {value!r:.80} is not one of {list(args)}")
+        return value
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise ProtocolError(f"{where} = {value!r:.80} is not one of "
+                                f"{[m.value for m in hint]}") from None
+    if dataclasses.is_dataclass(hint):
+        return _decode(hint, value, where)
+    if origin is list:
+        if not isinstance(value, list):
+            raise ProtocolError(f"{where} must be a list")
+        return [_decode_value(args[0], v, f"{where}[{i}]") for i, v in enumerate(value)]
+    expected: dict[Any, tuple[type, ...]] = {
+        type(None): (type(None),), bool: (bool,), int: (int,), float: (int, float), str: (str,),
+        list: (list,), dict: (dict,)}
+    boolean_as_number = hint in (int, float) and isinstance(value, bool)
+    if not isinstance(value, expected[hint]) or boolean_as_number:
+        raise ProtocolError(f"{where} = {value!r:.80} is not of type "
+                            f"{getattr(hint, '__name__', hint)}")
+    return float(value) if hint is float else value
 
 
 class ChannelClosed(Exception):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import integrity
-from .protocol import Channel, ChannelClosed
+from .protocol import Channel, ChannelClosed, Job, ProtocolError, Status, check_facts
 
 TICK_SECONDS = 0.25
 MEMORY_POLL_SECONDS = 0.5
@@ -197,28 +197,29 @@ class Zygote:
 
     def _start_waiting(self) -> None:
         while self.waiting and len(self.children) < self.slots and not self.shutting_down:
-            job = self.waiting.popleft()
+            message = self.waiting.popleft()
             try:
-                self._fork(job)
+                self._fork(Job.from_json(message))
             except Exception as e:  # noqa: BLE001 - a bad job must not stop the worker.
-                self._send({"type": "result", "id": str(job.get("id")),
-                            "facts": {"status": "harness_error",
-                                      "error": {"type": type(e).__name__, "message": str(e),
+                kind = "ProtocolError" if isinstance(e, ProtocolError) else type(e).__name__
+                self._send({"type": "result", "id": str(message.get("id")),
+                            "facts": {"status": Status.HARNESS_ERROR,
+                                      "error": {"type": kind, "message": str(e),
                                                 "traceback": "", "triton_compile": False,
                                                 "cuda_error": None, "out_of_memory": False}}})
 
-    def _fork(self, job: dict[str, Any]) -> None:
-        job_id = str(job["id"])
+    def _fork(self, job: Job) -> None:
+        job_id = job.id
         job_dir = os.path.join(self.scratch, "jobs", _safe_name(job_id))
         shutil.rmtree(job_dir, ignore_errors=True)
         os.makedirs(job_dir)
-        task_path = os.path.join(job_dir, _safe_file(job["task"].get("filename", "task.py")))
+        task_path = os.path.join(job_dir, _safe_file(job.task.filename or "task.py"))
         candidate_path = os.path.join(job_dir, "candidate_" + _safe_file(
-            job["candidate"].get("filename", "candidate.py")))
+            job.candidate.filename or "candidate.py"))
         with open(task_path, "w", encoding="utf-8") as f:
-            f.write(job["task"]["source"])
+            f.write(job.task.source)
         with open(candidate_path, "w", encoding="utf-8") as f:
-            f.write(job["candidate"]["source"])
+            f.write(job.candidate.source)
         ours, theirs = _socketpair()
         pid = os.fork()
         if pid == 0:  # The child: never returns.
@@ -230,14 +231,12 @@ class Zygote:
         except OSError:
             pass
         os.set_blocking(ours, False)
-        timeout = float(job.get("timeout_s", 180))
-        limit_mb = float(job.get("memory_limit_mb", 0) or 0)
         self.children[job_id] = Child(job_id=job_id, pid=pid, channel=Channel(ours),
-                                      nonce=str(job.get("nonce", "")),
-                                      deadline=time.monotonic() + timeout,
-                                      memory_limit_bytes=int(limit_mb * (1 << 20)),
+                                      nonce=job.nonce,
+                                      deadline=time.monotonic() + job.timeout_s,
+                                      memory_limit_bytes=int(job.memory_limit_mb * (1 << 20)),
                                       job_dir=job_dir,
-                                      static=integrity.static_facts(job["candidate"]["source"]))
+                                      static=integrity.static_facts(job.candidate.source))
         self._send({"type": "started", "id": job_id, "pid": pid})
 
     def _reap(self) -> None:
@@ -269,6 +268,13 @@ class Zygote:
         facts["stderr"] = _tail(os.path.join(child.job_dir, "stderr.txt"))
         if child.stray_lines:
             facts["stray_lines"] = child.stray_lines
+        try:
+            check_facts(facts)
+        except ProtocolError as e:  # The harness's own bug: say so rather than send it on.
+            facts = {"status": Status.HARNESS_ERROR, "phase": child.phase,
+                     "error": {"type": "ProtocolError", "message": str(e), "traceback": "",
+                               "triton_compile": False, "cuda_error": None,
+                               "out_of_memory": False}}
         self._send({"type": "result", "id": child.job_id, "facts": facts})
         os.close(child.channel.fd)
         self.lock.release(child.job_id)
@@ -281,17 +287,17 @@ class Zygote:
                      "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
                      "phase": child.phase}
         if child.killed_for == "timeout":
-            return {"status": "timeout", **exit_info}
+            return {"status": Status.TIMEOUT, **exit_info}
         if child.killed_for == "memory":
-            return {"status": "memory_limit",
+            return {"status": Status.MEMORY_LIMIT,
                     "memory_limit_mb": round(child.memory_limit_bytes / (1 << 20), 1),
                     **exit_info}
         if child.killed_for == "cancelled":
-            return {"status": "cancelled", **exit_info}
+            return {"status": Status.CANCELLED, **exit_info}
         valid = [r for r in child.results if r.get("nonce") == child.nonce
                  and isinstance(r.get("facts"), dict)]
         if len(child.results) > 1 or (child.results and not valid):
-            return {"status": "protocol_violation", **exit_info,
+            return {"status": Status.PROTOCOL_VIOLATION, **exit_info,
                     "message": f"the candidate process sent {len(child.results)} result messages "
                                f"({len(valid)} with the job's nonce); only the harness may send "
                                f"one"}
@@ -299,7 +305,7 @@ class Zygote:
             facts = dict(valid[0]["facts"])
             facts.setdefault("exit", exit_info)
             return facts
-        return {"status": "crash", **exit_info}
+        return {"status": Status.CRASH, **exit_info}
 
     def _enforce_limits(self) -> None:
         now = time.monotonic()
@@ -334,7 +340,7 @@ class Zygote:
             self.shutting_down = True  # The controller is gone; finish up.
 
 
-def _child_main(job: dict[str, Any], fd: int, job_dir: str, task_path: str,
+def _child_main(job: Job, fd: int, job_dir: str, task_path: str,
                 candidate_path: str) -> None:
     """Runs in the forked child. Exits with os._exit; never returns to the zygote's loop."""
     code = 0
@@ -354,7 +360,7 @@ def _child_main(job: dict[str, Any], fd: int, job_dir: str, task_path: str,
         from . import child
         channel = Channel(fd)
         facts = child.evaluate(job, channel, task_path, candidate_path)
-        channel.send({"type": "result", "nonce": job.get("nonce", ""), "facts": _sanitize(facts)})
+        channel.send({"type": "result", "nonce": job.nonce, "facts": _sanitize(facts)})
     except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
         code = 70
         try:
@@ -455,6 +461,8 @@ def _tail(path: str) -> str:
 
 def _sanitize(value: Any) -> Any:
     """Makes facts JSON-safe: non-finite floats become None, unknown objects strings."""
+    if isinstance(value, Status):
+        return value.value
     if isinstance(value, float):
         return value if value == value and value not in (float("inf"), float("-inf")) else None
     if isinstance(value, (str, int, bool)) or value is None:

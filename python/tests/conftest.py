@@ -3,6 +3,7 @@ socket, the way the C++ side drives it."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -21,16 +22,13 @@ sys.path.insert(0, str(PYTHON_DIR))
 
 from adaexplore_worker.protocol import Channel  # noqa: E402
 
-# Options as the C++ strict profile sends them, scaled down for the CPU.
-CPU_OPTIONS: dict[str, Any] = {
-    "device": "cpu", "precision": "fp32", "trials": 3, "seed": 1234, "seed_mode": "derived",
-    "distributions": ["task", "normal", "uniform_pm1", "scaled", "negative"],
-    "reference_precision": "fp64", "criterion": "scaled", "atol": 1e-4, "rtol": 1e-4,
-    "determinism_check": True, "poison_memory": True, "warmup_runs": 1, "timed_runs": 3,
-    "fresh_inputs_per_run": True, "interleave_reference": True, "revalidate_timed": True,
-    "revalidate_atol": 1e-3, "revalidate_rtol": 1e-3, "l2_flush": True, "device_sync": True,
-    "measure": True, "generate_on": "device",
-}
+GOLDEN = ROOT / "tests" / "golden" / "protocol"
+
+# Options as the C++ strict profile sends them (the golden job both sides' tests check), scaled
+# down for the CPU.
+CPU_OPTIONS: dict[str, Any] = dict(
+    json.loads((GOLDEN / "job_strict.json").read_text())["options"],
+    device="cpu", trials=3, seed=1234, warmup_runs=1, timed_runs=3)
 
 
 class Worker:
@@ -54,7 +52,8 @@ class Worker:
                    "task": {"filename": Path(task).name, "source": Path(task).read_text()},
                    "candidate": {"filename": Path(kernel).name,
                                  "source": Path(kernel).read_text()},
-                   "options": options, "timeout_s": timeout_s, **overrides}
+                   "options": options, "timeout_s": timeout_s, "memory_limit_mb": 0,
+                   **overrides}
         self.channel.send(message)
         return job_id
 

@@ -4,10 +4,12 @@ from pathlib import Path
 
 from conftest import Worker, kernel, task
 
+from adaexplore_worker import PROTOCOL_VERSION
+
 
 def test_hello_describes_the_worker(worker: Worker) -> None:
     hello = worker.hello
-    assert hello["protocol"] == 1
+    assert hello["protocol"] == PROTOCOL_VERSION == 2
     assert hello["device"]["kind"] == "cpu"
     assert hello["triton_interpret"] is True
     assert hello["torch"] and hello["triton"]
@@ -75,7 +77,7 @@ def test_oneshot_runs_the_same_evaluation_in_a_fresh_process(tmp_path) -> None:
     job = {"type": "eval", "id": "one", "nonce": "n",
            "task": {"filename": "relu.py", "source": Path(task("relu")).read_text()},
            "candidate": {"filename": "ok.py", "source": Path(kernel("relu", "ok")).read_text()},
-           "options": CPU_OPTIONS}
+           "options": CPU_OPTIONS, "timeout_s": 120, "memory_limit_mb": 0}
     (tmp_path / "job.json").write_text(json.dumps(job))
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(PYTHON_DIR))
     subprocess.run([sys.executable, "-m", "adaexplore_worker.oneshot", "--job",

@@ -6,19 +6,13 @@
 #include <algorithm>
 
 #include "core/nonce.h"
+#include "eval/protocol.h"
 
 namespace adaexplore {
 namespace {
 
 constexpr double kTurnSeconds = 0.02;  // How long one turn waits for results.
 constexpr double kWarnAfterSeconds = 60;
-
-nlohmann::json LostFacts(const std::string& message) {
-  return {{"status", "timeout"},
-          {"message", message},
-          {"phase", "remote"},
-          {"error", {{"type", "Pool"}, {"message", message}, {"traceback", ""}}}};
-}
 
 // True when a wake fd is readable or a signal arrived (ppoll with the guard's mask delivers it).
 bool Woken(const std::vector<int>& wake_fds, const InterruptGuard* guard) {
@@ -213,9 +207,13 @@ void NatsPool::HandleDeadlines(std::vector<PoolOutcome>& done) {
       const Job& job = it->second;
       done.push_back(PoolOutcome{
           .id = it->first,
-          .facts = LostFacts(fmt::format(
-              "no result within {:.0f} s of the job's last start (on {}), redeliveries included",
-              job.job.timeout_s + options_.deadline_margin_s + options_.ack_wait_s, job.worker)),
+          .facts = HarnessFacts(
+              FactStatus::kTimeout,
+              fmt::format("no result within {:.0f} s of the job's last start (on {}), redeliveries "
+                          "included",
+                          job.job.timeout_s + options_.deadline_margin_s + options_.ack_wait_s,
+                          job.worker),
+              "remote"),
           .worker = job.worker,
           .attempts = job.starts});
       it = jobs_.erase(it);

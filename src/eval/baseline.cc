@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include "core/hash.h"
+#include "core/nonce.h"
 
 namespace adaexplore {
 namespace {
+
+constexpr size_t kBaselineIdLength = 16;
+constexpr size_t kBaselineNonceBytes = 16;
 
 // The settings timing depends on; the checks' settings do not change a baseline.
 nlohmann::json TimingFingerprint(const EvalProfile& p, bool with_compile) {
@@ -113,23 +117,23 @@ std::string BaselineKey(const std::string& task_sha256, const EvalProfile& profi
 
 nlohmann::json BaselineJob(const SourceFile& task, const EvalProfile& profile, bool with_compile,
                            const std::string& device_kind) {
-  nlohmann::json options = profile.ToJobOptions();
-  options["baseline"] = true;
-  options["compile_baseline"] = with_compile;
-  options["device"] = device_kind;
-  options["seed"] =
+  EvalJob job{.id = "baseline-" + task.sha256.substr(0, kBaselineIdLength),
+              .nonce = RandomHex(kBaselineNonceBytes),
+              .task = {task.name + ".py", task.source},
+              .candidate = {"no_candidate.py", ""},
+              .options = profile.ToJobOptions(device_kind),
+              .timeout_s = profile.timeout_s,
+              .memory_limit_mb = profile.memory_limit_mb};
+  job.options.baseline = true;
+  job.options.compile_baseline = with_compile;
+  job.options.seed =
       profile.seed ? *profile.seed : std::stoull(task.sha256.substr(0, 12), nullptr, 16);
-  return {
-      {"task", {{"filename", task.name + ".py"}, {"source", task.source}}},
-      {"candidate", {{"filename", "no_candidate.py"}, {"source", ""}}},
-      {"options", options},
-      {"memory_limit_mb", profile.memory_limit_mb},
-  };
+  return ToJson(job);
 }
 
 void ReadBaselineFacts(const nlohmann::json& facts, Baseline& b) {
-  if (!facts.is_object()) {
-    b.error = "the worker sent no facts";
+  if (const Status valid = ValidateFacts(facts); !valid.ok()) {
+    b.error = "malformed facts from the worker: " + valid.message();
     return;
   }
   if (facts.contains("notes") && facts["notes"].is_array()) {
@@ -139,17 +143,17 @@ void ReadBaselineFacts(const nlohmann::json& facts, Baseline& b) {
       }
     }
   }
-  const std::string status = facts.value("status", "");
+  const FactStatus status = *StatusOf(facts);
   const nlohmann::json timing = facts.value("timing", nlohmann::json());
-  if (status == "ok" && timing.is_object()) {
+  if (status == FactStatus::kOk && timing.is_object()) {
     b.eager = Stats(timing.value("reference_ms", nlohmann::json()));
     b.compiled = Stats(timing.value("compiled_reference_ms", nlohmann::json()));
   }
   if (!b.eager) {
     const nlohmann::json error = facts.value("error", nlohmann::json());
     const std::string message = error.is_object() ? error.value("message", "") : "";
-    b.error = fmt::format("{}{}{}", status.empty() ? "no status" : status,
-                          message.empty() ? "" : ": ", message.substr(0, 500));
+    b.error = fmt::format("{}{}{}", FactStatusName(status), message.empty() ? "" : ": ",
+                          message.substr(0, 500));
   }
 }
 

@@ -72,59 +72,79 @@ void SetError(EvalResult& r, Verdict verdict, std::string reason, const json& fa
   }
 }
 
-void ClassifyFailureStatus(const std::string& status, const json& facts, const EvalProfile& p,
+// An exception from ModelNew's constructor or forward (`where`).
+void ClassifyRaised(const std::string& where, const json& error, const json& facts, EvalResult& r) {
+  if (Bool(error, "triton_compile")) {
+    SetError(r, Verdict::kCompileError, "a Triton kernel does not compile: " + ErrorSummary(error),
+             facts);
+  } else if (!Str(error, "cuda_error").empty()) {
+    SetError(r, Verdict::kRuntimeError,
+             fmt::format("CUDA error in {}: {} (the CUDA context was poisoned; the evaluation "
+                         "process was discarded)",
+                         where, Str(error, "cuda_error")),
+             facts);
+  } else if (Bool(error, "out_of_memory")) {
+    SetError(r, Verdict::kRuntimeError,
+             fmt::format("out of memory in {}: {}", where, ErrorSummary(error)), facts);
+  } else {
+    SetError(r, Verdict::kRuntimeError, fmt::format("{} raised {}", where, ErrorSummary(error)),
+             facts);
+  }
+}
+
+// A status other than kOk: the verdict follows from how far the evaluation got.
+void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfile& p,
                            EvalResult& r) {
   const json error = facts.value("error", json::object());
   const std::string phase = Str(facts, "phase", "unknown");
-  if (status == "task_error") {
-    SetError(r, Verdict::kTaskError, "the task itself failed: " + ErrorSummary(error), facts);
-  } else if (status == "import_error") {
-    SetError(r, Verdict::kCompileError, "the candidate does not load: " + ErrorSummary(error),
-             facts);
-  } else if (status == "init_error" || status == "forward_error") {
-    const std::string where = status == "init_error" ? "ModelNew(*get_init_inputs())" : "forward";
-    if (Bool(error, "triton_compile")) {
-      SetError(r, Verdict::kCompileError,
-               "a Triton kernel does not compile: " + ErrorSummary(error), facts);
-    } else if (!Str(error, "cuda_error").empty()) {
-      SetError(r, Verdict::kRuntimeError,
-               fmt::format("CUDA error in {}: {} (the CUDA context was poisoned; the evaluation "
-                           "process was discarded)",
-                           where, Str(error, "cuda_error")),
+  switch (status) {
+    case FactStatus::kOk:
+      break;
+    case FactStatus::kTaskError:
+      SetError(r, Verdict::kTaskError, "the task itself failed: " + ErrorSummary(error), facts);
+      break;
+    case FactStatus::kImportError:
+      SetError(r, Verdict::kCompileError, "the candidate does not load: " + ErrorSummary(error),
                facts);
-    } else if (Bool(error, "out_of_memory")) {
-      SetError(r, Verdict::kRuntimeError,
-               fmt::format("out of memory in {}: {}", where, ErrorSummary(error)), facts);
-    } else {
-      SetError(r, Verdict::kRuntimeError, fmt::format("{} raised {}", where, ErrorSummary(error)),
+      break;
+    case FactStatus::kInitError:
+    case FactStatus::kForwardError:
+      ClassifyRaised(status == FactStatus::kInitError ? "ModelNew(*get_init_inputs())" : "forward",
+                     error, facts, r);
+      break;
+    case FactStatus::kTimeout:
+      SetError(r, Verdict::kTimeout,
+               fmt::format("no result within {:g} s (during {}); its process group was killed",
+                           p.timeout_s, phase),
                facts);
+      break;
+    case FactStatus::kMemoryLimit:
+      SetError(r, Verdict::kRuntimeError,
+               fmt::format("host memory above the limit of {:g} MiB (during {}); killed",
+                           Num(facts, "memory_limit_mb").value_or(p.memory_limit_mb), phase),
+               facts);
+      break;
+    case FactStatus::kCrash: {
+      std::string reason = Str(facts, "message");
+      if (reason.empty()) {
+        reason = fmt::format("the evaluation process died ({}) during {} without a result",
+                             SignalName(facts), phase);
+      }
+      SetError(r, Verdict::kCrash, reason, facts);
+      break;
     }
-  } else if (status == "timeout") {
-    SetError(r, Verdict::kTimeout,
-             fmt::format("no result within {:g} s (during {}); its process group was killed",
-                         p.timeout_s, phase),
-             facts);
-  } else if (status == "memory_limit") {
-    SetError(r, Verdict::kRuntimeError,
-             fmt::format("host memory above the limit of {:g} MiB (during {}); killed",
-                         Num(facts, "memory_limit_mb").value_or(p.memory_limit_mb), phase),
-             facts);
-  } else if (status == "crash") {
-    std::string reason = Str(facts, "message");
-    if (reason.empty()) {
-      reason = fmt::format("the evaluation process died ({}) during {} without a result",
-                           SignalName(facts), phase);
-    }
-    SetError(r, Verdict::kCrash, reason, facts);
-  } else if (status == "protocol_violation" || status == "inputs_changed") {
-    const std::string message =
-        status == "inputs_changed" ? Str(error, "message") : Str(facts, "message");
-    SetError(r, Verdict::kRejected, message, facts);
-  } else if (status == "cancelled") {
-    SetError(r, Verdict::kError, "cancelled before it finished", facts);
-  } else {
-    SetError(r, Verdict::kError,
-             fmt::format("the harness failed ({}): {}", status, ErrorSummary(error)), facts);
+    case FactStatus::kProtocolViolation:
+      SetError(r, Verdict::kRejected, Str(facts, "message"), facts);
+      break;
+    case FactStatus::kInputsChanged:
+      SetError(r, Verdict::kRejected, Str(error, "message"), facts);
+      break;
+    case FactStatus::kCancelled:
+      SetError(r, Verdict::kError, "cancelled before it finished", facts);
+      break;
+    case FactStatus::kHarnessError:
+      SetError(r, Verdict::kError, "the harness failed: " + ErrorSummary(error), facts);
+      break;
   }
 }
 
@@ -429,15 +449,20 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
   const json trials = facts.value("trials", json::array());
   CollectErrorFigures(trials, r);
   CollectDegenerate(facts, r);
-  const std::string status = Str(facts, "status", "missing");
+  if (const Status valid = ValidateFacts(facts); !valid.ok()) {
+    r.verdict = Verdict::kError;
+    r.reason = "malformed facts from the worker: " + valid.message();
+    return;
+  }
+  const FactStatus status = *StatusOf(facts);
   // A forged result and a candidate that does not load are decided before anything it did;
   // static findings come next, before what happened when it ran.
-  const bool ran =
-      status != "import_error" && status != "task_error" && status != "protocol_violation";
+  const bool ran = status != FactStatus::kImportError && status != FactStatus::kTaskError &&
+                   status != FactStatus::kProtocolViolation;
   if (ran && (ClassifyFindings(facts, profile, r) || ClassifyRuntimeIntegrity(facts, profile, r))) {
     return;
   }
-  if (status != "ok") {
+  if (status != FactStatus::kOk) {
     ClassifyFailureStatus(status, facts, profile, r);
     return;
   }

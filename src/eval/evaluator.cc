@@ -13,11 +13,14 @@
 namespace adaexplore {
 namespace {
 
+constexpr size_t kJobIdLength = 16;  // Of the cache key: the pool's job id.
+constexpr size_t kNonceBytes = 16;
+
 // A result that only says the candidate hit a limit (the time limit, or the host-memory limit
 // that killed it) holds for that limit, not for others: it is cached under a key that names them.
 bool HitALimit(const nlohmann::json& facts, const EvalResult& result) {
-  return result.verdict == Verdict::kTimeout ||
-         (facts.is_object() && facts.value("status", "") == "memory_limit");
+  return result.verdict == Verdict::kTimeout || (facts.is_object() && StatusOf(facts).ok() &&
+                                                 *StatusOf(facts) == FactStatus::kMemoryLimit);
 }
 
 bool RanOutOfMemory(const nlohmann::json& facts) {
@@ -98,18 +101,16 @@ std::string Evaluator::LimitsKey(const std::string& key) const {
 nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   const EvalProfile& p = options_.profile;
   const std::string key = CacheKey(request);
-  nlohmann::json options = p.ToJobOptions();
-  options["device"] = workers_.empty() ? "cpu" : workers_.front().device_kind;
+  EvalJob job{.id = key.substr(0, kJobIdLength),
+              .nonce = RandomHex(kNonceBytes),
+              .task = {request.task.name + ".py", request.task.source},
+              .candidate = {request.candidate.name + ".py", request.candidate.source},
+              .options = p.ToJobOptions(workers_.empty() ? "cpu" : workers_.front().device_kind),
+              .timeout_s = p.timeout_s,
+              .memory_limit_mb = p.memory_limit_mb};
   // Derived seeds differ per candidate but are reproducible: the same work, the same inputs.
-  options["seed"] = p.seed ? *p.seed : std::stoull(key.substr(0, 12), nullptr, 16);
-  return {
-      {"nonce", RandomHex(16)},
-      {"task", {{"filename", request.task.name + ".py"}, {"source", request.task.source}}},
-      {"candidate",
-       {{"filename", request.candidate.name + ".py"}, {"source", request.candidate.source}}},
-      {"options", options},
-      {"memory_limit_mb", p.memory_limit_mb},
-  };
+  job.options.seed = p.seed ? *p.seed : std::stoull(key.substr(0, 12), nullptr, 16);
+  return ToJson(job);
 }
 
 const WorkerHello* Evaluator::MeasuredBy(const PoolOutcome& outcome) {
@@ -215,7 +216,7 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
         options_.logger->info("job {} ran out of GPU memory beside others; retrying it alone",
                               outcome.id);
         nlohmann::json message = JobMessage(first);
-        message["options"]["exclusive"] = true;
+        message["options"]["exclusive"] = true;  // A field of JobOptions.
         pool_->Submit(PoolJob{.id = outcome.id,
                               .message = std::move(message),
                               .timeout_s = options_.profile.timeout_s});
@@ -300,7 +301,6 @@ Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>
     it->second.push_back(i);
     if (fresh) {
       nlohmann::json message = BaselineJob(tasks[i], profile, with_compile, hello.device_kind);
-      message["nonce"] = RandomHex(16);
       pool_->Submit(PoolJob{.id = id, .message = std::move(message), .timeout_s = timeout_s});
     }
   }

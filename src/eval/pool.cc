@@ -9,20 +9,14 @@
 
 #include <algorithm>
 
+#include "eval/protocol.h"
+
 namespace adaexplore {
 namespace {
 
 constexpr double kMaxBackoffSeconds = 30;
 constexpr int kMaxAttempts = 2;  // A job whose worker dies twice under it is the killer.
 constexpr double kIdleWakeSeconds = 1.0;
-
-nlohmann::json PoolFacts(const std::string& status, const std::string& message,
-                         const std::string& phase) {
-  return {{"status", status},
-          {"message", message},
-          {"phase", phase},
-          {"error", {{"type", "Pool"}, {"message", message}, {"traceback", ""}}}};
-}
 
 }  // namespace
 
@@ -264,12 +258,13 @@ void WorkerPool::HandleDeadWorker(size_t slot_index, std::vector<PoolOutcome>& d
     it = running_.erase(it);
     if (running.pending.attempts >= kMaxAttempts) {
       done.push_back(MakeOutcome(
-          running, PoolFacts("crash",
-                             fmt::format("the evaluation worker died {} times while running this "
-                                         "candidate (during {}): the candidate kills the process "
-                                         "that runs it",
-                                         running.pending.attempts, running.phase),
-                             running.phase)));
+          running,
+          HarnessFacts(FactStatus::kCrash,
+                       fmt::format("the evaluation worker died {} times while running this "
+                                   "candidate (during {}): the candidate kills the process "
+                                   "that runs it",
+                                   running.pending.attempts, running.phase),
+                       running.phase)));
     } else {
       options_.logger->warn("worker {} died while running job {}; retrying it alone", label,
                             running.pending.job.id);
@@ -297,11 +292,11 @@ void WorkerPool::HandleDeadlines(std::vector<PoolOutcome>& done) {
         overdue = true;
         done.push_back(MakeOutcome(
             it->second,
-            PoolFacts("timeout",
-                      fmt::format("the worker did not report within its outer deadline (during "
-                                  "{}); the worker was killed and restarted",
-                                  it->second.phase),
-                      it->second.phase)));
+            HarnessFacts(FactStatus::kTimeout,
+                         fmt::format("the worker did not report within its outer deadline (during "
+                                     "{}); the worker was killed and restarted",
+                                     it->second.phase),
+                         it->second.phase)));
         it = running_.erase(it);
       } else {
         ++it;
@@ -367,13 +362,14 @@ void WorkerPool::FailEverythingIfNoWorkerLeft(std::vector<PoolOutcome>& done) {
   }
   const std::string message = "no evaluation worker is available: " + reasons;
   for (auto& [id, running] : running_) {
-    done.push_back(MakeOutcome(running, PoolFacts("harness_error", message, running.phase)));
+    done.push_back(
+        MakeOutcome(running, HarnessFacts(FactStatus::kHarnessError, message, running.phase)));
   }
   running_.clear();
   while (!pending_.empty()) {
     Running fake{.pending = std::move(pending_.front())};
     pending_.pop_front();
-    done.push_back(MakeOutcome(fake, PoolFacts("harness_error", message, "queued")));
+    done.push_back(MakeOutcome(fake, HarnessFacts(FactStatus::kHarnessError, message, "queued")));
   }
 }
 

@@ -119,34 +119,40 @@ Status ApplyEvalSettings(const nlohmann::json& settings, EvalProfile& profile) {
   return Status::Ok();
 }
 
-nlohmann::json EvalProfile::ToJobOptions() const {
-  return {
-      {"precision", precision},
-      {"allow_tf32", allow_tf32},
-      {"trials", trials},
-      {"seed_mode", seed_mode},
-      {"distributions", distributions},
-      {"reference_precision", reference_precision},
-      {"criterion", criterion},
-      {"atol", atol},
-      {"rtol", rtol},
-      {"determinism_check", determinism_check},
-      {"poison_memory", poison_memory},
-      {"stop_at_first_failure", stop_at_first_failure},
-      {"warmup_runs", warmup_runs},
-      {"timed_runs", timed_runs},
-      {"fresh_inputs_per_run", fresh_inputs_per_run},
-      {"interleave_reference", interleave_reference},
-      {"revalidate_timed", revalidate_timed},
-      {"revalidate_atol", atol * revalidate_factor},
-      {"revalidate_rtol", rtol * revalidate_factor},
-      {"l2_flush", l2_flush},
-      {"compile_baseline", compile_baseline},
-      {"generate_on", generate_on},
-      {"measure", measure},
-      {"time_only_if_correct", true},
-      {"null_selftest", null_selftest},
-      {"kernel_trace", kernel_trace},
+JobOptions EvalProfile::ToJobOptions(std::string_view device) const {
+  return JobOptions{
+      .device = std::string(device),
+      .baseline = false,
+      .exclusive = false,
+      .precision = precision,
+      .allow_tf32 = allow_tf32,
+      .trials = trials,
+      .seed_mode = seed_mode,
+      .seed = seed.value_or(0),
+      .init_seed = init_seed,
+      .distributions = distributions,
+      .reference_precision = reference_precision,
+      .reference_gpu_fraction = reference_gpu_fraction,
+      .criterion = criterion,
+      .atol = atol,
+      .rtol = rtol,
+      .determinism_check = determinism_check,
+      .poison_memory = poison_memory,
+      .stop_at_first_failure = stop_at_first_failure,
+      .warmup_runs = warmup_runs,
+      .timed_runs = timed_runs,
+      .fresh_inputs_per_run = fresh_inputs_per_run,
+      .interleave_reference = interleave_reference,
+      .revalidate_timed = revalidate_timed,
+      .revalidate_atol = atol * revalidate_factor,
+      .revalidate_rtol = rtol * revalidate_factor,
+      .l2_flush = l2_flush,
+      .compile_baseline = compile_baseline,
+      .generate_on = generate_on,
+      .measure = measure,
+      .time_only_if_correct = true,
+      .null_selftest = null_selftest,
+      .kernel_trace = kernel_trace,
   };
 }
 
@@ -154,7 +160,10 @@ nlohmann::json EvalProfile::Fingerprint() const {
   // Everything the worker is told, plus what the C++ side decides with: the statistic the
   // speedup compares and which checks reject. Timeouts and limits are left out: they do not
   // change a result that completes (one that hit them is cached with them: Evaluator).
-  nlohmann::json j = ToJobOptions();
+  nlohmann::json j = ToJson(ToJobOptions());
+  for (const char* per_job : {"device", "baseline", "exclusive"}) {
+    j.erase(per_job);  // The cache key has the device; the other two are not results' kind.
+  }
   j["profile"] = name;
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
   j["statistic"] = statistic;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "eval/protocol.h"
 
 namespace adaexplore {
 
@@ -26,8 +27,10 @@ struct EvalProfile {
   int trials = 5;                     // Correctness trials, each with its own seed.
   std::string seed_mode = "derived";  // "derived": from `seed`; "paper": the release's scheme.
   std::optional<uint64_t> seed;       // Unset: derived from the job's content hash.
+  uint64_t init_seed = 42;            // torch.manual_seed before building Model and ModelNew.
   std::vector<std::string> distributions = {"task", "normal", "uniform_pm1", "scaled", "heavy"};
   std::string reference_precision = "fp64";  // "fp64" or "task".
+  double reference_gpu_fraction = 0.25;      // Free device memory the references may keep there.
   std::string criterion = "scaled";          // "scaled" or "allclose" (see python/.../check.py).
   double atol = 1e-4;
   double rtol = 1e-4;
@@ -66,8 +69,9 @@ struct EvalProfile {
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
   bool measure = true;         // Time correct candidates.
 
-  // The options object sent to the worker.
-  nlohmann::json ToJobOptions() const;
+  // The options sent to the worker, for `device`; seed is 0 when the profile leaves it unset
+  // (the evaluator derives one per job).
+  JobOptions ToJobOptions(std::string_view device = "cpu") const;
   // What decides a result (for the cache key): everything but timeouts and limits.
   nlohmann::json Fingerprint() const;
 };

@@ -2,7 +2,316 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <set>
+#include <type_traits>
+
 namespace adaexplore {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::pair<FactStatus, std::string_view>, 12> kStatusNames = {{
+    {FactStatus::kOk, "ok"},
+    {FactStatus::kTaskError, "task_error"},
+    {FactStatus::kImportError, "import_error"},
+    {FactStatus::kInitError, "init_error"},
+    {FactStatus::kForwardError, "forward_error"},
+    {FactStatus::kInputsChanged, "inputs_changed"},
+    {FactStatus::kTimeout, "timeout"},
+    {FactStatus::kMemoryLimit, "memory_limit"},
+    {FactStatus::kCrash, "crash"},
+    {FactStatus::kProtocolViolation, "protocol_violation"},
+    {FactStatus::kCancelled, "cancelled"},
+    {FactStatus::kHarnessError, "harness_error"},
+}};
+
+// The JSON type a C++ field is sent as, in the words of FactFields().
+template <typename T>
+constexpr std::string_view JsonKind() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return "boolean";
+  } else if constexpr (std::is_integral_v<T>) {
+    return "integer";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return "number";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return "string";
+  } else {
+    return "array";
+  }
+}
+
+bool HasKind(const json& value, std::string_view kind) {
+  if (kind == "boolean") {
+    return value.is_boolean();
+  }
+  if (kind == "integer") {
+    return value.is_number_integer();
+  }
+  if (kind == "number") {
+    return value.is_number();
+  }
+  if (kind == "string" || kind == "status") {
+    return value.is_string();
+  }
+  if (kind == "array") {
+    return value.is_array();
+  }
+  if (kind == "object") {
+    return value.is_object();
+  }
+  if (kind == "null") {
+    return value.is_null();
+  }
+  return false;
+}
+
+// Whether `value` is of `kinds` ("integer|null": either).
+bool HasAnyKind(const json& value, std::string_view kinds) {
+  size_t start = 0;
+  while (start <= kinds.size()) {
+    const size_t bar = std::min(kinds.find('|', start), kinds.size());
+    if (HasKind(value, kinds.substr(start, bar - start))) {
+      return true;
+    }
+    start = bar + 1;
+  }
+  return false;
+}
+
+Status Decode(const json& value, const std::string& where, JobOptions& out);
+Status Decode(const json& value, const std::string& where, SourceText& out);
+
+// A plain field: its JSON type must match exactly (no number for a bool, no negative seed).
+template <typename Field>
+Status Decode(const json& value, const std::string& where, Field& field) {
+  const bool negative_unsigned = std::is_unsigned_v<Field> && value.is_number_integer() &&
+                                 !value.is_number_unsigned() && value.get<int64_t>() < 0;
+  if (!HasKind(value, JsonKind<Field>()) || negative_unsigned) {
+    return ProtocolError(fmt::format("{} = {} is not of type {}", where, value.dump().substr(0, 80),
+                                     JsonKind<Field>()));
+  }
+  try {
+    field = value.get<Field>();
+  } catch (const json::exception& e) {
+    return ProtocolError(fmt::format("{}: {}", where, e.what()));
+  }
+  return Status::Ok();
+}
+
+// Reads every field `visit_fields` names from the object `j` into `out`: a missing key, an
+// unknown key or a wrong type is a ProtocolError naming it.
+template <typename T, typename VisitFields>
+Status DecodeObject(const json& j, const std::string& where, T& out, VisitFields&& visit_fields) {
+  if (!j.is_object()) {
+    return ProtocolError(fmt::format("{} must be an object", where));
+  }
+  Status status = Status::Ok();
+  std::set<std::string> known;
+  visit_fields(out, [&](const char* name, auto& field) {
+    known.insert(name);
+    if (!status.ok()) {
+      return;
+    }
+    status =
+        j.contains(name)
+            ? Decode(j[name], where + "." + name, field)
+            : ProtocolError(fmt::format("{} lacks '{}': the schema has no defaults", where, name));
+  });
+  RETURN_IF_ERROR(status);
+  for (const auto& [key, value] : j.items()) {
+    if (known.count(key) == 0) {
+      return ProtocolError(fmt::format("{} has an unknown key '{}'", where, key));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Decode(const json& value, const std::string& where, JobOptions& out) {
+  return DecodeObject(value, where, out, [](auto& o, auto&& visit) { VisitJobOptions(o, visit); });
+}
+
+Status Decode(const json& value, const std::string& where, SourceText& out) {
+  return DecodeObject(value, where, out, [](auto& t, auto&& visit) {
+    visit("filename", t.filename);
+    visit("source", t.source);
+  });
+}
+
+template <typename T>
+json Encode(const T& value) {
+  return value;
+}
+
+json Encode(const JobOptions& options) { return ToJson(options); }
+
+json Encode(const SourceText& text) {
+  return {{"filename", text.filename}, {"source", text.source}};
+}
+
+template <typename Job, typename Visitor>
+void VisitEvalJob(Job& job, Visitor&& visit) {
+  visit("id", job.id);
+  visit("nonce", job.nonce);
+  visit("task", job.task);
+  visit("candidate", job.candidate);
+  visit("options", job.options);
+  visit("timeout_s", job.timeout_s);
+  visit("memory_limit_mb", job.memory_limit_mb);
+}
+
+}  // namespace
+
+std::string_view FactStatusName(FactStatus status) {
+  for (const auto& [s, name] : kStatusNames) {
+    if (s == status) {
+      return name;
+    }
+  }
+  return "harness_error";
+}
+
+std::optional<FactStatus> ParseFactStatus(std::string_view name) {
+  for (const auto& [s, n] : kStatusNames) {
+    if (n == name) {
+      return s;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<FactStatus> AllFactStatuses() {
+  std::vector<FactStatus> all;
+  for (const auto& [s, name] : kStatusNames) {
+    all.push_back(s);
+  }
+  return all;
+}
+
+Result<FactStatus> StatusOf(const json& facts) {
+  if (!facts.is_object() || !facts.contains("status") || !facts["status"].is_string()) {
+    return ProtocolError("facts without a status");
+  }
+  const std::string name = facts["status"].get<std::string>();
+  if (std::optional<FactStatus> status = ParseFactStatus(name)) {
+    return *status;
+  }
+  return ProtocolError(fmt::format("facts.status '{}' is not a declared status", name));
+}
+
+json ToJson(const JobOptions& options) {
+  json j = json::object();
+  VisitJobOptions(options, [&](const char* name, const auto& field) { j[name] = Encode(field); });
+  return j;
+}
+
+Result<JobOptions> JobOptionsFromJson(const json& j) {
+  JobOptions options;
+  RETURN_IF_ERROR(Decode(j, "options", options));
+  return options;
+}
+
+json ToJson(const EvalJob& job) {
+  json j = {{"type", "eval"}};
+  VisitEvalJob(job, [&](const char* name, const auto& field) { j[name] = Encode(field); });
+  return j;
+}
+
+Result<EvalJob> EvalJobFromJson(const json& j) {
+  if (!j.is_object() || j.value("type", json()) != "eval") {
+    return ProtocolError("job is not an object of type 'eval'");
+  }
+  json rest = j;
+  rest.erase("type");
+  EvalJob job;
+  RETURN_IF_ERROR(
+      DecodeObject(rest, "job", job, [](auto& e, auto&& visit) { VisitEvalJob(e, visit); }));
+  return job;
+}
+
+const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
+  // In the order of python/adaexplore_worker/protocol.py's Facts.
+  static const std::vector<std::pair<std::string_view, std::string_view>> kFields = {
+      {"status", "status"},
+      {"phase", "string"},    // The phase a killed or crashed child was in.
+      {"message", "string"},  // What a protocol violation was.
+      {"exit_code", "integer|null"},
+      {"signal", "integer|null"},
+      {"exit", "object"},
+      {"memory_limit_mb", "number"},
+      {"error", "object"},   // {type, message, traceback, triton_compile, cuda_error, ...}
+      {"phases", "object"},  // Seconds per phase.
+      {"notes", "array"},
+      {"trials", "array"},
+      {"determinism", "object"},
+      {"determinism_passed", "boolean"},
+      {"reference", "object"},
+      {"device_name", "string"},
+      {"flags_changed_by_import", "array"},
+      {"patched", "array"},
+      {"runtime_findings", "array"},
+      {"threads_left_running", "array"},
+      {"os_threads_left_running", "integer"},
+      {"threads_started", "integer"},
+      {"null_kernels", "object"},
+      {"roofline", "object"},
+      {"poisoned_free_blocks", "integer"},
+      {"timing", "object"},
+      {"kernel_trace", "object"},
+      {"gpu_busy_ms", "number"},
+      {"static", "object"},
+      {"wall_s", "number"},
+      {"child_pid", "integer"},
+      {"peak_rss_mb", "number"},
+      {"stdout", "string"},
+      {"stderr", "string"},
+      {"stray_lines", "integer"},
+  };
+  return kFields;
+}
+
+Status ValidateFacts(const json& facts) {
+  RETURN_IF_ERROR(StatusOf(facts).status());
+  const auto& fields = FactFields();
+  for (const auto& [key, value] : facts.items()) {
+    auto it = std::find_if(fields.begin(), fields.end(),
+                           [&](const auto& field) { return field.first == key; });
+    if (it == fields.end()) {
+      return ProtocolError(fmt::format("facts.{} is not in the schema", key));
+    }
+    if (!HasAnyKind(value, it->second)) {
+      return ProtocolError(fmt::format("facts.{} = {} is not of type {}", key,
+                                       value.dump().substr(0, 80), it->second));
+    }
+  }
+  return Status::Ok();
+}
+
+json HarnessFacts(FactStatus status, std::string_view message, std::string_view phase) {
+  return {{"status", FactStatusName(status)},
+          {"message", message},
+          {"phase", phase},
+          {"error", {{"type", "Pool"}, {"message", message}, {"traceback", ""}}}};
+}
+
+json SchemaFields() {
+  json options = json::object();
+  const JobOptions defaults;
+  VisitJobOptions(defaults, [&](const char* name, const auto& field) {
+    options[name] = JsonKind<std::decay_t<decltype(field)>>();
+  });
+  json facts = json::object();
+  for (const auto& [name, kind] : FactFields()) {
+    facts[std::string(name)] = kind;
+  }
+  json statuses = json::object();
+  for (FactStatus s : AllFactStatuses()) {
+    statuses[std::string(FactStatusName(s))] = "status";
+  }
+  return {{"options", options}, {"facts", facts}, {"status", statuses}};
+}
 
 std::string WorkerHello::Fingerprint() const {
   return fmt::format("{}|{}|torch {}|triton {}|{}|harness {}", device_kind, device_name, torch,

@@ -1,19 +1,167 @@
 #pragma once
 
-// The worker protocol as C++ values: decoding the JSON lines a worker sends. The state machine
-// and the message shapes are drawn in python/adaexplore_worker/zygote.py and docs/protocol.md.
-// Nothing from a worker is trusted: every field is checked, and a malformed line is an error
-// value, never a crash.
+// The worker protocol as C++ values: the typed schema of what we send a worker (EvalJob and its
+// JobOptions) and of what it reports (FactStatus, the declared facts), and the decoding of the
+// JSON lines a worker sends. The state machine and the message shapes are drawn in
+// python/adaexplore_worker/zygote.py and docs/protocol.md.
+//
+// The schema is declared once per side: here, and in python/adaexplore_worker/protocol.py. The
+// golden files in tests/golden/protocol are read by the tests of both sides, so the declarations
+// cannot drift apart; a change to either is a new kProtocolVersion. Nothing from a worker is
+// trusted: every field is checked, and a malformed line is an error value, never a crash.
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/result.h"
 
 namespace adaexplore {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;
+
+// How far an evaluation got: facts.status. A verdict is decided from it and the other facts
+// (eval/classify.cc); the worker decides nothing.
+enum class FactStatus {
+  kOk,  // Every trial it was given ran; the trials say whether it was right.
+  kTaskError,
+  kImportError,
+  kInitError,
+  kForwardError,
+  kInputsChanged,
+  kTimeout,
+  kMemoryLimit,
+  kCrash,
+  kProtocolViolation,
+  kCancelled,
+  kHarnessError,
+};
+
+std::string_view FactStatusName(FactStatus status);
+std::optional<FactStatus> ParseFactStatus(std::string_view name);
+// Every status, in declaration order (for the schema's own tests and docs).
+std::vector<FactStatus> AllFactStatuses();
+
+// facts.status of `facts`; a ProtocolError when it is missing or not a declared status.
+Result<FactStatus> StatusOf(const nlohmann::json& facts);
+
+// How to evaluate one job: the profile (eval/profile.h) as the worker receives it. Every field is
+// sent, and the worker refuses a job that lacks one: it has no defaults of its own.
+struct JobOptions {
+  std::string device = "cpu";  // "cuda" or "cpu".
+  bool baseline = false;       // Time the task's own Model only; no candidate.
+  bool exclusive = false;      // Hold the GPU alone in every phase (a retry after OOM).
+  std::string precision = "fp32";
+  bool allow_tf32 = false;
+  int trials = 5;
+  std::string seed_mode = "derived";
+  uint64_t seed = 0;
+  uint64_t init_seed = 42;  // torch.manual_seed before building Model and ModelNew.
+  std::vector<std::string> distributions;
+  std::string reference_precision = "fp64";
+  double reference_gpu_fraction = 0.25;  // Free device memory references may keep there.
+  std::string criterion = "scaled";
+  double atol = 1e-4;
+  double rtol = 1e-4;
+  bool determinism_check = true;
+  bool poison_memory = true;
+  bool stop_at_first_failure = true;
+  int warmup_runs = 10;
+  int timed_runs = 100;
+  bool fresh_inputs_per_run = true;
+  bool interleave_reference = true;
+  bool revalidate_timed = true;
+  double revalidate_atol = 2e-4;
+  double revalidate_rtol = 2e-4;
+  bool l2_flush = true;
+  bool compile_baseline = false;
+  std::string generate_on = "device";
+  bool measure = true;
+  bool time_only_if_correct = true;
+  bool null_selftest = true;
+  bool kernel_trace = true;
+};
+
+// Calls visit(name, field) for every field of JobOptions, in the order above: the one list that
+// ToJson, JobOptionsFromJson and the schema's field table are made from.
+template <typename Options, typename Visitor>
+void VisitJobOptions(Options& o, Visitor&& visit) {
+  visit("device", o.device);
+  visit("baseline", o.baseline);
+  visit("exclusive", o.exclusive);
+  visit("precision", o.precision);
+  visit("allow_tf32", o.allow_tf32);
+  visit("trials", o.trials);
+  visit("seed_mode", o.seed_mode);
+  visit("seed", o.seed);
+  visit("init_seed", o.init_seed);
+  visit("distributions", o.distributions);
+  visit("reference_precision", o.reference_precision);
+  visit("reference_gpu_fraction", o.reference_gpu_fraction);
+  visit("criterion", o.criterion);
+  visit("atol", o.atol);
+  visit("rtol", o.rtol);
+  visit("determinism_check", o.determinism_check);
+  visit("poison_memory", o.poison_memory);
+  visit("stop_at_first_failure", o.stop_at_first_failure);
+  visit("warmup_runs", o.warmup_runs);
+  visit("timed_runs", o.timed_runs);
+  visit("fresh_inputs_per_run", o.fresh_inputs_per_run);
+  visit("interleave_reference", o.interleave_reference);
+  visit("revalidate_timed", o.revalidate_timed);
+  visit("revalidate_atol", o.revalidate_atol);
+  visit("revalidate_rtol", o.revalidate_rtol);
+  visit("l2_flush", o.l2_flush);
+  visit("compile_baseline", o.compile_baseline);
+  visit("generate_on", o.generate_on);
+  visit("measure", o.measure);
+  visit("time_only_if_correct", o.time_only_if_correct);
+  visit("null_selftest", o.null_selftest);
+  visit("kernel_trace", o.kernel_trace);
+}
+
+nlohmann::json ToJson(const JobOptions& options);
+// Strict: a missing, unknown or mistyped key is a ProtocolError naming it.
+Result<JobOptions> JobOptionsFromJson(const nlohmann::json& j);
+
+struct SourceText {
+  std::string filename;  // As the task or candidate was named ("relu.py").
+  std::string source;
+};
+
+// One `eval` message. The pool that sends it sets its id and timeout_s again (it owns both).
+struct EvalJob {
+  std::string id;
+  std::string nonce;  // The evaluation child's result must carry it.
+  SourceText task;
+  SourceText candidate;
+  JobOptions options;
+  double timeout_s = 180;
+  double memory_limit_mb = 0;  // 0: no limit.
+};
+
+nlohmann::json ToJson(const EvalJob& job);
+Result<EvalJob> EvalJobFromJson(const nlohmann::json& j);
+
+// The facts a worker may report (facts of a `result`), each with its JSON type: "string",
+// "integer", "number", "boolean", "array", "object", or alternatives joined by '|' in sorted
+// order ("integer|null"). Only `status` is always present.
+const std::vector<std::pair<std::string_view, std::string_view>>& FactFields();
+
+// Checks that `facts` is an object holding a declared status and only declared facts of their
+// declared types; a ProtocolError naming the first that is not.
+Status ValidateFacts(const nlohmann::json& facts);
+
+// Facts the C++ side makes itself when no worker reported any (a worker that died or never
+// answered): `status`, the `message` and the `phase` it was in, and an `error` of type "Pool".
+nlohmann::json HarnessFacts(FactStatus status, std::string_view message, std::string_view phase);
+
+// Every declared field by message and its JSON type, as python/.../protocol.py's schema_fields()
+// gives it: tests/golden/protocol/fields.json holds what both must equal.
+nlohmann::json SchemaFields();
 
 // What the device can do at most, measured by the worker when it starts (GPU only).
 struct DeviceCeilings {

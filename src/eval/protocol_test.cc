@@ -2,6 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "eval/classify.h"
+#include "eval/profile.h"
+
 namespace adaexplore {
 namespace {
 
@@ -26,8 +34,9 @@ TEST(ProtocolTest, RejectsMalformedLines) {
 
 TEST(ProtocolTest, HelloValidatesVersionAndDevice) {
   nlohmann::json hello = {
-      {"type", "hello"}, {"protocol", 1}, {"torch", "2.11"},
-      {"triton", "3.6"}, {"slots", 2},    {"device", {{"kind", "cuda"}, {"name", "NVIDIA H200"}}}};
+      {"type", "hello"}, {"protocol", kProtocolVersion},
+      {"torch", "2.11"}, {"triton", "3.6"},
+      {"slots", 2},      {"device", {{"kind", "cuda"}, {"name", "NVIDIA H200"}}}};
   Result<WorkerHello> h = ParseHello(hello);
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->device_name, "NVIDIA H200");
@@ -54,6 +63,128 @@ TEST(ProtocolTest, HelloValidatesVersionAndDevice) {
   nlohmann::json wrong_type = hello;
   wrong_type["slots"] = "two";
   EXPECT_FALSE(ParseHello(wrong_type).ok());
+}
+
+// The golden files both sides' tests read (tests/golden/protocol): ADAEXPLORE_UPDATE_GOLDEN=1
+// writes the C++ side's version of them instead, for review in the diff.
+std::filesystem::path GoldenDirectory() {
+  return std::filesystem::path(ADAEXPLORE_SOURCE_DIR) / "tests/golden/protocol";
+}
+
+nlohmann::json ReadGolden(const std::string& name) {
+  std::ifstream in(GoldenDirectory() / name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+}
+
+// Compares `made` with the golden file `name`, or writes it when asked to update.
+void ExpectGolden(const std::string& name, const nlohmann::json& made) {
+  if (std::getenv("ADAEXPLORE_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(GoldenDirectory() / name) << made.dump(2) << "\n";
+    return;
+  }
+  EXPECT_EQ(ReadGolden(name), made) << name << " differs from what this build makes; if the "
+                                    << "schema changed on purpose, bump kProtocolVersion and run "
+                                    << "with ADAEXPLORE_UPDATE_GOLDEN=1";
+}
+
+EvalJob GoldenJob(const EvalProfile& profile, std::string_view device) {
+  return EvalJob{.id = "0123456789abcdef",
+                 .nonce = "00112233445566778899aabbccddeeff",
+                 .task = {"relu.py", "import torch\n"},
+                 .candidate = {"relu_new.py", "import torch\n"},
+                 .options = profile.ToJobOptions(device),
+                 .timeout_s = profile.timeout_s,
+                 .memory_limit_mb = profile.memory_limit_mb};
+}
+
+TEST(ProtocolGoldenTest, TheSchemaIsTheOneBothSidesDeclare) {
+  ExpectGolden("fields.json", SchemaFields());
+}
+
+TEST(ProtocolGoldenTest, JobsAreTheGoldenOnesAndReadBack) {
+  EvalJob strict = GoldenJob(StrictProfile(), "cuda");
+  strict.options.seed = 1234567;
+  EvalJob paper = GoldenJob(PaperProfile(), "cpu");
+  EvalJob baseline = GoldenJob(StrictProfile(), "cuda");
+  baseline.options.baseline = true;
+  baseline.options.compile_baseline = true;
+  baseline.options.seed = 99;
+  for (const auto& [name, job] :
+       {std::pair{"job_strict.json", strict}, std::pair{"job_paper.json", paper},
+        std::pair{"job_baseline.json", baseline}}) {
+    ExpectGolden(name, ToJson(job));
+    Result<EvalJob> read = EvalJobFromJson(ToJson(job));
+    ASSERT_TRUE(read.ok()) << read.status().ToString();
+    EXPECT_EQ(ToJson(*read), ToJson(job)) << name;
+  }
+}
+
+TEST(ProtocolGoldenTest, AJobLackingOrAddingAKeyOrMistypingOneIsRefusedByName) {
+  const nlohmann::json job = ToJson(GoldenJob(StrictProfile(), "cpu"));
+  nlohmann::json lacking = job;
+  lacking["options"].erase("init_seed");
+  EXPECT_NE(EvalJobFromJson(lacking).status().message().find("'init_seed'"), std::string::npos);
+  nlohmann::json adding = job;
+  adding["options"]["turbo"] = true;
+  EXPECT_NE(EvalJobFromJson(adding).status().message().find("'turbo'"), std::string::npos);
+  nlohmann::json mistyped = job;
+  mistyped["options"]["trials"] = "5";
+  EXPECT_NE(EvalJobFromJson(mistyped).status().message().find("options.trials"), std::string::npos);
+  nlohmann::json boolean_as_number = job;
+  boolean_as_number["options"]["l2_flush"] = 1;
+  EXPECT_EQ(EvalJobFromJson(boolean_as_number).status().code(), StatusCode::kProtocolError);
+  nlohmann::json negative_seed = job;
+  negative_seed["options"]["seed"] = -1;
+  EXPECT_EQ(EvalJobFromJson(negative_seed).status().code(), StatusCode::kProtocolError);
+  nlohmann::json no_source = job;
+  no_source["task"].erase("source");
+  EXPECT_NE(EvalJobFromJson(no_source).status().message().find("job.task"), std::string::npos);
+}
+
+// Each verdict path's facts, as a worker reports them: every file is declared facts, and
+// classifies to the verdict it names.
+TEST(ProtocolGoldenTest, GoldenFactsClassifyToTheirVerdicts) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(GoldenDirectory() / "facts")) {
+    const nlohmann::json golden = ReadGolden("facts/" + entry.path().filename().string());
+    ASSERT_TRUE(golden.is_object()) << entry.path();
+    const nlohmann::json& facts = golden["facts"];
+    EXPECT_TRUE(ValidateFacts(facts).ok())
+        << entry.path() << ": " << ValidateFacts(facts).ToString();
+    Result<EvalProfile> profile = ProfileByName(golden.value("profile", "strict"));
+    ASSERT_TRUE(profile.ok());
+    EvalResult result;
+    Classify(facts, *profile, result);
+    EXPECT_EQ(VerdictName(result.verdict), golden.value("verdict", "?"))
+        << entry.path() << ": " << result.reason;
+    EXPECT_NE(result.reason.find(golden.value("reason_has", "")), std::string::npos)
+        << entry.path() << ": " << result.reason;
+    ++files;
+  }
+  // One file per status at least: every way an evaluation can end is pinned down.
+  EXPECT_GE(files, static_cast<int>(AllFactStatuses().size()));
+}
+
+TEST(ProtocolTest, UndeclaredOrMistypedFactsAreAProtocolError) {
+  EXPECT_TRUE(ValidateFacts({{"status", "ok"}, {"exit_code", nullptr}}).ok());
+  EXPECT_TRUE(ValidateFacts({{"status", "crash"}, {"exit_code", 3}}).ok());
+  EXPECT_FALSE(ValidateFacts({{"status", "fine"}}).ok());
+  EXPECT_FALSE(ValidateFacts({{"phases", nlohmann::json::object()}}).ok());
+  EXPECT_FALSE(ValidateFacts({{"status", "ok"}, {"speedup", 3.0}}).ok());
+  EXPECT_FALSE(ValidateFacts({{"status", "ok"}, {"trials", "all passed"}}).ok());
+  EvalResult result;
+  Classify({{"status", "ok"}, {"verdict", "correct"}}, StrictProfile(), result);
+  EXPECT_EQ(result.verdict, Verdict::kError);
+  EXPECT_NE(result.reason.find("facts.verdict"), std::string::npos) << result.reason;
+}
+
+TEST(ProtocolTest, EveryStatusHasOneNameThatParsesBack) {
+  for (FactStatus status : AllFactStatuses()) {
+    EXPECT_EQ(ParseFactStatus(FactStatusName(status)), status);
+  }
+  EXPECT_FALSE(ParseFactStatus("okay").has_value());
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ def main():
     args = parser.parse_args()
     fd = args.fd
     startup = os.environ.get("FAKE_WORKER_STARTUP", "ok")
-    hello = {"type": "hello", "protocol": 1, "pid": os.getpid(), "python": "3", "torch": "fake",
+    hello = {"type": "hello", "protocol": 2, "pid": os.getpid(), "python": "3", "torch": "fake",
              "triton": "fake", "device": {"kind": "cpu", "name": "fake-cpu"},
              "slots": args.slots, "import_s": 0.0}
     if startup == "exit_before_hello":
@@ -85,7 +85,7 @@ def main():
                 os.write(fd, b"{not json\n")
             send(fd, {"type": "result", "id": job_id,
                       "facts": {"status": status, "trials": [], "wall_s": 0.01,
-                                "echo": message.get("options", {})}})
+                                "notes": [json.dumps(message.get("options", {}))]}})
 
 
 main()
