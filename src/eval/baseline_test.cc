@@ -92,7 +92,7 @@ TEST(BaselineTest, FailuresBecomeErrorsNotFigures) {
   EXPECT_FALSE(junk.eager_ms());
   Baseline none;
   ReadBaselineFacts(nlohmann::json(), none);
-  EXPECT_EQ(none.error, "the worker sent no facts");
+  EXPECT_EQ(none.error, "malformed facts from the worker: facts without a status");
   EXPECT_FALSE(BaselineFromJson("not an object").eager_ms());
 }
 

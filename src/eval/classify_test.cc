@@ -309,7 +309,7 @@ TEST(ClassifyTest, FailureStatusesMapToVerdicts) {
        Verdict::kRejected,
        "2 result messages"},
       {{{"status", "harness_error"}}, Verdict::kError, "the harness failed"},
-      {{{"status", "???"}}, Verdict::kError, "the harness failed"},
+      {{{"status", "???"}}, Verdict::kError, "is not a declared status"},
   };
   for (const Case& c : cases) {
     EvalResult r = ClassifyFacts(c.facts);
@@ -324,8 +324,10 @@ TEST(ClassifyTest, MalformedFactsAreAnErrorNotACrash) {
   EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", "nope"}}).verdict, Verdict::kError);
   EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", json::array()}}).verdict, Verdict::kError);
   EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {"x", 3}}}).verdict, Verdict::kError);
+  // Facts outside the schema are the harness's error, never the candidate's verdict.
   EvalResult r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", 3}});
-  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.verdict, Verdict::kError);
+  EXPECT_NE(r.reason.find("facts.timing"), std::string::npos) << r.reason;
   EXPECT_FALSE(r.speedup.has_value());
 }
 

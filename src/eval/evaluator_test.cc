@@ -173,7 +173,7 @@ TEST_F(EvaluatorTest, TimeoutIsServedFromTheCacheOnlyUnderTheSameLimits) {
   EXPECT_FALSE(longer.cached);
   EXPECT_EQ(jobs_, 2);
   // The same for the host-memory limit that killed a candidate.
-  facts_ = {{"status", "memory_limit"}, {"phase", "candidate"}, {"limit_mb", 4000}};
+  facts_ = {{"status", "memory_limit"}, {"phase", "candidate"}, {"memory_limit_mb", 4000}};
   profile_.memory_limit_mb = 4000;
   EXPECT_FALSE(EvaluateOnce({h200}, h200).cached);
   EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);
