@@ -96,10 +96,7 @@ void AddAdaptCommand(CLI::App& app, AdaptFlags& f) {
   adapt->add_flag("--json", f.json, "Print the summary as one JSON object");
   adapt->add_option("--device", f.search.device, "auto (default), cuda or cpu");
   adapt->add_option("--python", f.search.python, "Python interpreter with torch and triton");
-  adapt->add_option("--timeout", f.search.timeout_s, "Seconds per evaluation (180)");
-  adapt->add_option("--timed-runs", f.search.timed_runs, "Timed runs per evaluation (100)");
-  adapt->add_option("--warmup", f.search.warmup_runs, "Warm-up runs (10)");
-  adapt->add_option("--trials", f.search.trials, "Correctness trials (5)");
+  AddSettingFlags(*adapt, EvalSettingTable(), f.search.eval_settings);
   adapt->add_flag("--no-cache", f.search.no_cache, "Neither read nor write the result cache");
   adapt->add_option("--config", f.search.config_path,
                     "TOML configuration (default ./adaexplore.toml)");

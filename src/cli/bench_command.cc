@@ -149,10 +149,6 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--out", r.out_dir, "Best kernels, per method (adaexplore-bench-out)");
   bench->add_option("--memory", r.memory_path, "Skill memory for the prompts");
   bench->add_option("--profile", r.profile, "Evaluation profile: strict (default) or paper");
-  bench->add_option("--precision", r.precision, "fp32 (default), bf16 or fp16");
-  bench->add_option("--pytorch-compute", r.pytorch_compute,
-                    "allowed (default), forbidden or unrestricted: may PyTorch's compute "
-                    "kernels do the work?");
   bench
       ->add_option("--expand-ratio", f.expand_ratio,
                    "c_e / c (default: 0.5 on kernelbench:level3, else 1.0, as the reference)")
@@ -174,12 +170,10 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--html", f.html, "Also write the HTML report here");
   bench->add_option("--device", r.device, "auto (default), cuda or cpu");
   bench->add_option("--gpus", r.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
-  bench->add_option("--slots", r.slots, "Evaluations per device at once (default 2 per GPU)");
+  bench->add_option("--slots", r.slots, "Evaluations per device at once (default 2 per GPU)")
+      ->check(CLI::PositiveNumber);
   bench->add_option("--python", r.python, "Python interpreter with torch and triton");
-  bench->add_option("--timeout", r.timeout_s, "Seconds per evaluation (180)");
-  bench->add_option("--timed-runs", r.timed_runs, "Timed runs per evaluation (100)");
-  bench->add_option("--warmup", r.warmup_runs, "Warm-up runs (10)");
-  bench->add_option("--trials", r.trials, "Correctness trials (5)");
+  AddSettingFlags(*bench, EvalSettingTable(), r.eval_settings);
   bench->add_flag("--no-cache", r.no_cache, "Neither read nor write the result cache");
   AddNatsFlags(*bench, r.nats_url, r.nats_queue, r.nats_startup_timeout_s);
   bench->add_flag("--confirm-best", r.confirm_best,

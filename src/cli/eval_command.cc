@@ -15,49 +15,23 @@
 namespace adaexplore {
 
 Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
-  if (!f.profile.empty() || !f.precision.empty()) {
-    // Another profile or precision: rebuild from the profile's defaults, with the config file's
-    // settings over them again, key by key (flags outrank the file, the file the profile: an
-    // atol the file sets stays under --precision bf16).
-    ASSIGN_OR_RETURN(EvalProfile rebuilt,
-                     ProfileByName(f.profile.empty() ? config.profile.name : f.profile));
-    nlohmann::json settings = config.eval_file;
-    if (!f.precision.empty()) {
-      settings["precision"] = f.precision;
-    }
-    RETURN_IF_ERROR(ApplyEvalSettings(settings, rebuilt));
-    config.profile = std::move(rebuilt);
-  }
-  EvalProfile& p = config.profile;
-  if (!f.pytorch_compute.empty()) {
-    RETURN_IF_ERROR(SetPytorchCompute(p, f.pytorch_compute));
-  }
-  if (f.timeout_s > 0) {
-    p.timeout_s = f.timeout_s;
-  }
-  if (f.trials > 0) {
-    p.trials = f.trials;
-  }
-  if (f.timed_runs > 0) {
-    p.timed_runs = f.timed_runs;
-  }
-  if (f.warmup_runs >= 0) {
-    p.warmup_runs = f.warmup_runs;
-  }
-  if (f.memory_limit_mb >= 0) {
-    p.memory_limit_mb = f.memory_limit_mb;
-  }
-  if (f.compile_baseline) {
-    p.compile_baseline = true;
-  }
+  ASSIGN_OR_RETURN(const nlohmann::json flagged, SettingFlagValues(EvalSettingTable(), f.settings));
+  // The profile's defaults, then the config file's settings, then the flags', key by key (flags
+  // outrank the file, the file the profile: an atol the file sets stays under --precision bf16).
+  ASSIGN_OR_RETURN(EvalProfile rebuilt,
+                   ProfileByName(f.profile.empty() ? config.profile.name : f.profile));
+  nlohmann::json settings = config.eval_file;
+  settings.update(flagged);
+  RETURN_IF_ERROR(ApplyEvalSettings(settings, rebuilt));
+  config.profile = std::move(rebuilt);
   if (!f.device.empty()) {
     config.device = f.device;
   }
   if (!f.gpus.empty()) {
     config.gpus = f.gpus;
   }
-  if (f.slots >= 0) {
-    config.slots = f.slots;
+  if (f.slots) {
+    config.slots = *f.slots;
   }
   if (!f.python.empty()) {
     config.python = f.python;
@@ -77,20 +51,23 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   if (!f.nats_queue.empty()) {
     config.nats_queue = f.nats_queue;
   }
-  if (f.nats_startup_timeout_s > 0) {
-    config.nats_startup_timeout_s = f.nats_startup_timeout_s;
+  if (f.nats_startup_timeout_s) {
+    config.nats_startup_timeout_s = *f.nats_startup_timeout_s;
   }
   return Status::Ok();
 }
 
-void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue, double& wait_s) {
+void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue,
+                  std::optional<double>& wait_s) {
   command.add_option("--nats", url,
                      "Evaluate through NATS JetStream on `adaexplore worker --nats` hosts");
   command.add_option("--queue", queue,
                      "With --nats: the workers' queue, e.g. nvidia-h200 (default: the first "
                      "worker that answers)");
-  command.add_option("--nats-startup-timeout", wait_s,
-                     "With --nats: seconds to wait for a worker to answer (300)");
+  command
+      .add_option("--nats-startup-timeout", wait_s,
+                  "With --nats: seconds to wait for a worker to answer (300)")
+      ->check(CLI::PositiveNumber);
 }
 
 void AddEvalCommand(CLI::App& app, EvalFlags& f) {
@@ -105,21 +82,11 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--kernels-dir", f.kernels_dir,
                    "Batch form: folder with one subfolder (or file) per task name");
   eval->add_option("--profile", f.profile, "strict (default) or paper");
-  eval->add_option("--precision", f.precision, "fp32 (default), bf16 or fp16");
   eval->add_option("--device", f.device, "auto (default), cuda or cpu");
   eval->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
-  eval->add_option("--slots", f.slots, "Evaluations per device at once (default 2 per GPU)");
-  eval->add_option("--timeout", f.timeout_s, "Seconds per candidate, compile included (180)");
-  eval->add_option("--trials", f.trials, "Correctness trials (5)");
-  eval->add_option("--timed-runs", f.timed_runs, "Timed runs (100)");
-  eval->add_option("--warmup", f.warmup_runs, "Warm-up runs before timing (10)");
-  eval->add_option("--memory-limit-mb", f.memory_limit_mb,
-                   "Host memory per evaluation (default: a share of RAM)");
-  eval->add_flag("--compile-baseline", f.compile_baseline, "Also time torch.compile(reference)");
-  eval->add_option("--pytorch-compute", f.pytorch_compute,
-                   "allowed (default: beside the candidate's own kernels), forbidden or "
-                   "unrestricted (pure PyTorch rewrites count): may PyTorch's compute kernels "
-                   "(aten, cuBLAS, cuDNN) do the work? (GPU kernel trace)");
+  eval->add_option("--slots", f.slots, "Evaluations per device at once (default 2 per GPU)")
+      ->check(CLI::PositiveNumber);
+  AddSettingFlags(*eval, EvalSettingTable(), f.settings);
   eval->add_option("--python", f.python, "Python interpreter with torch and triton");
   eval->add_option("--cache", f.cache_path, "Result cache (SQLite) path");
   eval->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");

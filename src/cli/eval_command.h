@@ -6,9 +6,11 @@
 //   adaexplore eval --tasks-dir TD --kernels-dir KD     (KD/<task>/*.py against TD/<task>.py)
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/setting_flags.h"
 #include "config/config.h"
 #include "core/result.h"
 
@@ -22,17 +24,10 @@ struct EvalFlags {
   std::string tasks_dir;
   std::string kernels_dir;
   std::string profile;
-  std::string precision;
   std::string device;
   std::vector<int> gpus;
-  int slots = -1;
-  double timeout_s = 0;
-  int trials = 0;
-  int timed_runs = 0;
-  int warmup_runs = -1;
-  double memory_limit_mb = -1;
-  bool compile_baseline = false;
-  std::string pytorch_compute;  // "allowed", "forbidden" or "unrestricted"; empty: the profile's.
+  std::optional<int> slots;
+  SettingFlags settings;  // The evaluation settings' flags (eval/settings.h) that were given.
   std::string python;
   std::string cache_path;
   bool no_cache = false;
@@ -42,13 +37,14 @@ struct EvalFlags {
   std::string log_level;
   std::string nats_url;
   std::string nats_queue;
-  double nats_startup_timeout_s = 0;
+  std::optional<double> nats_startup_timeout_s;
 };
 
 void AddEvalCommand(CLI::App& app, EvalFlags& flags);
 
 // --nats URL and --queue NAME: evaluate on `adaexplore worker --nats` hosts (eval, run, bench).
-void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue, double& wait_s);
+void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue,
+                  std::optional<double>& wait_s);
 
 // The evaluation flags that were given, over `config` (unset flags leave it alone). Shared with
 // `adaexplore run`, whose evaluation flags are a subset.

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "cli/adapt_command.h"
 #include "cli/bench_command.h"
 #include "cli/eval_command.h"
 #include "cli/run_command.h"
@@ -11,6 +12,83 @@ Config FromFile(const char* text) {
   Config config;
   EXPECT_TRUE(ApplyConfigText(text, "adaexplore.toml", config).ok());
   return config;
+}
+
+// Flags as a parse leaves them: the evaluation settings' flags given, by setting name.
+EvalFlags Flags(std::map<std::string, std::string> given, std::string profile = "") {
+  EvalFlags flags;
+  flags.profile = std::move(profile);
+  flags.settings.given = std::move(given);
+  return flags;
+}
+
+// Another valid value of `s`, as a flag's text.
+std::string AnotherText(const Setting<EvalProfile>& s) {
+  switch (s.kind) {
+    case SettingKind::kBoolean:
+      return "true";
+    case SettingKind::kInteger:
+      return "7";
+    case SettingKind::kNumber:
+      return "0.125";
+    case SettingKind::kChoice:
+      return std::string(s.choices.back());
+  }
+  return "";
+}
+
+// Every command that evaluates takes every evaluation setting's flag, and the value reaches the
+// profile: a setting added to the table is on every command at once.
+TEST(EvalFlagsTest, EveryEvaluationSettingHasItsFlagOnEveryCommand) {
+  for (const Setting<EvalProfile>& s : EvalSettingTable()) {
+    const std::string text = AnotherText(s);
+    std::vector<std::string> args = {std::string(s.flag)};
+    if (s.kind != SettingKind::kBoolean) {
+      args.push_back(text);
+    }
+    for (const char* command : {"eval", "run", "bench", "adapt"}) {
+      CLI::App app;
+      EvalFlags eval;
+      RunFlags run;
+      BenchFlags bench;
+      AdaptFlags adapt;
+      AddEvalCommand(app, eval);
+      AddRunCommand(app, run);
+      AddBenchCommand(app, bench);
+      AddAdaptCommand(app, adapt);
+      std::vector<std::string> argv = {"adaexplore", command};
+      if (std::string(command) == "bench") {
+        argv.insert(argv.end(), {"--suite", "tasks"});
+      } else if (std::string(command) == "adapt") {
+        argv.insert(argv.end(), {"--memory", "memory.sqlite"});
+      }
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<const char*> c_argv;
+      for (const std::string& a : argv) {
+        c_argv.push_back(a.c_str());
+      }
+      ASSERT_NO_THROW(app.parse(static_cast<int>(c_argv.size()), c_argv.data()))
+          << command << " " << s.flag;
+      const std::string name = std::string(command);
+      const EvalFlags given = name == "eval"    ? eval
+                              : name == "run"   ? EvalPart(run)
+                              : name == "bench" ? EvalPart(bench.search)
+                                                : EvalPart(adapt.search);
+      Config config;
+      ASSERT_TRUE(ApplyEvalFlags(given, config).ok()) << command << " " << s.flag;
+      EXPECT_EQ(s.get(config.profile), *SettingValueFromText(s, text)) << command << " " << s.flag;
+    }
+  }
+}
+
+TEST(EvalFlagsTest, AFlagOutOfRangeIsAnErrorNamingIt) {
+  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+           {"trials", "0"}, {"timeout_s", "-5"}, {"precision", "fp8"}, {"warmup_runs", "x"}}) {
+    Config config;
+    Status s = ApplyEvalFlags(Flags({{name, text}}), config);
+    EXPECT_FALSE(s.ok()) << name;
+    EXPECT_NE(s.message().find(text), std::string::npos) << s.message();
+  }
 }
 
 TEST(EvalFlagsTest, ProfileFlagKeepsTheFilesSettings) {
@@ -34,21 +112,21 @@ TEST(EvalFlagsTest, ProfileFlagKeepsTheFilesSettings) {
 
 TEST(EvalFlagsTest, PrecisionFlagKeepsAToleranceTheFileSet) {
   Config config = FromFile("[eval]\natol = 1e-3\ntrials = 4\n");
-  ASSERT_TRUE(ApplyEvalFlags({.precision = "bf16"}, config).ok());
+  ASSERT_TRUE(ApplyEvalFlags(Flags({{"precision", "bf16"}}), config).ok());
   EXPECT_EQ(config.profile.precision, "bf16");
   EXPECT_DOUBLE_EQ(config.profile.atol, 1e-3);  // The file's.
   EXPECT_DOUBLE_EQ(config.profile.rtol, 1e-2);  // bf16's, as the file set none.
   EXPECT_EQ(config.profile.trials, 4);
   // Flags outrank the file.
   Config flagged = FromFile("[eval]\ntrials = 4\n");
-  ASSERT_TRUE(ApplyEvalFlags({.profile = "paper", .trials = 9}, flagged).ok());
+  ASSERT_TRUE(ApplyEvalFlags(Flags({{"trials", "9"}}, "paper"), flagged).ok());
   EXPECT_EQ(flagged.profile.trials, 9);
 }
 
 TEST(EvalFlagsTest, UnknownProfileOrPrecisionIsAnError) {
   Config config;
   EXPECT_FALSE(ApplyEvalFlags({.profile = "lenient"}, config).ok());
-  EXPECT_FALSE(ApplyEvalFlags({.precision = "fp8"}, config).ok());
+  EXPECT_FALSE(ApplyEvalFlags(Flags({{"precision", "fp8"}}), config).ok());
   EXPECT_EQ(config.profile.name, "strict");
 }
 
@@ -66,7 +144,7 @@ TEST(EvalFlagsTest, ResumedRunJudgesWithItsOwnSettings) {
   EXPECT_EQ(today.profile.trials, 3);
   EXPECT_EQ(today.profile.pytorch_compute, "forbidden");
   // Flags other than the profile and precision still apply (a longer timeout, say).
-  ASSERT_TRUE(RestoreRunProfile(run, {.timeout_s = 900}, today).ok());
+  ASSERT_TRUE(RestoreRunProfile(run, {.eval_settings = {{{"timeout_s", "900"}}}}, today).ok());
   EXPECT_DOUBLE_EQ(today.profile.timeout_s, 900);
   EXPECT_EQ(today.profile.trials, 3);
   // A run from before the settings were stored keeps its profile and precision.

@@ -94,12 +94,7 @@ nlohmann::json SummaryJson(const std::vector<TaskSummary>& summaries) {
 EvalFlags EvalPart(const RunFlags& f) {
   EvalFlags eval;
   eval.profile = f.profile;
-  eval.precision = f.precision;
-  eval.pytorch_compute = f.pytorch_compute;
-  eval.timeout_s = f.timeout_s;
-  eval.timed_runs = f.timed_runs;
-  eval.warmup_runs = f.warmup_runs;
-  eval.trials = f.trials;
+  eval.settings = f.eval_settings;
   eval.device = f.device;
   eval.gpus = f.gpus;
   eval.slots = f.slots;
@@ -122,10 +117,6 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
                   "Skill memory: a database from adapt/memory, or rule||count text");
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");
   run->add_option("--profile", f.profile, "Evaluation profile: strict (default) or paper");
-  run->add_option("--precision", f.precision, "fp32 (default), bf16 or fp16");
-  run->add_option("--pytorch-compute", f.pytorch_compute,
-                  "allowed (default), forbidden or unrestricted: may PyTorch's compute kernels "
-                  "do the work?");
   run->add_option("--language", f.language, "triton (default) or cuda");
   run->add_option("--db", f.db_path, "Run database (adaexplore-run.sqlite)");
   run->add_flag("--resume", f.resume, "Continue the database's latest run (or --run)");
@@ -146,10 +137,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--slots", f.slots,
                   "Evaluations per device at once; timing stays exclusive (default 2 per GPU)");
   run->add_option("--python", f.python, "Python interpreter with torch and triton");
-  run->add_option("--timeout", f.timeout_s, "Seconds per evaluation (180)");
-  run->add_option("--timed-runs", f.timed_runs, "Timed runs per evaluation (100)");
-  run->add_option("--warmup", f.warmup_runs, "Warm-up runs (10)");
-  run->add_option("--trials", f.trials, "Correctness trials (5)");
+  AddSettingFlags(*run, EvalSettingTable(), f.eval_settings);
   run->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
   AddNatsFlags(*run, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
   run->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");
@@ -182,10 +170,12 @@ Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& conf
   if (Status s = ApplyEvalSettings(stored, config.profile); !s.ok()) {
     return s.WithContext(fmt::format("run {}'s stored evaluation settings", run.id));
   }
-  config.eval_file = nlohmann::json::object();
+  // The run's settings take the place of the config file's; flags other than the profile and
+  // precision still count (a longer timeout, say).
+  config.eval_file = stored;
   EvalFlags eval = EvalPart(flags);
   eval.profile.clear();
-  eval.precision.clear();
+  eval.settings.given.erase("precision");
   return ApplyEvalFlags(eval, config);
 }
 

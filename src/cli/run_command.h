@@ -29,8 +29,6 @@ struct RunFlags {
   std::string method = "adaexplore";
   std::string memory_path;
   std::string profile;
-  std::string precision;
-  std::string pytorch_compute;
   std::string language = "triton";
   std::string db_path = "adaexplore-run.sqlite";
   std::string out_dir = "adaexplore-out";
@@ -43,21 +41,18 @@ struct RunFlags {
   std::string log_level;
   std::string nats_url;
   std::string nats_queue;
+  SettingFlags eval_settings;  // The evaluation settings' flags (eval/settings.h) given.
   int64_t run_id = 0;
   uint64_t seed = 0;
   double expand_ratio = 0;  // c_e / c; 0: the config's ([search] expand_ratio, default 1).
   int64_t max_output_tokens = 0;
-  double timeout_s = 0;
-  double nats_startup_timeout_s = 0;
+  std::optional<double> nats_startup_timeout_s;
   // Spent toward the LLM budget before this search (adapt's earlier waves and own calls).
   double spent_usd = 0;
   int64_t spent_tokens = 0;
   int steps = 50;
   int memory_min_count = 3;
-  int slots = -1;
-  int timed_runs = 0;
-  int warmup_runs = -1;
-  int trials = 0;
+  std::optional<int> slots;
   bool resume = false;
   bool json = false;
   bool quiet = false;  // No summary on stdout (adapt runs searches as its steps).

@@ -1,5 +1,6 @@
 #include "config/config.h"
 
+#include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include <cstdlib>
@@ -8,23 +9,30 @@
 #include <set>
 
 #include "config/llm_config.h"
+#include "eval/settings.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
 namespace {
 
+// The keys of each section: [eval] and [search] hold their settings tables (eval/settings.h,
+// search/settings.h) and one key each that is no setting of a profile or a search.
+template <typename Target>
+std::set<std::string> Names(const std::vector<Setting<Target>>& table, std::string extra) {
+  std::set<std::string> names = {std::move(extra)};
+  for (const Setting<Target>& s : table) {
+    names.insert(std::string(s.name));
+  }
+  return names;
+}
+
 const std::map<std::string, std::set<std::string>>& KnownKeys() {
   static const std::map<std::string, std::set<std::string>> keys = {
-      {"eval",
-       {"profile", "precision", "trials", "warmup_runs", "timed_runs", "timeout_s", "atol", "rtol",
-        "memory_limit_mb", "compile_baseline", "pytorch_compute"}},
+      {"eval", Names(EvalSettingTable(), "profile")},
       {"workers", {"python", "device", "gpus", "slots"}},
       {"cache", {"enabled", "path"}},
       {"log", {"level"}},
-      {"search",
-       {"prompts_dir", "exploration", "expand_ratio", "alpha", "p_large", "small_step_limit",
-        "memory_window", "pool_size", "reward_compile_failure", "reward_incorrect",
-        "reward_correct_low", "reward_correct_high", "reward_speedup_min", "reward_speedup_max"}},
+      {"search", Names(SearchSettingTable(), "prompts_dir")},
   };
   return keys;
 }
@@ -64,17 +72,34 @@ Status Read(const toml::table& root, const char* section, const char* key,
   return Status::Ok();
 }
 
-// Copies [eval] `key`, when the file has it, into `settings` (its type checked as T).
-template <typename T>
-Status Collect(const toml::table& root, const char* key, const std::string& origin,
-               nlohmann::json& settings) {
-  if (root.at_path(std::string("eval.") + key).node() == nullptr) {
-    return Status::Ok();
+// The settings of `table` that [section] holds, as JSON of their kinds (an integer stays an
+// integer, so that a range check can tell 2 from 2.5).
+template <typename Target>
+Result<nlohmann::json> CollectSettings(const toml::table& root, const char* section,
+                                       const std::vector<Setting<Target>>& table,
+                                       const std::string& origin) {
+  nlohmann::json settings = nlohmann::json::object();
+  for (const Setting<Target>& s : table) {
+    const toml::node* node = root.at_path(std::string(section) + "." + std::string(s.name)).node();
+    if (node == nullptr) {
+      continue;
+    }
+    nlohmann::json value;
+    if (std::optional<int64_t> i = node->value_exact<int64_t>()) {
+      value = *i;
+    } else if (std::optional<double> d = node->value_exact<double>()) {
+      value = *d;
+    } else if (std::optional<bool> b = node->value_exact<bool>()) {
+      value = *b;
+    } else if (std::optional<std::string> text = node->value_exact<std::string>()) {
+      value = *text;
+    }
+    if (Status valid = CheckSettingValue(s, value); !valid.ok()) {
+      return InvalidArgument(fmt::format("{}: [{}] {}", origin, section, valid.message()));
+    }
+    settings[std::string(s.name)] = value;
   }
-  T value{};
-  RETURN_IF_ERROR(Read(root, "eval", key, origin, value));
-  settings[key] = value;
-  return Status::Ok();
+  return settings;
 }
 
 Status ApplyEval(const toml::table& root, const std::string& origin, Config& config) {
@@ -87,17 +112,8 @@ Status ApplyEval(const toml::table& root, const std::string& origin, Config& con
     }
     config.profile = *profile;
   }
-  nlohmann::json settings = nlohmann::json::object();
-  for (const char* key : {"precision", "pytorch_compute"}) {
-    RETURN_IF_ERROR(Collect<std::string>(root, key, origin, settings));
-  }
-  for (const char* key : {"trials", "warmup_runs", "timed_runs"}) {
-    RETURN_IF_ERROR(Collect<int64_t>(root, key, origin, settings));
-  }
-  for (const char* key : {"timeout_s", "atol", "rtol", "memory_limit_mb"}) {
-    RETURN_IF_ERROR(Collect<double>(root, key, origin, settings));
-  }
-  RETURN_IF_ERROR(Collect<bool>(root, "compile_baseline", origin, settings));
+  ASSIGN_OR_RETURN(nlohmann::json settings,
+                   CollectSettings(root, "eval", EvalSettingTable(), origin));
   if (Status s = ApplyEvalSettings(settings, config.profile); !s.ok()) {
     return s.WithContext(origin + ": [eval]");
   }
@@ -108,24 +124,8 @@ Status ApplyEval(const toml::table& root, const std::string& origin, Config& con
 // [search]: the prompts folder and the search's constants (search/settings.h).
 Status ApplySearch(const toml::table& root, const std::string& origin, Config& config) {
   RETURN_IF_ERROR(Read(root, "search", "prompts_dir", origin, config.prompts_dir));
-  const toml::table* section = root["search"].as_table();
-  if (section == nullptr) {
-    return Status::Ok();
-  }
-  nlohmann::json settings = nlohmann::json::object();
-  for (const auto& [key, node] : *section) {
-    const std::string name(key.str());
-    if (name == "prompts_dir") {
-      continue;
-    }
-    if (std::optional<int64_t> i = node.value_exact<int64_t>()) {
-      settings[name] = *i;
-    } else if (std::optional<double> d = node.value_exact<double>()) {
-      settings[name] = *d;
-    } else {
-      return InvalidArgument(origin + ": [search] " + name + " must be a number");
-    }
-  }
+  ASSIGN_OR_RETURN(nlohmann::json settings,
+                   CollectSettings(root, "search", SearchSettingTable(), origin));
   if (Status s = ApplySearchSettings(settings, config.search); !s.ok()) {
     return s.WithContext(origin + ": [search]");
   }

@@ -4,8 +4,7 @@
 // file given with --config), then command-line flags, each overriding the one before. Unknown
 // keys are errors, so a typo never silently does nothing.
 //
-//   [eval]     profile, precision, pytorch_compute, trials, warmup_runs, timed_runs, timeout_s,
-//              atol, rtol, memory_limit_mb, compile_baseline
+//   [eval]     profile and the evaluation settings (eval/settings.h)
 //   [workers]  python, device ("auto" | "cuda" | "cpu"), gpus (list of indices), slots
 //   [cache]    enabled, path
 //   [log]      level
@@ -20,6 +19,7 @@
 
 #include "core/result.h"
 #include "eval/profile.h"
+#include "eval/settings.h"
 #include "llm/options.h"
 #include "search/settings.h"
 #include "sys/fs.h"  // DefaultCacheDirectory, for callers that used to find it here.

@@ -1,7 +1,5 @@
 #include "eval/profile.h"
 
-#include "core/settings_reader.h"
-
 namespace adaexplore {
 namespace {
 
@@ -72,50 +70,6 @@ Status SetPrecision(EvalProfile& profile, std::string_view precision) {
   if (profile.name == "strict") {
     profile.atol = profile.rtol = precision == "fp32" ? kStrictFp32Tolerance : kStrictHalfTolerance;
   }
-  return Status::Ok();
-}
-
-nlohmann::json EvalSettings(const EvalProfile& p) {
-  return {{"precision", p.precision},
-          {"pytorch_compute", p.pytorch_compute},
-          {"trials", p.trials},
-          {"warmup_runs", p.warmup_runs},
-          {"timed_runs", p.timed_runs},
-          {"timeout_s", p.timeout_s},
-          {"atol", p.atol},
-          {"rtol", p.rtol},
-          {"memory_limit_mb", p.memory_limit_mb},
-          {"compile_baseline", p.compile_baseline}};
-}
-
-Status ApplyEvalSettings(const nlohmann::json& settings, EvalProfile& profile) {
-  SettingsReader in(settings, EvalSettings(profile), "evaluation");
-  EvalProfile p = profile;
-  std::string precision, pytorch_compute;
-  RETURN_IF_ERROR(
-      in.Read("precision", precision).Read("pytorch_compute", pytorch_compute).status());
-  if (in.Has("precision")) {  // Only when given: it resets the strict tolerances.
-    RETURN_IF_ERROR(SetPrecision(p, precision));
-  }
-  if (in.Has("pytorch_compute")) {
-    RETURN_IF_ERROR(SetPytorchCompute(p, pytorch_compute));
-  }
-  in.Read("trials", p.trials)
-      .Read("warmup_runs", p.warmup_runs)
-      .Read("timed_runs", p.timed_runs)
-      .Read("timeout_s", p.timeout_s)
-      .Read("atol", p.atol)
-      .Read("rtol", p.rtol)
-      .Read("memory_limit_mb", p.memory_limit_mb)
-      .Read("compile_baseline", p.compile_baseline);
-  RETURN_IF_ERROR(in.status());
-  if (p.trials < 1 || p.warmup_runs < 0 || p.timed_runs < 1) {
-    return InvalidArgument("trials and timed_runs must be >= 1, warmup_runs >= 0");
-  }
-  if (p.timeout_s <= 0 || p.atol < 0 || p.rtol < 0 || p.memory_limit_mb < 0) {
-    return InvalidArgument("timeout_s must be > 0, tolerances and memory_limit_mb >= 0");
-  }
-  profile = std::move(p);
   return Status::Ok();
 }
 

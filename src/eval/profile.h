@@ -84,15 +84,6 @@ Result<EvalProfile> ProfileByName(std::string_view name);
 // bf16/fp16; paper: 5e-2 throughout).
 Status SetPrecision(EvalProfile& profile, std::string_view precision);
 
-// The settings a user changes over a profile (the [eval] keys and their flags): precision,
-// pytorch_compute, trials, warmup_runs, timed_runs, timeout_s, atol, rtol, memory_limit_mb and
-// compile_baseline. EvalSettings gives a profile's; ApplyEvalSettings sets those present in
-// `settings` (precision first, since it resets the strict tolerances), all or none: a wrong type
-// or an out-of-range value is an error naming the key. A run stores its settings, so that a
-// resumed run judges with the same ones.
-nlohmann::json EvalSettings(const EvalProfile& profile);
-Status ApplyEvalSettings(const nlohmann::json& settings, EvalProfile& profile);
-
 // Sets whether PyTorch's compute kernels may do the work: "allowed" (beside the candidate's own
 // kernels), "forbidden" (at most pytorch_compute_share of the kernel time) or "unrestricted"
 // (a call need not launch any kernel of the candidate's: pure PyTorch rewrites count).

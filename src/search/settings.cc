@@ -1,59 +1,124 @@
 #include "search/settings.h"
 
-#include "core/settings_reader.h"
-
 namespace adaexplore {
+namespace {
+
+using SearchSetting = Setting<SearchSettings>;
+
+// A number setting over the field `ref` reaches; `integer` for counts.
+template <typename Ref>
+SearchSetting Row(SearchSetting row, Ref ref) {
+  BindRef(row, ref);
+  row.fingerprint = false;  // The search's settings decide which kernels are made, not verdicts.
+  return row;
+}
+
+std::vector<SearchSetting> MakeTable() {
+  constexpr SettingKind kNumber = SettingKind::kNumber;
+  constexpr SettingKind kInteger = SettingKind::kInteger;
+  return {
+      Row({.name = "exploration",
+           .kind = kNumber,
+           .default_text = "0.3",
+           .help = "c, UCB1's exploration constant",
+           .min = 0},
+          [](SearchSettings& s) -> double& { return s.explore.exploration; }),
+      Row({.name = "expand_ratio",
+           .kind = kNumber,
+           .flag = "--expand-ratio",
+           .default_text = "1.0 (0.5 on kernelbench:level3)",
+           .help = "c_e / c: how much more a node with a free large step explores",
+           .min = 0,
+           .min_exclusive = true},
+          [](SearchSettings& s) -> double& { return s.explore.expand_ratio; }),
+      Row({.name = "alpha",
+           .kind = kNumber,
+           .default_text = "0.0",
+           .help = "Q = alpha * max + (1 - alpha) * mean reward",
+           .min = 0,
+           .max = 1},
+          [](SearchSettings& s) -> double& { return s.explore.alpha; }),
+      Row({.name = "p_large",
+           .kind = kNumber,
+           .default_text = "0.2",
+           .help = "chance of a large step where none is forced",
+           .min = 0,
+           .max = 1},
+          [](SearchSettings& s) -> double& { return s.explore.p_large; }),
+      Row({.name = "small_step_limit",
+           .kind = kInteger,
+           .default_text = "2",
+           .help = "small children after which a node gets large steps only",
+           .min = 0},
+          [](SearchSettings& s) -> int& { return s.explore.small_step_limit; }),
+      Row({.name = "memory_window",
+           .kind = kInteger,
+           .default_text = "5",
+           .help = "nodes in a small step's context",
+           .min = 1},
+          [](SearchSettings& s) -> int& { return s.explore.memory_window; }),
+      Row({.name = "pool_size",
+           .kind = kInteger,
+           .default_text = "5",
+           .help = "most kernels in a large step's pool",
+           .min = 1},
+          [](SearchSettings& s) -> int& { return s.explore.pool_size; }),
+      Row({.name = "reward_compile_failure",
+           .kind = kNumber,
+           .default_text = "0.0",
+           .help = "reward of a kernel that does not compile or run"},
+          [](SearchSettings& s) -> double& { return s.rewards.compile_failure; }),
+      Row({.name = "reward_incorrect",
+           .kind = kNumber,
+           .default_text = "0.05",
+           .help = "reward of an incorrect kernel"},
+          [](SearchSettings& s) -> double& { return s.rewards.incorrect; }),
+      Row({.name = "reward_correct_low",
+           .kind = kNumber,
+           .default_text = "0.4",
+           .help = "reward of a correct kernel at reward_speedup_min"},
+          [](SearchSettings& s) -> double& { return s.rewards.correct_low; }),
+      Row({.name = "reward_correct_high",
+           .kind = kNumber,
+           .default_text = "1.6",
+           .help = "reward of a correct kernel at reward_speedup_max"},
+          [](SearchSettings& s) -> double& { return s.rewards.correct_high; }),
+      Row({.name = "reward_speedup_min",
+           .kind = kNumber,
+           .default_text = "0.1",
+           .help = "speedup at and below which a correct kernel gets reward_correct_low",
+           .min = 0,
+           .min_exclusive = true},
+          [](SearchSettings& s) -> double& { return s.rewards.speedup_min; }),
+      Row({.name = "reward_speedup_max",
+           .kind = kNumber,
+           .default_text = "10.0",
+           .help = "speedup at and above which a correct kernel gets reward_correct_high",
+           .min = 0,
+           .min_exclusive = true},
+          [](SearchSettings& s) -> double& { return s.rewards.speedup_max; }),
+  };
+}
+
+}  // namespace
+
+const std::vector<Setting<SearchSettings>>& SearchSettingTable() {
+  static const std::vector<Setting<SearchSettings>> table = MakeTable();
+  return table;
+}
 
 nlohmann::json SearchSettingsJson(const SearchSettings& s) {
-  const ExploreOptions& e = s.explore;
-  const RewardOptions& r = s.rewards;
-  return {{"exploration", e.exploration},
-          {"expand_ratio", e.expand_ratio},
-          {"alpha", e.alpha},
-          {"p_large", e.p_large},
-          {"small_step_limit", e.small_step_limit},
-          {"memory_window", e.memory_window},
-          {"pool_size", e.pool_size},
-          {"reward_compile_failure", r.compile_failure},
-          {"reward_incorrect", r.incorrect},
-          {"reward_correct_low", r.correct_low},
-          {"reward_correct_high", r.correct_high},
-          {"reward_speedup_min", r.speedup_min},
-          {"reward_speedup_max", r.speedup_max}};
+  return SettingsJson(SearchSettingTable(), s);
 }
 
 Status ApplySearchSettings(const nlohmann::json& json, SearchSettings& settings) {
   SearchSettings s = settings;
-  SettingsReader in(json, SearchSettingsJson(settings), "search");
-  in.Read("exploration", s.explore.exploration)
-      .Read("expand_ratio", s.explore.expand_ratio)
-      .Read("alpha", s.explore.alpha)
-      .Read("p_large", s.explore.p_large)
-      .Read("small_step_limit", s.explore.small_step_limit)
-      .Read("memory_window", s.explore.memory_window)
-      .Read("pool_size", s.explore.pool_size)
-      .Read("reward_compile_failure", s.rewards.compile_failure)
-      .Read("reward_incorrect", s.rewards.incorrect)
-      .Read("reward_correct_low", s.rewards.correct_low)
-      .Read("reward_correct_high", s.rewards.correct_high)
-      .Read("reward_speedup_min", s.rewards.speedup_min)
-      .Read("reward_speedup_max", s.rewards.speedup_max);
-  RETURN_IF_ERROR(in.status());
-  const ExploreOptions& e = s.explore;
+  RETURN_IF_ERROR(ApplySettings(SearchSettingTable(), json, s, "search"));
   const RewardOptions& r = s.rewards;
-  if (e.exploration < 0 || e.expand_ratio <= 0) {
-    return InvalidArgument("exploration must be >= 0 and expand_ratio > 0");
-  }
-  if (e.alpha < 0 || e.alpha > 1 || e.p_large < 0 || e.p_large > 1) {
-    return InvalidArgument("alpha and p_large must lie in [0, 1]");
-  }
-  if (e.small_step_limit < 0 || e.memory_window < 1 || e.pool_size < 1) {
-    return InvalidArgument("small_step_limit must be >= 0, memory_window and pool_size >= 1");
-  }
-  if (r.speedup_min <= 0 || r.speedup_max <= r.speedup_min || r.correct_high < r.correct_low) {
+  if (r.speedup_max <= r.speedup_min || r.correct_high < r.correct_low) {
     return InvalidArgument(
-        "reward_speedup_min must be > 0 and below reward_speedup_max, reward_correct_high >= "
-        "reward_correct_low");
+        "search settings: reward_speedup_min must be below reward_speedup_max, "
+        "reward_correct_high >= reward_correct_low");
   }
   settings = s;
   return Status::Ok();

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
+#include "core/setting.h"
 #include "search/policy.h"
 #include "search/tree.h"
 
@@ -19,6 +20,9 @@ struct SearchSettings {
   ExploreOptions explore;
   RewardOptions rewards;
 };
+
+// The settings as a table (core/setting.h): name, kind, range, flag, default, help.
+const std::vector<Setting<SearchSettings>>& SearchSettingTable();
 
 // Every setting, by the names above.
 nlohmann::json SearchSettingsJson(const SearchSettings& settings);

@@ -1,0 +1,63 @@
+#include "config/settings_doc.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "eval/settings.h"
+#include "search/settings.h"
+
+namespace adaexplore {
+namespace {
+
+template <typename Target>
+std::string TypeText(const Setting<Target>& s) {
+  switch (s.kind) {
+    case SettingKind::kBoolean:
+      return "boolean";
+    case SettingKind::kChoice: {
+      std::string all;
+      for (std::string_view choice : s.choices) {
+        all += (all.empty() ? "" : " \\| ") + fmt::format("`{}`", choice);
+      }
+      return all;
+    }
+    case SettingKind::kInteger:
+    case SettingKind::kNumber:
+      break;
+  }
+  const std::string kind(SettingKindName(s.kind));
+  const bool low = std::isfinite(s.min);
+  const bool high = std::isfinite(s.max);
+  if (low && high) {
+    return fmt::format("{} in {}{:g}, {:g}]", kind, s.min_exclusive ? "(" : "[", s.min, s.max);
+  }
+  if (low) {
+    return fmt::format("{} {} {:g}", kind, s.min_exclusive ? ">" : "≥", s.min);
+  }
+  return kind;
+}
+
+template <typename Target>
+void AddRows(const std::vector<Setting<Target>>& table, std::string_view section,
+             std::string& out) {
+  for (const Setting<Target>& s : table) {
+    out +=
+        fmt::format("| `{}` | `[{}]` | {} | {} | {} | {} | {} | {} |\n", s.name, section,
+                    s.flag.empty() ? "" : fmt::format("`{}`", s.flag), TypeText(s), s.default_text,
+                    s.job_option.empty() ? "" : "yes", s.fingerprint ? "yes" : "", s.help);
+  }
+}
+
+}  // namespace
+
+std::string SettingsMarkdown() {
+  std::string out =
+      "| setting | section | flag | type | default | a job option | keys the cache | "
+      "meaning |\n|---|---|---|---|---|---|---|---|\n";
+  AddRows(EvalSettingTable(), "eval", out);
+  AddRows(SearchSettingTable(), "search", out);
+  return out;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,127 @@
+#include "eval/settings.h"
+
+namespace adaexplore {
+namespace {
+
+using EvalSetting = Setting<EvalProfile>;
+
+template <typename T>
+EvalSetting Bound(EvalSetting setting, T EvalProfile::*field) {
+  BindField(setting, field);
+  return setting;
+}
+
+std::vector<EvalSetting> MakeTable() {
+  EvalSetting precision{.name = "precision",
+                        .kind = SettingKind::kChoice,
+                        .flag = "--precision",
+                        .job_option = "precision",
+                        .fingerprint = true,
+                        .default_text = "fp32",
+                        .help = "dtype of weights and float inputs; sets the strict tolerances",
+                        .choices = {"fp32", "bf16", "fp16"}};
+  BindField(precision, &EvalProfile::precision);
+  precision.set = [](EvalProfile& p, const nlohmann::json& v) {
+    return SetPrecision(p, v.get<std::string>());
+  };
+  EvalSetting pytorch_compute{
+      .name = "pytorch_compute",
+      .kind = SettingKind::kChoice,
+      .flag = "--pytorch-compute",
+      .fingerprint = true,
+      .default_text = "allowed",
+      .help =
+          "may PyTorch's compute kernels do the work: allowed (beside the candidate's own), "
+          "forbidden, or unrestricted (pure PyTorch rewrites count)",
+      .choices = {"allowed", "forbidden", "unrestricted"}};
+  BindField(pytorch_compute, &EvalProfile::pytorch_compute);
+  return {
+      precision,
+      pytorch_compute,
+      Bound({.name = "trials",
+             .kind = SettingKind::kInteger,
+             .flag = "--trials",
+             .job_option = "trials",
+             .fingerprint = true,
+             .default_text = "5",
+             .help = "correctness trials, each with its own inputs",
+             .min = 1},
+            &EvalProfile::trials),
+      Bound({.name = "warmup_runs",
+             .kind = SettingKind::kInteger,
+             .flag = "--warmup",
+             .job_option = "warmup_runs",
+             .fingerprint = true,
+             .default_text = "10",
+             .help = "warm-up runs before timing",
+             .min = 0},
+            &EvalProfile::warmup_runs),
+      Bound({.name = "timed_runs",
+             .kind = SettingKind::kInteger,
+             .flag = "--timed-runs",
+             .job_option = "timed_runs",
+             .fingerprint = true,
+             .default_text = "100",
+             .help = "timed runs",
+             .min = 1},
+            &EvalProfile::timed_runs),
+      Bound({.name = "timeout_s",
+             .kind = SettingKind::kNumber,
+             .flag = "--timeout",
+             .default_text = "180",
+             .help = "seconds per candidate, compile included (the job's limit)",
+             .min = 0,
+             .min_exclusive = true},
+            &EvalProfile::timeout_s),
+      Bound({.name = "atol",
+             .kind = SettingKind::kNumber,
+             .flag = "--atol",
+             .job_option = "atol",
+             .fingerprint = true,
+             .default_text = "1e-4 (fp32), 1e-2 (bf16, fp16); paper: 5e-2",
+             .help = "absolute tolerance",
+             .min = 0},
+            &EvalProfile::atol),
+      Bound({.name = "rtol",
+             .kind = SettingKind::kNumber,
+             .flag = "--rtol",
+             .job_option = "rtol",
+             .fingerprint = true,
+             .default_text = "as atol",
+             .help = "relative tolerance",
+             .min = 0},
+            &EvalProfile::rtol),
+      Bound({.name = "memory_limit_mb",
+             .kind = SettingKind::kNumber,
+             .flag = "--memory-limit-mb",
+             .default_text = "0: a share of RAM",
+             .help = "host memory of one evaluation (the job's limit)",
+             .min = 0},
+            &EvalProfile::memory_limit_mb),
+      Bound({.name = "compile_baseline",
+             .kind = SettingKind::kBoolean,
+             .flag = "--compile-baseline",
+             .job_option = "compile_baseline",
+             .fingerprint = true,
+             .default_text = "false",
+             .help = "also time torch.compile(reference)"},
+            &EvalProfile::compile_baseline),
+  };
+}
+
+}  // namespace
+
+const std::vector<Setting<EvalProfile>>& EvalSettingTable() {
+  static const std::vector<Setting<EvalProfile>> table = MakeTable();
+  return table;
+}
+
+nlohmann::json EvalSettings(const EvalProfile& profile) {
+  return SettingsJson(EvalSettingTable(), profile);
+}
+
+Status ApplyEvalSettings(const nlohmann::json& settings, EvalProfile& profile) {
+  return ApplySettings(EvalSettingTable(), settings, profile, "evaluation");
+}
+
+}  // namespace adaexplore
