@@ -21,6 +21,11 @@ import ast
 import re
 from typing import Any
 
+# Every rule a finding may name, here or in audit.py and child.py: the C++ side's registry
+# (src/eval/checks.h) holds the same names, and tests/golden/protocol/rules.json both sides' tests.
+RULES = ("model_inheritance", "try_except", "torch_compile", "threads", "streams",
+         "precision_flags", "timer_patch", "lazy_tensor", "harness_access", "dynamic_code")
+
 _THREAD_MODULES = ("threading", "_thread", "multiprocessing", "concurrent", "asyncio")
 _COMPILE_PREFIXES = ("torch.compile", "torch._dynamo", "torch._inductor")
 # Searched in string constants (CUDA/C++ sources, environment variable names), never in
@@ -77,6 +82,7 @@ def static_facts(source: str) -> dict[str, Any]:
     findings: list[dict[str, Any]] = []
 
     def add(rule: str, node: ast.AST | int) -> None:
+        assert rule in RULES, rule
         line = node if isinstance(node, int) else getattr(node, "lineno", 0)
         text = lines[line - 1].strip()[:160] if 0 < line <= len(lines) else ""
         if not any(f["rule"] == rule and f["line"] == line for f in findings):

@@ -115,3 +115,11 @@ def test_docs_describe_every_field() -> None:
     missing = [name for group in ("options", "facts", "status") for name in fields[group]
                if f"`{name}`" not in text]
     assert not missing, f"docs/protocol.md does not describe {missing}"
+
+
+def test_the_rules_findings_name_are_the_registrys() -> None:
+    """Every rule the worker can name in a finding is in the C++ registry, and the reverse."""
+    from adaexplore_worker import audit, integrity
+    assert list(integrity.RULES) == golden("rules.json")
+    assert set(audit._EVENTS.values()) <= set(integrity.RULES)
+    assert {"torch_compile", "model_inheritance"} <= set(integrity.RULES)  # child.py's own.

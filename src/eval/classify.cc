@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+#include "eval/checks.h"
+
 namespace adaexplore {
 namespace {
 
@@ -259,27 +261,10 @@ void ClassifyTiming(const json& timing, const EvalProfile& p, EvalResult& r) {
   }
 }
 
-// Why each static rule rejects, in words a user can act on.
-std::string StaticRuleWhy(const std::string& rule) {
-  static const std::map<std::string, std::string> why = {
-      {"model_inheritance",
-       "ModelNew must derive from nn.Module only; inheriting the reference "
-       "runs PyTorch, not a kernel"},
-      {"try_except", "a try/except can fall back to PyTorch when the kernel fails; let it fail"},
-      {"torch_compile", "torch.compile is not a hand-written kernel"},
-      {"threads", "threads can finish work after the timer has stopped"},
-      {"streams", "work on other CUDA streams can escape the timed stream"},
-      {"precision_flags", "precision switches change the numerics of the whole process"},
-      {"timer_patch", "rebinding timers or synchronisation falsifies timing"},
-      {"lazy_tensor", "tensor subclasses can defer work until after timing"},
-      {"harness_access",
-       "a kernel has no reason to reach into the harness (gc, frames, "
-       "sys.modules, /proc, raw file descriptors, signals, tracing)"},
-      {"dynamic_code",
-       "code built at run time with exec/compile escapes every check on the source"},
-  };
-  auto it = why.find(rule);
-  return it == why.end() ? "not allowed in a candidate" : it->second;
+// Why a rule rejects (eval/checks.h), in words a user can act on.
+std::string RuleWhy(const std::string& rule) {
+  const IntegrityRule* found = FindIntegrityRule(rule);
+  return found == nullptr ? "not allowed in a candidate" : std::string(found->why);
 }
 
 // Rejects on the first finding whose rule the profile rejects: `static` findings come from the
@@ -304,12 +289,12 @@ bool ClassifyFindings(const json& facts, const EvalProfile& profile, EvalResult&
       r.reason =
           from_source
               ? fmt::format("static check '{}' at line {}: `{}`: {}", rule,
-                            finding.value("line", 0), Str(finding, "text"), StaticRuleWhy(rule))
+                            finding.value("line", 0), Str(finding, "text"), RuleWhy(rule))
               : fmt::format("runtime check '{}': {}{}: {}", rule, Str(finding, "text"),
                             finding.value("line", 0) > 0
                                 ? fmt::format(" (candidate line {})", finding.value("line", 0))
                                 : "",
-                            StaticRuleWhy(rule));
+                            RuleWhy(rule));
       return true;
     }
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "eval/checks.h"
 #include "eval/protocol.h"
 
 namespace adaexplore {
@@ -51,10 +52,8 @@ struct EvalProfile {
   std::string generate_on = "device";  // "device" or "cpu" (bit-identical to KernelBench).
   std::string statistic = "median";    // "median" or "trimmed_mean".
   bool reject_flag_changes = true;     // Reject candidates that change precision flags.
-  // Static findings that reject (rule names in python/adaexplore_worker/integrity.py).
-  std::vector<std::string> reject_static = {
-      "model_inheritance", "try_except",  "torch_compile", "threads",        "streams",
-      "precision_flags",   "timer_patch", "lazy_tensor",   "harness_access", "dynamic_code"};
+  // Findings that reject, by rule name (eval/checks.h).
+  std::vector<std::string> reject_static = IntegrityRuleNames();  // Every rule (eval/checks.h).
   bool reject_threads_left_running = true;  // Python threads still alive after forward.
   bool reject_patching = true;  // Replaced timers, torch functions or harness functions.
   bool speed_of_light = true;   // Reject times below the task's roofline on this device.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "eval/checks.h"
 #include "eval/classify.h"
 #include "eval/profile.h"
 
@@ -101,6 +102,11 @@ EvalJob GoldenJob(const EvalProfile& profile, std::string_view device) {
 
 TEST(ProtocolGoldenTest, TheSchemaIsTheOneBothSidesDeclare) {
   ExpectGolden("fields.json", SchemaFields());
+}
+
+// The integrity rules findings name (eval/checks.h), for the worker's tests.
+TEST(ProtocolGoldenTest, TheRulesAreTheOnesBothSidesName) {
+  ExpectGolden("rules.json", IntegrityRuleNames());
 }
 
 TEST(ProtocolGoldenTest, JobsAreTheGoldenOnesAndReadBack) {
