@@ -1,12 +1,12 @@
 #include "eval/classify.h"
 
-// The order of the checks follows the order of the evaluation: the first failure decides, so a
-// candidate that never imported is a compile error even if it would also have timed out.
+// A verdict is the first rule of kVerdictRules (below) that decides, over facts checked against
+// the schema; a candidate no rule decides is correct, and is then timed and bounded.
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <array>
 #include <string>
 
 #include "eval/checks.h"
@@ -417,6 +417,141 @@ bool ClassifyKernelTrace(const json& facts, const EvalProfile& profile, EvalResu
   return false;
 }
 
+// What every verdict rule reads: the facts, already checked against the schema (so each fact
+// present has its declared type), and the profile.
+struct Evidence {
+  const json& facts;
+  FactStatus status;
+  const json& trials;
+  const json& timing;  // An object; empty when the worker timed nothing.
+  const EvalProfile& profile;
+};
+
+// Whether the candidate's code ran at all: a forged result and a candidate that does not load
+// are decided by their status, before anything the candidate did.
+bool Ran(const Evidence& e) {
+  return e.status != FactStatus::kImportError && e.status != FactStatus::kTaskError &&
+         e.status != FactStatus::kProtocolViolation;
+}
+
+bool DecideFindings(const Evidence& e, EvalResult& r) {
+  return Ran(e) && ClassifyFindings(e.facts, e.profile, r);
+}
+
+bool DecideRuntimeIntegrity(const Evidence& e, EvalResult& r) {
+  return Ran(e) && ClassifyRuntimeIntegrity(e.facts, e.profile, r);
+}
+
+bool DecideStatus(const Evidence& e, EvalResult& r) {
+  if (e.status == FactStatus::kOk) {
+    return false;
+  }
+  ClassifyFailureStatus(e.status, e.facts, e.profile, r);
+  return true;
+}
+
+bool DecideNoTrials(const Evidence& e, EvalResult& r) {
+  if (!e.trials.empty()) {
+    return false;
+  }
+  r.verdict = Verdict::kError;
+  r.reason = "the worker reported success without any trial results";
+  return true;
+}
+
+bool DecideTrials(const Evidence& e, EvalResult& r) { return ClassifyTrials(e.trials, r); }
+
+bool DecideDeterminism(const Evidence& e, EvalResult& r) {
+  const json determinism = e.facts.value("determinism", json::object());
+  if (!determinism.contains("passed") || Bool(determinism, "passed")) {
+    return false;
+  }
+  r.verdict = Verdict::kIncorrect;
+  r.reason = Bool(determinism, "special_mismatch")
+                 ? "nondeterministic: two runs on the same inputs disagree on NaN/Inf elements"
+                 : fmt::format(
+                       "nondeterministic: two runs on the same inputs differ by up to {:.3g}, "
+                       "beyond the tolerance",
+                       Num(determinism, "max_abs_diff").value_or(0.0));
+  return true;
+}
+
+bool DecideFlagsChanged(const Evidence& e, EvalResult& r) {
+  const json flags = e.facts.value("flags_changed_by_import", json::array());
+  if (!e.profile.reject_flag_changes || flags.empty()) {
+    return false;
+  }
+  r.verdict = Verdict::kRejected;
+  r.reason = "the candidate changed precision flags when imported: " + flags.dump() +
+             " (they were restored; a kernel must not change global numerics)";
+  return true;
+}
+
+bool DecideKernelTrace(const Evidence& e, EvalResult& r) {
+  return ClassifyKernelTrace(e.facts, e.profile, r);
+}
+
+bool DecideRevalidation(const Evidence& e, EvalResult& r) {
+  const json& t = e.timing;
+  if (t.value("revalidation_failures", 0) <= 0 && t.value("inputs_mutated_runs", 0) <= 0) {
+    return false;
+  }
+  r.verdict = Verdict::kRejected;
+  r.reason = fmt::format(
+      "{} of {} timed runs gave outputs that do not match the reference on the same fresh "
+      "inputs ({} mutated their inputs): results are being replayed, cached or computed "
+      "incompletely",
+      t.value("revalidation_failures", 0), t.value("revalidated", 0),
+      t.value("inputs_mutated_runs", 0));
+  return true;
+}
+
+bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
+  if (!e.profile.check_stream_escape || !e.timing.value("meaningful", false)) {
+    return false;
+  }
+  const TimingStats event = ComputeTimingStats(Samples(e.timing, "candidate_ms"));
+  const TimingStats wall = ComputeTimingStats(Samples(e.timing, "candidate_wall_ms"));
+  // Work left on other streams (or threads) finishes inside the device-wide sync but outside
+  // the events. Launch latency and the sync make up a little of any call's wall time; the
+  // floor keeps short kernels from being flagged for that.
+  constexpr double kEscapeFloorMs = 0.2;
+  constexpr double kEscapeShare = 0.5;
+  if (event.runs == 0 || wall.runs == 0 ||
+      wall.median_ms - event.median_ms <= kEscapeShare * wall.median_ms + kEscapeFloorMs) {
+    return false;
+  }
+  r.verdict = Verdict::kRejected;
+  r.reason = fmt::format(
+      "the timed call took {:.3g} ms of wall time but its stream's events saw only {:.3g} ms: "
+      "work escaped the timed stream (side streams or threads)",
+      wall.median_ms, event.median_ms);
+  return true;
+}
+
+// A rule of the verdict: when it decides, it has set the verdict and the reason, and no later
+// rule runs.
+struct VerdictRule {
+  std::string_view name;
+  bool (*decide)(const Evidence&, EvalResult&);
+};
+
+// In the order of the evaluation, so the first failure decides: a candidate that never imported
+// is a compile error even if it would also have timed out, and its static findings come before
+// what happened when it ran. A candidate no rule decides is correct.
+constexpr std::array<VerdictRule, 10> kVerdictRules = {{
+    {"findings", DecideFindings},
+    {"runtime_integrity", DecideRuntimeIntegrity},
+    {"status", DecideStatus},
+    {"no_trials", DecideNoTrials},
+    {"trials", DecideTrials},
+    {"determinism", DecideDeterminism},
+    {"flags_changed_by_import", DecideFlagsChanged},
+    {"kernel_trace", DecideKernelTrace},
+    {"revalidation", DecideRevalidation},
+    {"stream_escape", DecideStreamEscape},
+}};
+
 void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& r,
                      const DeviceCeilings* ceilings) {
   if (!facts.is_object()) {
@@ -439,76 +574,14 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
     r.reason = "malformed facts from the worker: " + valid.message();
     return;
   }
-  const FactStatus status = *StatusOf(facts);
-  // A forged result and a candidate that does not load are decided before anything it did;
-  // static findings come next, before what happened when it ran.
-  const bool ran = status != FactStatus::kImportError && status != FactStatus::kTaskError &&
-                   status != FactStatus::kProtocolViolation;
-  if (ran && (ClassifyFindings(facts, profile, r) || ClassifyRuntimeIntegrity(facts, profile, r))) {
-    return;
-  }
-  if (status != FactStatus::kOk) {
-    ClassifyFailureStatus(status, facts, profile, r);
-    return;
-  }
-  if (!trials.is_array() || trials.empty()) {
-    r.verdict = Verdict::kError;
-    r.reason = "the worker reported success without any trial results";
-    return;
-  }
-  if (ClassifyTrials(trials, r)) {
-    return;
-  }
-  const json determinism = facts.value("determinism", json::object());
-  if (determinism.is_object() && determinism.contains("passed") && !Bool(determinism, "passed")) {
-    r.verdict = Verdict::kIncorrect;
-    r.reason = Bool(determinism, "special_mismatch")
-                   ? "nondeterministic: two runs on the same inputs disagree on NaN/Inf elements"
-                   : fmt::format(
-                         "nondeterministic: two runs on the same inputs differ by up to "
-                         "{:.3g}, beyond the tolerance",
-                         Num(determinism, "max_abs_diff").value_or(0.0));
-    return;
-  }
-  const json flags = facts.value("flags_changed_by_import", json::array());
-  if (profile.reject_flag_changes && flags.is_array() && !flags.empty()) {
-    r.verdict = Verdict::kRejected;
-    r.reason = "the candidate changed precision flags when imported: " + flags.dump() +
-               " (they were restored; a kernel must not change global numerics)";
-    return;
-  }
-  if (ClassifyKernelTrace(facts, profile, r)) {
-    return;
-  }
-  json timing = facts.value("timing", json::object());
-  if (!timing.is_object()) {
-    timing = json::object();  // No usable timing: correct, but without a speedup.
-  }
-  if (timing.value("revalidation_failures", 0) > 0 || timing.value("inputs_mutated_runs", 0) > 0) {
-    r.verdict = Verdict::kRejected;
-    r.reason = fmt::format(
-        "{} of {} timed runs gave outputs that do not match the reference on the same fresh "
-        "inputs ({} mutated their inputs): results are being replayed, cached or computed "
-        "incompletely",
-        timing.value("revalidation_failures", 0), timing.value("revalidated", 0),
-        timing.value("inputs_mutated_runs", 0));
-    return;
-  }
-  if (profile.check_stream_escape && timing.value("meaningful", false)) {
-    const TimingStats event = ComputeTimingStats(Samples(timing, "candidate_ms"));
-    const TimingStats wall = ComputeTimingStats(Samples(timing, "candidate_wall_ms"));
-    // Work left on other streams (or threads) finishes inside the device-wide sync but outside
-    // the events. Launch latency and the sync make up a little of any call's wall time; the
-    // floor keeps short kernels from being flagged for that.
-    constexpr double kEscapeFloorMs = 0.2;
-    constexpr double kEscapeShare = 0.5;
-    if (event.runs > 0 && wall.runs > 0 &&
-        wall.median_ms - event.median_ms > kEscapeShare * wall.median_ms + kEscapeFloorMs) {
-      r.verdict = Verdict::kRejected;
-      r.reason = fmt::format(
-          "the timed call took {:.3g} ms of wall time but its stream's events saw only {:.3g} ms: "
-          "work escaped the timed stream (side streams or threads)",
-          wall.median_ms, event.median_ms);
+  const json timing = facts.value("timing", json::object());
+  const Evidence evidence{.facts = facts,
+                          .status = *StatusOf(facts),
+                          .trials = trials,
+                          .timing = timing,
+                          .profile = profile};
+  for (const VerdictRule& rule : kVerdictRules) {
+    if (rule.decide(evidence, r)) {
       return;
     }
   }
