@@ -247,7 +247,7 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   summary["total"] = StatsJson(total);
   summary["rules"] = rules.size();
   summary["rules_in_prompts"] = prompt_rules.size();
-  summary["status"] = exit_code == 0 ? "finished" : "stopped";
+  summary["status"] = WorkStatusName(exit_code == 0 ? WorkStatus::kFinished : WorkStatus::kStopped);
   summary["adapt_cost"] = llm->ledger().Summary()["total"];
   if (flags.json) {
     std::printf("%s\n", summary.dump().c_str());

@@ -222,7 +222,7 @@ Result<int> RunBench(const BenchFlags& f) {
         }
       }
     }
-    if (previous && previous->status == "finished") {
+    if (previous && previous->status == WorkStatus::kFinished) {
       (void)std::fprintf(stderr, "bench: %s: run %lld already finished\n", method.c_str(),
                          static_cast<long long>(previous->id));
       run_ids.push_back(previous->id);

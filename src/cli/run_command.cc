@@ -80,7 +80,7 @@ nlohmann::json SummaryJson(const std::vector<TaskSummary>& summaries) {
                            {"speedup", s.best_speedup ? nlohmann::json(*s.best_speedup) : nullptr}};
     tasks.push_back({{"task", s.task},
                      {"steps", s.steps},
-                     {"status", s.status},
+                     {"status", WorkStatusName(s.status)},
                      {"best", best},
                      {"verdicts", s.verdicts}});
   }
@@ -269,7 +269,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   if (!flags.resume) {
     ASSIGN_OR_RETURN(run.id, db.CreateRun(run));
   } else {
-    RETURN_IF_ERROR(db.SetRunStatus(run.id, "running"));
+    RETURN_IF_ERROR(db.SetRunStatus(run.id, WorkStatus::kRunning));
   }
   const WorkerHello& worker = evaluator->workers().front();
   const bool replayed = model.provider == "replay";
@@ -339,15 +339,16 @@ Result<int> RunSearch(const RunFlags& flags) {
       &guard);
   status.SetStatus("");  // Take the status line down before the summary is printed.
   if (!summaries.ok()) {
-    (void)db.SetRunStatus(run.id, "stopped");
+    (void)db.SetRunStatus(run.id, WorkStatus::kStopped);
     return summaries.status().WithContext(
         fmt::format("run {} stopped (completed steps are kept in {}; continue with --resume)",
                     run.id, flags.db_path));
   }
   const bool stopped = runner.stop_reason().has_value() ||
-                       std::any_of(summaries->begin(), summaries->end(),
-                                   [](const TaskSummary& s) { return s.status == "stopped"; });
-  RETURN_IF_ERROR(db.SetRunStatus(run.id, stopped ? "stopped" : "finished"));
+                       std::any_of(summaries->begin(), summaries->end(), [](const TaskSummary& s) {
+                         return s.status == WorkStatus::kStopped;
+                       });
+  RETURN_IF_ERROR(db.SetRunStatus(run.id, stopped ? WorkStatus::kStopped : WorkStatus::kFinished));
 
   RETURN_IF_ERROR(MakeDirectories(flags.out_dir));
   for (const TaskSummary& s : *summaries) {

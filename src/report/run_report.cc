@@ -183,7 +183,7 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
     runs.push_back({{"run", r.run.id},
                     {"method", r.run.method},
                     {"model", r.run.model},
-                    {"status", r.run.status},
+                    {"status", WorkStatusName(r.run.status)},
                     {"metrics", MetricsJson(r.metrics)},
                     {"mean_best_by_step", MeanBestByStep(r.tasks)},
                     {"cost", r.cost},

@@ -490,9 +490,9 @@ TaskSummary SearchRunner::Summarise(const Task& task) const {
                       .steps = task.steps_done,
                       .best_verdict = "none",
                       .verdicts = task.verdicts,
-                      .status = task.broken                         ? "broken"
-                                : task.steps_done >= options_.steps ? "finished"
-                                                                    : "stopped"};
+                      .status = task.broken                         ? WorkStatus::kBroken
+                                : task.steps_done >= options_.steps ? WorkStatus::kFinished
+                                                                    : WorkStatus::kStopped};
   if (std::optional<int> best = task.tree.GlobalBest()) {
     summary.best_node = *best;
     summary.best_verdict = task.records[static_cast<size_t>(*best)].verdict;

@@ -73,7 +73,7 @@ struct TaskSummary {
   std::optional<double> best_speedup;
   std::string best_kernel;
   std::map<std::string, int> verdicts;
-  std::string status;  // "finished", "stopped" (resume continues it) or "broken" (task_error).
+  WorkStatus status = WorkStatus::kStopped;  // Finished, stopped (resume continues it), broken.
 };
 
 class SearchRunner {

@@ -42,15 +42,25 @@ nlohmann::json Load(const std::string& text) {
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
 
+// A status column: a name this build does not know is a database from another version.
+Result<WorkStatus> StatusColumn(Statement& select, int column) {
+  const std::string name = select.ColumnText(column);
+  if (std::optional<WorkStatus> status = ParseWorkStatus(name)) {
+    return *status;
+  }
+  return ParseError("the run database holds an unknown status '" + name + "'");
+}
+
 Result<std::optional<RunInfo>> ReadRun(Statement& select) {
   ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) {
     return std::optional<RunInfo>();
   }
+  ASSIGN_OR_RETURN(WorkStatus status, StatusColumn(select, 3));
   return std::optional<RunInfo>(RunInfo{.id = select.ColumnInt(0),
                                         .method = select.ColumnText(1),
                                         .model = select.ColumnText(2),
-                                        .status = select.ColumnText(3),
+                                        .status = status,
                                         .options = Load(select.ColumnText(4)),
                                         .created_at = select.ColumnInt(5)});
 }
@@ -76,7 +86,10 @@ Result<int64_t> RunDb::CreateRun(const RunInfo& run) {
   ASSIGN_OR_RETURN(Statement insert,
                    db_.Prepare("INSERT INTO runs (method, model, status, options, created_at) "
                                "VALUES (?, ?, ?, ?, ?) RETURNING id"));
-  insert.Bind(1, run.method).Bind(2, run.model).Bind(3, run.status).Bind(4, Dump(run.options));
+  insert.Bind(1, run.method)
+      .Bind(2, run.model)
+      .Bind(3, WorkStatusName(run.status))
+      .Bind(4, Dump(run.options));
   insert.Bind(5, run.created_at != 0 ? run.created_at : Now());
   ASSIGN_OR_RETURN(bool row, insert.Step());
   if (!row) {
@@ -117,9 +130,9 @@ Result<std::vector<RunInfo>> RunDb::Runs() {
   }
 }
 
-Status RunDb::SetRunStatus(int64_t run, const std::string& status) {
+Status RunDb::SetRunStatus(int64_t run, WorkStatus status) {
   ASSIGN_OR_RETURN(Statement update, db_.Prepare("UPDATE runs SET status = ? WHERE id = ?"));
-  update.Bind(1, status).Bind(2, run);
+  update.Bind(1, WorkStatusName(status)).Bind(2, run);
   return update.Run();
 }
 
@@ -139,7 +152,7 @@ Status RunDb::AddTask(int64_t run, const TaskInfo& task) {
   }
   ASSIGN_OR_RETURN(Statement insert, db_.Prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?)"));
   insert.Bind(1, run).Bind(2, task.name).Bind(3, task.source);
-  insert.Bind(4, static_cast<int64_t>(task.steps)).Bind(5, task.status);
+  insert.Bind(4, static_cast<int64_t>(task.steps)).Bind(5, WorkStatusName(task.status));
   return insert.Run();
 }
 
@@ -154,17 +167,18 @@ Result<std::vector<TaskInfo>> RunDb::Tasks(int64_t run) {
     if (!row) {
       return tasks;
     }
+    ASSIGN_OR_RETURN(WorkStatus status, StatusColumn(select, 3));
     tasks.push_back({.name = select.ColumnText(0),
                      .source = select.ColumnText(1),
                      .steps = static_cast<int>(select.ColumnInt(2)),
-                     .status = select.ColumnText(3)});
+                     .status = status});
   }
 }
 
-Status RunDb::SetTaskStatus(int64_t run, const std::string& task, const std::string& status) {
+Status RunDb::SetTaskStatus(int64_t run, const std::string& task, WorkStatus status) {
   ASSIGN_OR_RETURN(Statement update,
                    db_.Prepare("UPDATE tasks SET status = ? WHERE run_id = ? AND name = ?"));
-  update.Bind(1, status).Bind(2, run).Bind(3, task);
+  update.Bind(1, WorkStatusName(status)).Bind(2, run).Bind(3, task);
   return update.Run();
 }
 

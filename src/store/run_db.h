@@ -19,14 +19,15 @@
 
 #include "core/result.h"
 #include "store/db.h"
+#include "store/work_status.h"
 
 namespace adaexplore {
 
 struct RunInfo {
   int64_t id = 0;
-  std::string method;                                 // "adaexplore", "ps", "ir".
-  std::string model;                                  // "provider:model".
-  std::string status = "running";                     // "running", "finished", "stopped".
+  std::string method;  // "adaexplore", "ps", "ir".
+  std::string model;   // "provider:model".
+  WorkStatus status = WorkStatus::kRunning;
   nlohmann::json options = nlohmann::json::object();  // Everything that configures the run.
   int64_t created_at = 0;
 };
@@ -35,7 +36,7 @@ struct TaskInfo {
   std::string name;
   std::string source;
   int steps = 0;  // The step budget.
-  std::string status = "running";
+  WorkStatus status = WorkStatus::kRunning;
 };
 
 struct CallRecord {
@@ -76,13 +77,13 @@ class RunDb {
   Result<std::optional<RunInfo>> FindRun(int64_t id);
   Result<std::optional<RunInfo>> LatestRun();
   Result<std::vector<RunInfo>> Runs();  // Every run, oldest first.
-  Status SetRunStatus(int64_t run, const std::string& status);
+  Status SetRunStatus(int64_t run, WorkStatus status);
 
   // Adds `task` to `run`; adding one that is already there (a resume) checks that its source is
   // unchanged, so a resumed run never mixes two versions of a task.
   Status AddTask(int64_t run, const TaskInfo& task);
   Result<std::vector<TaskInfo>> Tasks(int64_t run);
-  Status SetTaskStatus(int64_t run, const std::string& task, const std::string& status);
+  Status SetTaskStatus(int64_t run, const std::string& task, WorkStatus status);
 
   // Writes a complete step (node and calls) in one transaction. Recording a node twice is an
   // error: a resumed run must continue after the last step, never redo one.

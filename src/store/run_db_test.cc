@@ -84,10 +84,10 @@ TEST_F(RunDbTest, StoresRunsTasksStepsAndCalls) {
   EXPECT_NEAR(totals["cost_usd"].get<double>(), 3 * 0.001, 1e-12);
   EXPECT_EQ(totals["unpriced_calls"], 0);  // The unpriced calls came from the cache.
 
-  ASSERT_TRUE(db.SetTaskStatus(run, "19_ReLU", "finished").ok());
-  ASSERT_TRUE(db.SetRunStatus(run, "finished").ok());
-  EXPECT_EQ((*db.Tasks(run))[0].status, "finished");
-  EXPECT_EQ((*db.FindRun(run))->status, "finished");
+  ASSERT_TRUE(db.SetTaskStatus(run, "19_ReLU", WorkStatus::kFinished).ok());
+  ASSERT_TRUE(db.SetRunStatus(run, WorkStatus::kFinished).ok());
+  EXPECT_EQ((*db.Tasks(run))[0].status, WorkStatus::kFinished);
+  EXPECT_EQ((*db.FindRun(run))->status, WorkStatus::kFinished);
 }
 
 TEST_F(RunDbTest, AStepIsNeverRecordedTwiceAndAChangedTaskIsRefused) {
