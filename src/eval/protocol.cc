@@ -7,6 +7,8 @@
 #include <set>
 #include <type_traits>
 
+#include "core/enum_names.h"
+
 namespace adaexplore {
 namespace {
 
@@ -165,21 +167,11 @@ void VisitEvalJob(Job& job, Visitor&& visit) {
 }  // namespace
 
 std::string_view FactStatusName(FactStatus status) {
-  for (const auto& [s, name] : kStatusNames) {
-    if (s == status) {
-      return name;
-    }
-  }
-  return "harness_error";
+  return NameIn(kStatusNames, status, "harness_error");
 }
 
 std::optional<FactStatus> ParseFactStatus(std::string_view name) {
-  for (const auto& [s, n] : kStatusNames) {
-    if (n == name) {
-      return s;
-    }
-  }
-  return std::nullopt;
+  return ValueIn(kStatusNames, name);
 }
 
 std::vector<FactStatus> AllFactStatuses() {

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <utility>
 
+#include "core/enum_names.h"
+
 namespace adaexplore {
 namespace {
 
@@ -44,23 +46,9 @@ std::optional<TimingStats> OptionalStats(const nlohmann::json& j, const char* ke
 
 }  // namespace
 
-std::string_view VerdictName(Verdict verdict) {
-  for (const auto& [v, name] : kNames) {
-    if (v == verdict) {
-      return name;
-    }
-  }
-  return "error";
-}
+std::string_view VerdictName(Verdict verdict) { return NameIn(kNames, verdict, "error"); }
 
-std::optional<Verdict> ParseVerdict(std::string_view name) {
-  for (const auto& [v, n] : kNames) {
-    if (n == name) {
-      return v;
-    }
-  }
-  return std::nullopt;
-}
+std::optional<Verdict> ParseVerdict(std::string_view name) { return ValueIn(kNames, name); }
 
 TimingStats ComputeTimingStats(std::vector<double> samples) {
   TimingStats stats;

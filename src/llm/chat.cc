@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "core/enum_names.h"
+
 namespace adaexplore {
 namespace {
 constexpr std::array<std::pair<LlmRole, std::string_view>, 7> kRoleNames = {{
@@ -16,22 +18,8 @@ constexpr std::array<std::pair<LlmRole, std::string_view>, 7> kRoleNames = {{
 }};
 }  // namespace
 
-std::string_view LlmRoleName(LlmRole role) {
-  for (const auto& [value, name] : kRoleNames) {
-    if (value == role) {
-      return name;
-    }
-  }
-  return "other";
-}
+std::string_view LlmRoleName(LlmRole role) { return NameIn(kRoleNames, role, "other"); }
 
-std::optional<LlmRole> LlmRoleFromName(std::string_view name) {
-  for (const auto& [value, role_name] : kRoleNames) {
-    if (role_name == name) {
-      return value;
-    }
-  }
-  return std::nullopt;
-}
+std::optional<LlmRole> LlmRoleFromName(std::string_view name) { return ValueIn(kRoleNames, name); }
 
 }  // namespace adaexplore

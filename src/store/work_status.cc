@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "core/enum_names.h"
+
 namespace adaexplore {
 namespace {
 
@@ -15,22 +17,8 @@ constexpr std::array<std::pair<WorkStatus, std::string_view>, 4> kNames = {{
 
 }  // namespace
 
-std::string_view WorkStatusName(WorkStatus status) {
-  for (const auto& [s, name] : kNames) {
-    if (s == status) {
-      return name;
-    }
-  }
-  return "stopped";
-}
+std::string_view WorkStatusName(WorkStatus status) { return NameIn(kNames, status, "stopped"); }
 
-std::optional<WorkStatus> ParseWorkStatus(std::string_view name) {
-  for (const auto& [s, n] : kNames) {
-    if (n == name) {
-      return s;
-    }
-  }
-  return std::nullopt;
-}
+std::optional<WorkStatus> ParseWorkStatus(std::string_view name) { return ValueIn(kNames, name); }
 
 }  // namespace adaexplore
