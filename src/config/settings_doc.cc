@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "eval/checks.h"
+#include "eval/profile.h"
 #include "eval/settings.h"
 #include "search/settings.h"
 
@@ -49,7 +51,31 @@ void AddRows(const std::vector<Setting<Target>>& table, std::string_view section
   }
 }
 
+// The profiles that run `check`, by name.
+std::string ProfilesRunning(const IntegrityCheck& check) {
+  std::string names;
+  for (std::string_view name : ProfileNames()) {
+    Result<EvalProfile> profile = ProfileByName(name);
+    if (profile.ok() && CheckApplies(check, *profile)) {
+      names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+  }
+  return names;
+}
+
 }  // namespace
+
+std::string ChecksMarkdown() {
+  std::string out =
+      "| check | looks at | rejects kernels that | why | profiles |\n|---|---|---|---|---|\n";
+  for (const IntegrityCheck& check : IntegrityChecks()) {
+    out += fmt::format(
+        "| `{}` | {} | {} | {} | {} |\n", check.name,
+        check.kind == CheckKind::kSourceRule ? "the source, and what it did" : "the run",
+        check.catches, check.why, ProfilesRunning(check));
+  }
+  return out;
+}
 
 std::string SettingsMarkdown() {
   std::string out =

@@ -1,9 +1,10 @@
 #pragma once
 
-// The README's settings table, made from the settings tables (eval/settings.h,
-// search/settings.h): name, section, flag, type and range, documented default, whether the
-// worker receives it and whether it keys the result cache. A test keeps the README's copy equal
-// to this.
+// The README's tables made from the declarations: the settings table, from the settings tables
+// (eval/settings.h, search/settings.h): name, section, flag, type and range, documented default,
+// whether the worker receives it and whether it keys the result cache; and the integrity checks,
+// from eval/checks.h: what each rejects and the profiles that run it. A test keeps the README's
+// copies equal to these.
 
 #include <string>
 
@@ -11,5 +12,8 @@ namespace adaexplore {
 
 // The Markdown table, one row per setting, [eval] first.
 std::string SettingsMarkdown();
+
+// The Markdown table of integrity checks, one row per check, in the registry's order.
+std::string ChecksMarkdown();
 
 }  // namespace adaexplore

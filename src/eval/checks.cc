@@ -1,41 +1,103 @@
 #include "eval/checks.h"
 
-namespace adaexplore {
+#include <algorithm>
 
-const std::vector<IntegrityRule>& IntegrityRules() {
-  static const std::vector<IntegrityRule> rules = {
-      {"model_inheritance",
-       "ModelNew must derive from nn.Module only; inheriting the reference runs PyTorch, not a "
-       "kernel"},
-      {"try_except", "a try/except can fall back to PyTorch when the kernel fails; let it fail"},
-      {"torch_compile", "torch.compile is not a hand-written kernel"},
-      {"threads", "threads can finish work after the timer has stopped"},
-      {"streams", "work on other CUDA streams can escape the timed stream"},
-      {"precision_flags", "precision switches change the numerics of the whole process"},
-      {"timer_patch", "rebinding timers or synchronisation falsifies timing"},
-      {"lazy_tensor", "tensor subclasses can defer work until after timing"},
-      {"harness_access",
-       "a kernel has no reason to reach into the harness (gc, frames, sys.modules, /proc, raw "
-       "file descriptors, signals, tracing)"},
-      {"dynamic_code",
-       "code built at run time with exec/compile escapes every check on the source"},
-  };
-  return rules;
+#include "core/status.h"
+#include "eval/profile.h"
+
+namespace adaexplore {
+namespace {
+
+// A runtime check switched by one boolean of the profile.
+template <bool EvalProfile::*kSwitch>
+bool On(const EvalProfile& profile) {
+  return profile.*kSwitch;
 }
 
-const IntegrityRule* FindIntegrityRule(std::string_view name) {
-  for (const IntegrityRule& rule : IntegrityRules()) {
-    if (rule.name == name) {
-      return &rule;
-    }
+}  // namespace
+
+const std::vector<IntegrityCheck>& IntegrityChecks() {
+  using enum CheckKind;
+  static const std::vector<IntegrityCheck> checks = {
+      {"model_inheritance", kSourceRule, "inherit from or call `Model`",
+       "ModelNew must derive from nn.Module only; inheriting the reference runs PyTorch, not a "
+       "kernel"},
+      {"try_except", kSourceRule, "fall back to PyTorch in try/except",
+       "a try/except can fall back to PyTorch when the kernel fails; let it fail"},
+      {"torch_compile", kSourceRule, "use torch.compile",
+       "torch.compile is not a hand-written kernel"},
+      {"threads", kSourceRule, "start threads",
+       "threads can finish work after the timer has stopped"},
+      {"streams", kSourceRule, "use other CUDA streams",
+       "work on other CUDA streams can escape the timed stream"},
+      {"precision_flags", kSourceRule, "change precision flags",
+       "precision switches change the numerics of the whole process"},
+      {"timer_patch", kSourceRule, "rebind timers or synchronisation",
+       "rebinding timers or synchronisation falsifies timing"},
+      {"lazy_tensor", kSourceRule, "return tensor subclasses",
+       "tensor subclasses can defer work until after timing"},
+      {"harness_access", kSourceRule, "reach into the harness",
+       "a kernel has no reason to reach into the harness (gc, frames, sys.modules, /proc, raw "
+       "file descriptors, signals, tracing)"},
+      {"dynamic_code", kSourceRule, "build code at run time with exec or compile",
+       "code built at run time with exec/compile escapes every check on the source"},
+      {"patching", kRuntime, "replace timers, synchronisation or torch functions while running",
+       "timers, synchronisation and the functions checks use must not be patched",
+       On<&EvalProfile::reject_patching>},
+      {"threads_left_running", kRuntime, "leave threads running after forward returns",
+       "work outside the timed window", On<&EvalProfile::reject_threads_left_running>},
+      {"output_form", kRuntime,
+       "return an input, a view or expanded view of one, or a tensor subclass",
+       "an output must be a new tensor of its own"},
+      {"inputs_mutated", kRuntime, "modify their inputs",
+       "a kernel that writes its inputs changes what the next call (and the check) sees"},
+      {"forged_result", kRuntime, "write to the harness's result channel",
+       "only the harness reports results"},
+      {"flags_changed_by_import", kRuntime, "change precision flags when imported",
+       "a kernel must not change global numerics (the flags are restored)",
+       On<&EvalProfile::reject_flag_changes>},
+      {"revalidation", kRuntime, "cache or replay results between calls",
+       "every timed output is checked against the reference on the same fresh inputs",
+       On<&EvalProfile::revalidate_timed>},
+      {"stream_escape", kRuntime, "leave work outside the timed stream",
+       "work on side streams or threads escapes the timer", On<&EvalProfile::check_stream_escape>},
+      {"kernel_trace", kRuntime, "launch none of their own kernels (GPU kernel trace)",
+       "its kernels are defined but not launched, or it falls back to PyTorch",
+       [](const EvalProfile& p) { return p.kernel_trace && p.pytorch_compute != "unrestricted"; }},
+      {"speed_of_light", kRuntime,
+       "report times below reading the inputs and writing the outputs once at the GPU's "
+       "bandwidth",
+       "faster than the hardware allows is a measurement error or a cheat, pending review",
+       On<&EvalProfile::speed_of_light>},
+  };
+  return checks;
+}
+
+const IntegrityCheck* FindIntegrityCheck(std::string_view name) {
+  const std::vector<IntegrityCheck>& checks = IntegrityChecks();
+  const auto found = std::ranges::find(checks, name, &IntegrityCheck::name);
+  return found == checks.end() ? nullptr : &*found;
+}
+
+const IntegrityCheck& GetIntegrityCheck(std::string_view name) {
+  const IntegrityCheck* check = FindIntegrityCheck(name);
+  CHECK(check != nullptr);  // Every name used in the code is declared above.
+  return *check;
+}
+
+bool CheckApplies(const IntegrityCheck& check, const EvalProfile& profile) {
+  if (check.kind == CheckKind::kSourceRule) {
+    return std::ranges::find(profile.reject_static, check.name) != profile.reject_static.end();
   }
-  return nullptr;
+  return check.enabled == nullptr || check.enabled(profile);
 }
 
 std::vector<std::string> IntegrityRuleNames() {
   std::vector<std::string> names;
-  for (const IntegrityRule& rule : IntegrityRules()) {
-    names.emplace_back(rule.name);
+  for (const IntegrityCheck& check : IntegrityChecks()) {
+    if (check.kind == CheckKind::kSourceRule) {
+      names.emplace_back(check.name);
+    }
   }
   return names;
 }

@@ -1,10 +1,15 @@
 #pragma once
 
-// The integrity rules a finding can name, declared once: the worker reports findings by these
-// names (python/adaexplore_worker/integrity.py from the source, audit.py and child.py from what
-// the candidate's code did), a profile's reject_static lists the ones that reject, and a
-// rejection prints the rule's `why`. tests/golden/protocol/rules.json holds the names for the
-// worker's tests, so a rule added on one side only fails a test on the other.
+// Every integrity check, declared once: its name, what it looks at, what it catches and why that
+// rejects, and the profile switch that turns it on. Everything else reads this table: a profile's
+// defaults (reject_static), the verdict rules in classify.cc (a rejection names its check), the
+// README's list of checks and the rules a prompt states (config/settings_doc.h,
+// prompt/prompts.cc), and the worker's tests (tests/golden/protocol/rules.json holds the names
+// of the source rules, which python/adaexplore_worker/integrity.py reports findings by).
+//
+// Source rules are findings on the candidate's code, from its source (integrity.py) or from what
+// it did (audit.py, child.py); a profile rejects those in its reject_static. Runtime checks are
+// facts about a run, each behind a switch of the profile, or always on.
 
 #include <string>
 #include <string_view>
@@ -12,18 +17,34 @@
 
 namespace adaexplore {
 
-struct IntegrityRule {
-  std::string_view name;  // Stable: stored in facts, cache keys and reports.
-  std::string_view why;   // Why it rejects, in words a user can act on.
+struct EvalProfile;
+
+enum class CheckKind {
+  kSourceRule,  // A finding named by a rule: from the source or from the audit of the run.
+  kRuntime,     // A fact about the run: outputs, inputs, timing, the kernel trace.
 };
 
-// Every rule, in the order reports list them.
-const std::vector<IntegrityRule>& IntegrityRules();
+struct IntegrityCheck {
+  std::string_view name;  // Stable: stored in facts, results, cache keys and reports.
+  CheckKind kind;
+  std::string_view catches;  // What it rejects, as a phrase: "kernels that <catches>".
+  std::string_view why;      // Why it rejects, in words a user can act on.
+  // Whether a profile runs a runtime check (its switch); null: always on. Source rules are on
+  // when the profile's reject_static names them.
+  bool (*enabled)(const EvalProfile&) = nullptr;
+};
 
-// The rule named `name`, or null.
-const IntegrityRule* FindIntegrityRule(std::string_view name);
+// Every check, in the order reports list them: the source rules, then the runtime checks.
+const std::vector<IntegrityCheck>& IntegrityChecks();
 
-// The names of every rule (what the strict profile rejects).
+// The check named `name`; a name that is not declared is a bug (CHECK).
+const IntegrityCheck& GetIntegrityCheck(std::string_view name);
+const IntegrityCheck* FindIntegrityCheck(std::string_view name);
+
+// Whether `profile` runs `check` (and rejects on it).
+bool CheckApplies(const IntegrityCheck& check, const EvalProfile& profile);
+
+// The names of the source rules (what the strict profile rejects).
 std::vector<std::string> IntegrityRuleNames();
 
 }  // namespace adaexplore

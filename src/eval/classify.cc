@@ -61,6 +61,18 @@ std::string SignalName(const json& facts) {
   return "an unknown cause";
 }
 
+// A rejection by `check` (eval/checks.h), which names it in the result.
+void Reject(EvalResult& r, std::string_view check, std::string reason) {
+  r.verdict = Verdict::kRejected;
+  r.check = GetIntegrityCheck(check).name;
+  r.reason = std::move(reason);
+}
+
+// Whether the profile runs `check`.
+bool Applies(const EvalProfile& profile, std::string_view check) {
+  return CheckApplies(GetIntegrityCheck(check), profile);
+}
+
 void SetError(EvalResult& r, Verdict verdict, std::string reason, const json& facts) {
   r.verdict = verdict;
   r.reason = std::move(reason);
@@ -137,9 +149,11 @@ void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfi
     }
     case FactStatus::kProtocolViolation:
       SetError(r, Verdict::kRejected, Str(facts, "message"), facts);
+      r.check = GetIntegrityCheck("forged_result").name;
       break;
     case FactStatus::kInputsChanged:
       SetError(r, Verdict::kRejected, Str(error, "message"), facts);
+      r.check = GetIntegrityCheck("inputs_mutated").name;
       break;
     case FactStatus::kCancelled:
       SetError(r, Verdict::kError, "cancelled before it finished", facts);
@@ -182,8 +196,13 @@ bool ClassifyTrials(const json& trials, EvalResult& r) {
       const bool integrity = !form.value("exact_tensor", true) || Bool(form, "zero_stride") ||
                              Bool(form, "aliases_input");
       for (const std::string& problem : form.value("problems", std::vector<std::string>{})) {
-        r.verdict = integrity ? Verdict::kRejected : Verdict::kIncorrect;
-        r.reason = fmt::format("trial {}: {}", trial.value("index", 0), problem);
+        std::string reason = fmt::format("trial {}: {}", trial.value("index", 0), problem);
+        if (integrity) {
+          Reject(r, "output_form", std::move(reason));
+        } else {
+          r.verdict = Verdict::kIncorrect;
+          r.reason = std::move(reason);
+        }
         return true;
       }
       const json values = output.value("values", json::object());
@@ -195,9 +214,9 @@ bool ClassifyTrials(const json& trials, EvalResult& r) {
     }
     const json mutated = trial.value("inputs_mutated", json::array());
     if (!mutated.empty()) {
-      r.verdict = Verdict::kRejected;
-      r.reason = fmt::format("trial {}: the candidate modified its input(s) {}",
-                             trial.value("index", 0), mutated.dump());
+      Reject(r, "inputs_mutated",
+             fmt::format("trial {}: the candidate modified its input(s) {}",
+                         trial.value("index", 0), mutated.dump()));
       return true;
     }
     r.verdict = Verdict::kIncorrect;
@@ -261,12 +280,6 @@ void ClassifyTiming(const json& timing, const EvalProfile& p, EvalResult& r) {
   }
 }
 
-// Why a rule rejects (eval/checks.h), in words a user can act on.
-std::string RuleWhy(const std::string& rule) {
-  const IntegrityRule* found = FindIntegrityRule(rule);
-  return found == nullptr ? "not allowed in a candidate" : std::string(found->why);
-}
-
 // Rejects on the first finding whose rule the profile rejects: `static` findings come from the
 // source, `runtime_findings` from what the candidate's code did (audit hook, ancestry,
 // torch.compile counters).
@@ -281,20 +294,20 @@ bool ClassifyFindings(const json& facts, const EvalProfile& profile, EvalResult&
     }
     for (const json& finding : list) {
       const std::string rule = Str(finding, "rule");
-      if (std::find(profile.reject_static.begin(), profile.reject_static.end(), rule) ==
-          profile.reject_static.end()) {
+      const IntegrityCheck* check = FindIntegrityCheck(rule);
+      if (check == nullptr || check->kind != CheckKind::kSourceRule ||
+          !CheckApplies(*check, profile)) {
         continue;
       }
-      r.verdict = Verdict::kRejected;
-      r.reason =
-          from_source
-              ? fmt::format("static check '{}' at line {}: `{}`: {}", rule,
-                            finding.value("line", 0), Str(finding, "text"), RuleWhy(rule))
-              : fmt::format("runtime check '{}': {}{}: {}", rule, Str(finding, "text"),
-                            finding.value("line", 0) > 0
-                                ? fmt::format(" (candidate line {})", finding.value("line", 0))
-                                : "",
-                            RuleWhy(rule));
+      Reject(r, rule,
+             from_source
+                 ? fmt::format("static check '{}' at line {}: `{}`: {}", rule,
+                               finding.value("line", 0), Str(finding, "text"), check->why)
+                 : fmt::format("runtime check '{}': {}{}: {}", rule, Str(finding, "text"),
+                               finding.value("line", 0) > 0
+                                   ? fmt::format(" (candidate line {})", finding.value("line", 0))
+                                   : "",
+                               check->why));
       return true;
     }
   }
@@ -317,27 +330,27 @@ void CollectDegenerate(const json& facts, EvalResult& r) {
 // left running.
 bool ClassifyRuntimeIntegrity(const json& facts, const EvalProfile& profile, EvalResult& r) {
   const json patched = facts.value("patched", json::array());
-  if (profile.reject_patching && patched.is_array() && !patched.empty()) {
-    r.verdict = Verdict::kRejected;
-    r.reason = "the candidate replaced " + patched.dump() +
+  if (Applies(profile, "patching") && patched.is_array() && !patched.empty()) {
+    Reject(r, "patching",
+           "the candidate replaced " + patched.dump() +
                " (restored before checking): timers, synchronisation and the functions checks "
-               "use must not be patched";
+               "use must not be patched");
     return true;
   }
   const json threads = facts.value("threads_left_running", json::array());
-  if (profile.reject_threads_left_running && threads.is_array() && !threads.empty()) {
-    r.verdict = Verdict::kRejected;
-    r.reason = "the candidate left Python thread(s) " + threads.dump() +
-               " running after forward returned: work outside the timed window";
+  const bool threads_checked = Applies(profile, "threads_left_running");
+  if (threads_checked && threads.is_array() && !threads.empty()) {
+    Reject(r, "threads_left_running",
+           "the candidate left Python thread(s) " + threads.dump() +
+               " running after forward returned: work outside the timed window");
     return true;
   }
   const int os_threads = facts.value("os_threads_left_running", 0);
-  if (profile.reject_threads_left_running && os_threads > 0) {
-    r.verdict = Verdict::kRejected;
-    r.reason = fmt::format(
-        "{} thread(s) started by a timed call were still running after it "
-        "and the device were done: work outside the timed window",
-        os_threads);
+  if (threads_checked && os_threads > 0) {
+    Reject(r, "threads_left_running",
+           fmt::format("{} thread(s) started by a timed call were still running after it "
+                       "and the device were done: work outside the timed window",
+                       os_threads));
     return true;
   }
   return false;
@@ -362,7 +375,7 @@ std::optional<double> SpeedOfLightMs(const json& facts, const DeviceCeilings* ce
 // 1.2x its measured copy rate); anything beyond it is physically impossible, not fast.
 bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
   constexpr double kSlack = 0.75;
-  if (!profile.speed_of_light || !r.speed_of_light_ms || !r.candidate_timing ||
+  if (!Applies(profile, "speed_of_light") || !r.speed_of_light_ms || !r.candidate_timing ||
       !r.timing_meaningful) {
     return false;
   }
@@ -371,11 +384,11 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
   if (measured >= kSlack * *r.speed_of_light_ms) {
     return false;
   }
-  r.verdict = Verdict::kRejected;
-  r.reason = fmt::format(
-      "faster than the speed of light: {:.4g} ms, but reading the inputs once and writing the "
-      "outputs once at this GPU's measured bandwidth takes at least {:.4g} ms; pending review",
-      measured, *r.speed_of_light_ms);
+  Reject(r, "speed_of_light",
+         fmt::format("faster than the speed of light: {:.4g} ms, but reading the inputs once and "
+                     "writing the outputs once at this GPU's measured bandwidth takes at least "
+                     "{:.4g} ms; pending review",
+                     measured, *r.speed_of_light_ms));
   r.speedup.reset();
   r.speedup_compiled.reset();
   return true;
@@ -385,7 +398,7 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
 // must run, and PyTorch's compute kernels must stay within the share the profile allows.
 bool ClassifyKernelTrace(const json& facts, const EvalProfile& profile, EvalResult& r) {
   const json trace = facts.value("kernel_trace", json());
-  if (!profile.kernel_trace || !trace.is_object()) {
+  if (!Applies(profile, "kernel_trace") || !trace.is_object()) {
     return false;
   }
   const double own = Num(trace, "own_us").value_or(0.0);
@@ -397,21 +410,20 @@ bool ClassifyKernelTrace(const json& facts, const EvalProfile& profile, EvalResu
     }
   }
   if (own <= 0 && pytorch > 0 && profile.pytorch_compute != "unrestricted") {
-    r.verdict = Verdict::kRejected;
-    r.reason = fmt::format(
-        "kernel trace: the call ran only PyTorch's own kernels ({}), none of the candidate's: "
-        "its kernels are defined but not launched, or it falls back to PyTorch",
-        names);
+    Reject(r, "kernel_trace",
+           fmt::format("kernel trace: the call ran only PyTorch's own kernels ({}), none of the "
+                       "candidate's: its kernels are defined but not launched, or it falls back "
+                       "to PyTorch",
+                       names));
     return true;
   }
   const double share = own + pytorch > 0 ? pytorch / (own + pytorch) : 0.0;
   if (profile.pytorch_compute == "forbidden" && share > profile.pytorch_compute_share) {
-    r.verdict = Verdict::kRejected;
-    r.reason = fmt::format(
-        "kernel trace: {:.0f}% of the call's kernel time was in PyTorch's compute kernels ({}), "
-        "above the {:.0f}% this run allows (pytorch_compute = \"forbidden\"): write the "
-        "kernel, or allow PyTorch compute",
-        100 * share, names, 100 * profile.pytorch_compute_share);
+    Reject(r, "kernel_trace",
+           fmt::format("kernel trace: {:.0f}% of the call's kernel time was in PyTorch's compute "
+                       "kernels ({}), above the {:.0f}% this run allows (pytorch_compute = "
+                       "\"forbidden\"): write the kernel, or allow PyTorch compute",
+                       100 * share, names, 100 * profile.pytorch_compute_share));
     return true;
   }
   return false;
@@ -478,12 +490,12 @@ bool DecideDeterminism(const Evidence& e, EvalResult& r) {
 
 bool DecideFlagsChanged(const Evidence& e, EvalResult& r) {
   const json flags = e.facts.value("flags_changed_by_import", json::array());
-  if (!e.profile.reject_flag_changes || flags.empty()) {
+  if (!Applies(e.profile, "flags_changed_by_import") || flags.empty()) {
     return false;
   }
-  r.verdict = Verdict::kRejected;
-  r.reason = "the candidate changed precision flags when imported: " + flags.dump() +
-             " (they were restored; a kernel must not change global numerics)";
+  Reject(r, "flags_changed_by_import",
+         "the candidate changed precision flags when imported: " + flags.dump() +
+             " (they were restored; a kernel must not change global numerics)");
   return true;
 }
 
@@ -496,18 +508,17 @@ bool DecideRevalidation(const Evidence& e, EvalResult& r) {
   if (t.value("revalidation_failures", 0) <= 0 && t.value("inputs_mutated_runs", 0) <= 0) {
     return false;
   }
-  r.verdict = Verdict::kRejected;
-  r.reason = fmt::format(
-      "{} of {} timed runs gave outputs that do not match the reference on the same fresh "
-      "inputs ({} mutated their inputs): results are being replayed, cached or computed "
-      "incompletely",
-      t.value("revalidation_failures", 0), t.value("revalidated", 0),
-      t.value("inputs_mutated_runs", 0));
+  Reject(r, "revalidation",
+         fmt::format("{} of {} timed runs gave outputs that do not match the reference on the "
+                     "same fresh inputs ({} mutated their inputs): results are being replayed, "
+                     "cached or computed incompletely",
+                     t.value("revalidation_failures", 0), t.value("revalidated", 0),
+                     t.value("inputs_mutated_runs", 0)));
   return true;
 }
 
 bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
-  if (!e.profile.check_stream_escape || !e.timing.value("meaningful", false)) {
+  if (!Applies(e.profile, "stream_escape") || !e.timing.value("meaningful", false)) {
     return false;
   }
   const TimingStats event = ComputeTimingStats(Samples(e.timing, "candidate_ms"));
@@ -521,11 +532,10 @@ bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
       wall.median_ms - event.median_ms <= kEscapeShare * wall.median_ms + kEscapeFloorMs) {
     return false;
   }
-  r.verdict = Verdict::kRejected;
-  r.reason = fmt::format(
-      "the timed call took {:.3g} ms of wall time but its stream's events saw only {:.3g} ms: "
-      "work escaped the timed stream (side streams or threads)",
-      wall.median_ms, event.median_ms);
+  Reject(r, "stream_escape",
+         fmt::format("the timed call took {:.3g} ms of wall time but its stream's events saw "
+                     "only {:.3g} ms: work escaped the timed stream (side streams or threads)",
+                     wall.median_ms, event.median_ms));
   return true;
 }
 

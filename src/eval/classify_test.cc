@@ -12,9 +12,20 @@ using nlohmann::json;
 using test_facts::PassingTrial;
 using test_facts::Timing;
 
+// Classifies `facts`, and checks what holds for every verdict: a rejection names the declared
+// check behind it (eval/checks.h), and nothing else names one.
 EvalResult ClassifyFacts(const json& facts, const EvalProfile& profile = StrictProfile()) {
   EvalResult r;
   Classify(facts, profile, r);
+  if (r.verdict == Verdict::kRejected) {
+    const IntegrityCheck* check = FindIntegrityCheck(r.check);
+    EXPECT_NE(check, nullptr) << "a rejection without its check: " << r.reason;
+    if (check != nullptr) {
+      EXPECT_TRUE(CheckApplies(*check, profile)) << r.check << " is off in " << profile.name;
+    }
+  } else {
+    EXPECT_EQ(r.check, "") << r.reason;
+  }
   return r;
 }
 

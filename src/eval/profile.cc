@@ -41,6 +41,11 @@ EvalProfile PaperProfile() {
   return p;
 }
 
+const std::vector<std::string_view>& ProfileNames() {
+  static const std::vector<std::string_view> names = {"strict", "paper"};
+  return names;
+}
+
 Result<EvalProfile> ProfileByName(std::string_view name) {
   if (name == "strict") {
     return StrictProfile();

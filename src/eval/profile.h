@@ -77,6 +77,8 @@ struct EvalProfile {
 
 EvalProfile StrictProfile();
 EvalProfile PaperProfile();
+// The names ProfileByName knows, strict first.
+const std::vector<std::string_view>& ProfileNames();
 Result<EvalProfile> ProfileByName(std::string_view name);
 
 // Sets the tolerances the profile uses for `precision` (strict: 1e-4 for fp32, 1e-2 for

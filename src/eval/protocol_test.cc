@@ -167,6 +167,8 @@ TEST(ProtocolGoldenTest, GoldenFactsClassifyToTheirVerdicts) {
         << entry.path() << ": " << result.reason;
     EXPECT_NE(result.reason.find(golden.value("reason_has", "")), std::string::npos)
         << entry.path() << ": " << result.reason;
+    // A rejection names its check (eval/checks.h); nothing else does.
+    EXPECT_EQ(result.check, golden.value("check", "")) << entry.path();
     ++files;
   }
   // One file per status at least: every way an evaluation can end is pinned down.

@@ -112,6 +112,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"kernel", r.kernel_path},
       {"verdict", VerdictName(r.verdict)},
       {"reason", r.reason},
+      {"check", r.check},
       {"speedup", OptionalJson(r.speedup)},
       {"speedup_compiled", OptionalJson(r.speedup_compiled)},
       {"max_abs_err", OptionalJson(r.max_abs_err)},
@@ -139,6 +140,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.kernel_path = j.value("kernel", "");
   r.verdict = ParseVerdict(j.value("verdict", "error")).value_or(Verdict::kError);
   r.reason = j.value("reason", "");
+  r.check = j.value("check", "");
   r.speedup = OptionalDouble(j, "speedup");
   r.speedup_compiled = OptionalDouble(j, "speedup_compiled");
   r.max_abs_err = OptionalDouble(j, "max_abs_err");

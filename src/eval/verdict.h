@@ -50,9 +50,10 @@ struct EvalResult {
   std::string task_path;
   std::string kernel_path;
   Verdict verdict = Verdict::kError;
-  std::string reason;             // One line, in words a user can act on.
-  std::string error_text;         // Full traceback or detail, for people and the skill memory.
-  std::optional<double> speedup;  // Reference / candidate on the profile's statistic.
+  std::string reason;      // One line, in words a user can act on.
+  std::string check;       // The integrity check (eval/checks.h) behind a rejection; else empty.
+  std::string error_text;  // Full traceback or detail, for people and the skill memory.
+  std::optional<double> speedup;           // Reference / candidate on the profile's statistic.
   std::optional<double> speedup_compiled;  // torch.compile'd reference / candidate, when timed.
   std::optional<TimingStats> candidate_timing;
   std::optional<TimingStats> reference_timing;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "eval/checks.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -23,6 +24,22 @@ Result<PromptTemplate> LoadTemplate(const std::string& dir, const std::string& f
 std::string Trimmed(const std::string& text) {
   size_t end = text.find_last_not_of(" \n\t\r");
   return end == std::string::npos ? "" : text.substr(0, end + 1);
+}
+
+// What the profile's integrity checks reject (eval/checks.h), as one list of phrases.
+std::string RejectedWays(const EvalProfile& profile) {
+  std::vector<std::string_view> ways;
+  for (const IntegrityCheck& check : IntegrityChecks()) {
+    if (CheckApplies(check, profile)) {
+      ways.push_back(check.catches);
+    }
+  }
+  std::string out;
+  for (size_t i = 0; i < ways.size(); ++i) {
+    out += i == 0 ? "" : (i + 1 == ways.size() ? "; or " : "; ");  // Phrases hold commas.
+    out += ways[i];
+  }
+  return out;
 }
 
 }  // namespace
@@ -81,18 +98,15 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
         "- Outputs must pass torch.allclose(out, ref, atol={:g}, rtol={:g}) on {} random inputs.\n",
         profile.atol, profile.rtol, profile.trials);
   }
-  out +=
-      "- Outputs must be new tensors of the reference's shape and dtype, not inputs or views "
-      "of them, and inputs must not be modified.\n";
-  if (profile.name == "strict") {
-    out +=
-        "- The harness rejects kernels that fall back to PyTorch in try/except, inherit from "
-        "or call `Model`, use torch.compile, start threads or CUDA streams, change precision "
-        "flags or timers, or cache results between calls. Freed GPU memory is poisoned "
-        "before your kernel runs (unwritten outputs fail), every timed run uses fresh inputs "
-        "and is checked again, and times faster than the GPU's memory bandwidth or compute "
-        "allow are rejected.\n";
+  out += "- Outputs must have the reference's shape and dtype.\n";
+  out += "- The harness rejects kernels that: " + RejectedWays(profile) + ".";
+  if (profile.poison_memory) {
+    out += " Freed GPU memory is poisoned before your kernel runs (unwritten outputs fail).";
   }
+  if (profile.fresh_inputs_per_run && profile.revalidate_timed) {
+    out += " Every timed run uses fresh inputs and is checked again.";
+  }
+  out += "\n";
   if (profile.kernel_trace && profile.pytorch_compute != "unrestricted") {
     out += profile.pytorch_compute == "forbidden"
                ? fmt::format(

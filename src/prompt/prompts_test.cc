@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "edits/code_block.h"
+#include "eval/checks.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -133,6 +134,19 @@ TEST(PromptsTest, ProfileAndLanguageChangeTheRequirements) {
   const std::string user = Load(KernelLanguage::kCuda).Proposer(Inputs())[1].content;
   EXPECT_NE(user.find("load_inline"), std::string::npos);
   EXPECT_EQ(user.find("input_precision"), std::string::npos);
+}
+
+// The rules a prompt states are the integrity checks its profile runs (eval/checks.h).
+TEST(PromptsTest, TheStatedRulesAreTheChecksTheProfileRuns) {
+  for (std::string_view name : ProfileNames()) {
+    const EvalProfile profile = *ProfileByName(name);
+    const std::string rules = PromptSet::Requirements(profile, KernelLanguage::kTriton);
+    for (const IntegrityCheck& check : IntegrityChecks()) {
+      EXPECT_EQ(rules.find(check.catches) != std::string::npos, CheckApplies(check, profile))
+          << name << ": " << check.name << "\n"
+          << rules;
+    }
+  }
 }
 
 TEST(PromptsTest, TheLanguageExamplesAreThemselvesValidAnswers) {
