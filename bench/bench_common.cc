@@ -29,7 +29,7 @@ Result<BenchSetup> SetUp(const BenchFlags& f) {
   config.cache_enabled = false;
   config.log_level = f.log_level;
   if (f.timed_runs > 0) {
-    config.profile.timed_runs = f.timed_runs;
+    config.profile.job.timed_runs = f.timed_runs;
   }
   ASSIGN_OR_RETURN(setup.logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(setup.requests, CollectRequests(f.sources));

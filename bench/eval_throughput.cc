@@ -147,7 +147,7 @@ Result<int> Main(int argc, char** argv) {
   const std::string device =
       evaluator->workers().empty() ? "?" : evaluator->workers().front().device_name;
   std::printf("\neval_throughput on %s (%zu candidates, %d timed runs each)\n", device.c_str(),
-              requests.size(), config.profile.timed_runs);
+              requests.size(), config.profile.job.timed_runs);
   std::printf("%-30s %10s %8s %10s %12s %14s %16s\n", "mode", "candidates", "correct", "wall s",
               "cand/min", "GPU busy s", "overhead s/cand");
   for (const ModeFigures* m : {&fresh, &pool}) {
@@ -159,7 +159,7 @@ Result<int> Main(int argc, char** argv) {
       "%.2fx\n",
       pool.startup_s, first_startup_s, speedup);
   RETURN_IF_ERROR(WriteJson(flags, {{"device", device},
-                                    {"timed_runs", config.profile.timed_runs},
+                                    {"timed_runs", config.profile.job.timed_runs},
                                     {"fresh", fresh.ToJson()},
                                     {"pool", pool.ToJson()},
                                     {"rate_ratio", speedup}}));

@@ -34,13 +34,13 @@ namespace {
 
 EvalProfile ChecksOff(EvalProfile p) {
   p.name = "strict-checks-off";
-  p.determinism_check = false;
-  p.poison_memory = false;
-  p.null_selftest = false;
-  p.revalidate_timed = false;
+  p.job.determinism_check = false;
+  p.job.poison_memory = false;
+  p.job.null_selftest = false;
+  p.job.revalidate_timed = false;
   p.check_stream_escape = false;
   p.speed_of_light = false;
-  p.kernel_trace = false;
+  p.job.kernel_trace = false;
   p.reject_static.clear();
   p.reject_patching = false;
   p.reject_threads_left_running = false;
@@ -115,13 +115,14 @@ Result<int> Main(int argc, char** argv) {
   setup.workers.resize(1);  // One device: per-candidate figures without cross-GPU differences.
   const EvalProfile strict = setup.config.profile;
   ASSIGN_OR_RETURN(EvalProfile paper, ProfileByName("paper"));
-  paper.timed_runs = strict.timed_runs;
+  paper.job.timed_runs = strict.job.timed_runs;
   paper.memory_limit_mb = strict.memory_limit_mb;
 
   ASSIGN_OR_RETURN(ModeFigures warm, RunMode("warm-up (not reported)", strict, setup, guard));
   // Each mode's row is printed when it is done, so a run cut short still shows what it measured.
   std::printf("\nintegrity_overhead on %s (%d candidates, %d timed runs each, %d slot(s))\n",
-              warm.device.c_str(), warm.candidates, strict.timed_runs, setup.workers.front().slots);
+              warm.device.c_str(), warm.candidates, strict.job.timed_runs,
+              setup.workers.front().slots);
   std::printf("%-22s %8s %12s %12s %10s %10s\n", "mode", "correct", "eval s/cand", "reference s",
               "checks s", "timing s");
   auto print_row = [](const ModeFigures& m) {
@@ -150,7 +151,7 @@ Result<int> Main(int argc, char** argv) {
       "verdict(s) differ between strict and checks off\n",
       overhead, on.PerCandidate() > 0 ? 100.0 * overhead / on.PerCandidate() : 0.0, differing);
   RETURN_IF_ERROR(WriteJson(flags, {{"device", device},
-                                    {"timed_runs", strict.timed_runs},
+                                    {"timed_runs", strict.job.timed_runs},
                                     {"warm_up", warm.ToJson()},
                                     {"strict", on.ToJson()},
                                     {"checks_off", off.ToJson()},

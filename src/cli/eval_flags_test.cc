@@ -99,28 +99,28 @@ TEST(EvalFlagsTest, ProfileFlagKeepsTheFilesSettings) {
       "memory_limit_mb = 8000\n");
   ASSERT_TRUE(ApplyEvalFlags({.profile = "paper"}, config).ok());
   EXPECT_EQ(config.profile.name, "paper");
-  EXPECT_EQ(config.profile.criterion, "allclose");
-  EXPECT_EQ(config.profile.trials, 3);
+  EXPECT_EQ(config.profile.job.criterion, "allclose");
+  EXPECT_EQ(config.profile.job.trials, 3);
   EXPECT_DOUBLE_EQ(config.profile.timeout_s, 600);
   EXPECT_EQ(config.profile.pytorch_compute, "forbidden");
   EXPECT_DOUBLE_EQ(config.profile.memory_limit_mb, 8000);
   // The same profile named again changes nothing.
   Config same = FromFile("[eval]\ntrials = 3\n");
   ASSERT_TRUE(ApplyEvalFlags({.profile = "strict"}, same).ok());
-  EXPECT_EQ(same.profile.trials, 3);
+  EXPECT_EQ(same.profile.job.trials, 3);
 }
 
 TEST(EvalFlagsTest, PrecisionFlagKeepsAToleranceTheFileSet) {
   Config config = FromFile("[eval]\natol = 1e-3\ntrials = 4\n");
   ASSERT_TRUE(ApplyEvalFlags(Flags({{"precision", "bf16"}}), config).ok());
-  EXPECT_EQ(config.profile.precision, "bf16");
-  EXPECT_DOUBLE_EQ(config.profile.atol, 1e-3);  // The file's.
-  EXPECT_DOUBLE_EQ(config.profile.rtol, 1e-2);  // bf16's, as the file set none.
-  EXPECT_EQ(config.profile.trials, 4);
+  EXPECT_EQ(config.profile.job.precision, "bf16");
+  EXPECT_DOUBLE_EQ(config.profile.job.atol, 1e-3);  // The file's.
+  EXPECT_DOUBLE_EQ(config.profile.job.rtol, 1e-2);  // bf16's, as the file set none.
+  EXPECT_EQ(config.profile.job.trials, 4);
   // Flags outrank the file.
   Config flagged = FromFile("[eval]\ntrials = 4\n");
   ASSERT_TRUE(ApplyEvalFlags(Flags({{"trials", "9"}}, "paper"), flagged).ok());
-  EXPECT_EQ(flagged.profile.trials, 9);
+  EXPECT_EQ(flagged.profile.job.trials, 9);
 }
 
 TEST(EvalFlagsTest, UnknownProfileOrPrecisionIsAnError) {
@@ -141,17 +141,17 @@ TEST(EvalFlagsTest, ResumedRunJudgesWithItsOwnSettings) {
   Config today = FromFile("[eval]\ntrials = 8\n");
   ASSERT_TRUE(RestoreRunProfile(run, {.profile = "paper"}, today).ok());
   EXPECT_EQ(today.profile.name, "strict");
-  EXPECT_EQ(today.profile.trials, 3);
+  EXPECT_EQ(today.profile.job.trials, 3);
   EXPECT_EQ(today.profile.pytorch_compute, "forbidden");
   // Flags other than the profile and precision still apply (a longer timeout, say).
   ASSERT_TRUE(RestoreRunProfile(run, {.eval_settings = {{{"timeout_s", "900"}}}}, today).ok());
   EXPECT_DOUBLE_EQ(today.profile.timeout_s, 900);
-  EXPECT_EQ(today.profile.trials, 3);
+  EXPECT_EQ(today.profile.job.trials, 3);
   // A run from before the settings were stored keeps its profile and precision.
   RunInfo old{.id = 2, .options = {{"profile", "strict"}, {"precision", "bf16"}}};
   ASSERT_TRUE(RestoreRunProfile(old, {}, today).ok());
-  EXPECT_EQ(today.profile.precision, "bf16");
-  EXPECT_DOUBLE_EQ(today.profile.atol, 1e-2);
+  EXPECT_EQ(today.profile.job.precision, "bf16");
+  EXPECT_DOUBLE_EQ(today.profile.job.atol, 1e-2);
   // Damaged stored settings are an error naming the run.
   RunInfo broken{.id = 9, .options = {{"profile", "strict"}, {"eval", {{"trials", "many"}}}}};
   Status s = RestoreRunProfile(broken, {}, today);

@@ -220,7 +220,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                               {"reasoning_effort", flags.reasoning_effort},
                               {"max_output_tokens", flags.max_output_tokens},
                               {"profile", config.profile.name},
-                              {"precision", config.profile.precision},
+                              {"precision", config.profile.job.precision},
                               {"eval", EvalSettings(config.profile)},
                               {"memory_rules", rules}}};
     if (!flags.label.empty()) {

@@ -26,8 +26,8 @@ prompts_dir = "/srv/my-prompts"
                               "test.toml", config)
                   .ok());
   EXPECT_EQ(config.profile.name, "paper");
-  EXPECT_EQ(config.profile.criterion, "allclose");
-  EXPECT_EQ(config.profile.trials, 3);
+  EXPECT_EQ(config.profile.job.criterion, "allclose");
+  EXPECT_EQ(config.profile.job.trials, 3);
   EXPECT_DOUBLE_EQ(config.profile.timeout_s, 60.5);
   EXPECT_EQ(config.device, "cpu");
   EXPECT_EQ(config.gpus, (std::vector<int>{0, 2}));
@@ -71,7 +71,7 @@ TEST(ConfigTest, SyntaxErrorNamesTheLine) {
 TEST(ConfigTest, PrecisionSetsStrictTolerances) {
   Config config;
   ASSERT_TRUE(ApplyConfigText("[eval]\nprecision = \"bf16\"\n", "a.toml", config).ok());
-  EXPECT_DOUBLE_EQ(config.profile.atol, 1e-2);
+  EXPECT_DOUBLE_EQ(config.profile.job.atol, 1e-2);
 }
 
 TEST(ConfigTest, FileEvalSettingsAreKeptForFlagsToReapply) {
@@ -81,7 +81,7 @@ TEST(ConfigTest, FileEvalSettingsAreKeptForFlagsToReapply) {
                   .ok());
   EXPECT_EQ(config.eval_file,
             (nlohmann::json{{"trials", 3}, {"atol", 1e-3}, {"compile_baseline", true}}));
-  EXPECT_DOUBLE_EQ(config.profile.atol, 1e-3);
+  EXPECT_DOUBLE_EQ(config.profile.job.atol, 1e-3);
   // A bad value names the file and the check.
   Status s = ApplyConfigText("[eval]\nmemory_limit_mb = -5\n", "b.toml", config);
   EXPECT_NE(s.message().find("b.toml"), std::string::npos) << s.message();
@@ -91,8 +91,8 @@ TEST(ConfigTest, FileEvalSettingsAreKeptForFlagsToReapply) {
 TEST(EvalSettingsTest, RoundTripAndOnlyWhatIsGiven) {
   EvalProfile p = StrictProfile();
   ASSERT_TRUE(SetPrecision(p, "bf16").ok());
-  p.trials = 7;
-  p.atol = 3e-3;
+  p.job.trials = 7;
+  p.job.atol = 3e-3;
   p.pytorch_compute = "forbidden";
   EvalProfile again = StrictProfile();
   ASSERT_TRUE(ApplyEvalSettings(EvalSettings(p), again).ok());
@@ -100,8 +100,8 @@ TEST(EvalSettingsTest, RoundTripAndOnlyWhatIsGiven) {
   EXPECT_EQ(again.Fingerprint(), p.Fingerprint());
   // A setting that is not given is left alone (no precision: the tolerance stays).
   ASSERT_TRUE(ApplyEvalSettings({{"trials", 2}}, again).ok());
-  EXPECT_EQ(again.trials, 2);
-  EXPECT_DOUBLE_EQ(again.atol, 3e-3);
+  EXPECT_EQ(again.job.trials, 2);
+  EXPECT_DOUBLE_EQ(again.job.atol, 3e-3);
 }
 
 TEST(EvalSettingsTest, BadSettingsChangeNothing) {

@@ -13,13 +13,13 @@ constexpr size_t kBaselineNonceBytes = 16;
 
 // The settings timing depends on; the checks' settings do not change a baseline.
 nlohmann::json TimingFingerprint(const EvalProfile& p, bool with_compile) {
-  return {{"precision", p.precision},
-          {"allow_tf32", p.allow_tf32},
-          {"warmup_runs", p.warmup_runs},
-          {"timed_runs", p.timed_runs},
-          {"fresh_inputs", p.fresh_inputs_per_run},
-          {"l2_flush", p.l2_flush},
-          {"generate_on", p.generate_on},
+  return {{"precision", p.job.precision},
+          {"allow_tf32", p.job.allow_tf32},
+          {"warmup_runs", p.job.warmup_runs},
+          {"timed_runs", p.job.timed_runs},
+          {"fresh_inputs", p.job.fresh_inputs_per_run},
+          {"l2_flush", p.job.l2_flush},
+          {"generate_on", p.job.generate_on},
           {"statistic", p.statistic},
           {"compile", with_compile}};
 }

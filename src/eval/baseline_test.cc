@@ -23,7 +23,7 @@ TEST(BaselineTest, KeyChangesWithWhatTheFiguresDependOn) {
   EXPECT_NE(key, BaselineKey("abc", strict, false, H200()));  // Without torch.compile.
   EXPECT_NE(key, BaselineKey("abc", PaperProfile(), true, H200()));
   EvalProfile fewer = strict;
-  fewer.timed_runs = 50;
+  fewer.job.timed_runs = 50;
   EXPECT_NE(key, BaselineKey("abc", fewer, true, H200()));
   WorkerHello newer = H200();
   newer.torch = "2.12.0";  // New software: measured again.
@@ -36,8 +36,8 @@ TEST(BaselineTest, KeyChangesWithWhatTheFiguresDependOn) {
   EXPECT_NE(key, BaselineKey("abc", strict, true, other_gpu));
   // Checking settings do not change how the reference runs.
   EvalProfile looser = strict;
-  looser.atol = looser.rtol = 1e-2;
-  looser.trials = 1;
+  looser.job.atol = looser.job.rtol = 1e-2;
+  looser.job.trials = 1;
   EXPECT_EQ(key, BaselineKey("abc", looser, true, H200()));
 }
 

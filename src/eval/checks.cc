@@ -58,12 +58,14 @@ const std::vector<IntegrityCheck>& IntegrityChecks() {
        On<&EvalProfile::reject_flag_changes>},
       {"revalidation", kRuntime, "cache or replay results between calls",
        "every timed output is checked against the reference on the same fresh inputs",
-       On<&EvalProfile::revalidate_timed>},
+       [](const EvalProfile& p) { return p.job.revalidate_timed; }},
       {"stream_escape", kRuntime, "leave work outside the timed stream",
        "work on side streams or threads escapes the timer", On<&EvalProfile::check_stream_escape>},
       {"kernel_trace", kRuntime, "launch none of their own kernels (GPU kernel trace)",
        "its kernels are defined but not launched, or it falls back to PyTorch",
-       [](const EvalProfile& p) { return p.kernel_trace && p.pytorch_compute != "unrestricted"; }},
+       [](const EvalProfile& p) {
+         return p.job.kernel_trace && p.pytorch_compute != "unrestricted";
+       }},
       {"speed_of_light", kRuntime,
        "report times below reading the inputs and writing the outputs once at the GPU's "
        "bandwidth",

@@ -15,29 +15,29 @@ EvalProfile StrictProfile() { return EvalProfile{}; }
 EvalProfile PaperProfile() {
   EvalProfile p;
   p.name = "paper";
-  p.seed_mode = "paper";
+  p.job.seed_mode = "paper";
   p.seed = kPaperSeed;
-  p.distributions = {"task"};
-  p.reference_precision = "task";
-  p.criterion = "allclose";
-  p.atol = p.rtol = kPaperTolerance;
-  p.determinism_check = false;
-  p.poison_memory = false;
-  p.warmup_runs = 10;
-  p.timed_runs = 100;
-  p.fresh_inputs_per_run = false;
-  p.interleave_reference = false;
-  p.revalidate_timed = false;
-  p.l2_flush = false;
+  p.job.distributions = {"task"};
+  p.job.reference_precision = "task";
+  p.job.criterion = "allclose";
+  p.job.atol = p.job.rtol = kPaperTolerance;
+  p.job.determinism_check = false;
+  p.job.poison_memory = false;
+  p.job.warmup_runs = 10;
+  p.job.timed_runs = 100;
+  p.job.fresh_inputs_per_run = false;
+  p.job.interleave_reference = false;
+  p.job.revalidate_timed = false;
+  p.job.l2_flush = false;
   p.check_stream_escape = false;
-  p.generate_on = "cpu";
+  p.job.generate_on = "cpu";
   p.statistic = "trimmed_mean";
   p.reject_flag_changes = false;
   p.reject_static.clear();
   p.reject_threads_left_running = false;
   p.reject_patching = false;
   p.speed_of_light = false;
-  p.kernel_trace = false;
+  p.job.kernel_trace = false;
   return p;
 }
 
@@ -71,48 +71,24 @@ Status SetPrecision(EvalProfile& profile, std::string_view precision) {
     return InvalidArgument("unknown precision '" + std::string(precision) +
                            "' (use fp32, bf16 or fp16)");
   }
-  profile.precision = std::string(precision);
+  profile.job.precision = std::string(precision);
   if (profile.name == "strict") {
-    profile.atol = profile.rtol = precision == "fp32" ? kStrictFp32Tolerance : kStrictHalfTolerance;
+    profile.job.atol = profile.job.rtol =
+        precision == "fp32" ? kStrictFp32Tolerance : kStrictHalfTolerance;
   }
   return Status::Ok();
 }
 
 JobOptions EvalProfile::ToJobOptions(std::string_view device) const {
-  return JobOptions{
-      .device = std::string(device),
-      .baseline = false,
-      .exclusive = false,
-      .precision = precision,
-      .allow_tf32 = allow_tf32,
-      .trials = trials,
-      .seed_mode = seed_mode,
-      .seed = seed.value_or(0),
-      .init_seed = init_seed,
-      .distributions = distributions,
-      .reference_precision = reference_precision,
-      .reference_gpu_fraction = reference_gpu_fraction,
-      .criterion = criterion,
-      .atol = atol,
-      .rtol = rtol,
-      .determinism_check = determinism_check,
-      .poison_memory = poison_memory,
-      .stop_at_first_failure = stop_at_first_failure,
-      .warmup_runs = warmup_runs,
-      .timed_runs = timed_runs,
-      .fresh_inputs_per_run = fresh_inputs_per_run,
-      .interleave_reference = interleave_reference,
-      .revalidate_timed = revalidate_timed,
-      .revalidate_atol = atol * revalidate_factor,
-      .revalidate_rtol = rtol * revalidate_factor,
-      .l2_flush = l2_flush,
-      .compile_baseline = compile_baseline,
-      .generate_on = generate_on,
-      .measure = measure,
-      .time_only_if_correct = true,
-      .null_selftest = null_selftest,
-      .kernel_trace = kernel_trace,
-  };
+  JobOptions options = job;
+  options.device = std::string(device);
+  options.baseline = false;
+  options.exclusive = false;
+  options.seed = seed.value_or(0);
+  options.revalidate_atol = job.atol * revalidate_factor;
+  options.revalidate_rtol = job.rtol * revalidate_factor;
+  options.time_only_if_correct = true;
+  return options;
 }
 
 nlohmann::json EvalProfile::Fingerprint() const {

@@ -51,19 +51,19 @@ Result<FactStatus> StatusOf(const nlohmann::json& facts);
 // How to evaluate one job: the profile (eval/profile.h) as the worker receives it. Every field is
 // sent, and the worker refuses a job that lacks one: it has no defaults of its own.
 struct JobOptions {
-  std::string device = "cpu";  // "cuda" or "cpu".
-  bool baseline = false;       // Time the task's own Model only; no candidate.
-  bool exclusive = false;      // Hold the GPU alone in every phase (a retry after OOM).
-  std::string precision = "fp32";
-  bool allow_tf32 = false;
-  int trials = 5;
-  std::string seed_mode = "derived";
+  std::string device = "cpu";         // "cuda" or "cpu".
+  bool baseline = false;              // Time the task's own Model only; no candidate.
+  bool exclusive = false;             // Hold the GPU alone in every phase (a retry after OOM).
+  std::string precision = "fp32";     // fp32 | bf16 | fp16: dtype of weights and float inputs.
+  bool allow_tf32 = false;            // TF32 off unless a task says otherwise.
+  int trials = 5;                     // Correctness trials, each with its own seed.
+  std::string seed_mode = "derived";  // "derived": from `seed`; "paper": the release's scheme.
   uint64_t seed = 0;
   uint64_t init_seed = 42;  // torch.manual_seed before building Model and ModelNew.
-  std::vector<std::string> distributions;
-  std::string reference_precision = "fp64";
-  double reference_gpu_fraction = 0.25;  // Free device memory references may keep there.
-  std::string criterion = "scaled";
+  std::vector<std::string> distributions = {"task", "normal", "uniform_pm1", "scaled", "heavy"};
+  std::string reference_precision = "fp64";  // "fp64" or "task".
+  double reference_gpu_fraction = 0.25;      // Free device memory references may keep there.
+  std::string criterion = "scaled";          // "scaled" or "allclose" (python/.../check.py).
   double atol = 1e-4;
   double rtol = 1e-4;
   bool determinism_check = true;
@@ -71,18 +71,18 @@ struct JobOptions {
   bool stop_at_first_failure = true;
   int warmup_runs = 10;
   int timed_runs = 100;
-  bool fresh_inputs_per_run = true;
-  bool interleave_reference = true;
-  bool revalidate_timed = true;
+  bool fresh_inputs_per_run = true;  // New input buffers and values for every timed run.
+  bool interleave_reference = true;  // Reference timed beside the candidate, random order.
+  bool revalidate_timed = true;      // Check every timed output against the reference.
   double revalidate_atol = 2e-4;
   double revalidate_rtol = 2e-4;
   bool l2_flush = true;
-  bool compile_baseline = false;
-  std::string generate_on = "device";
-  bool measure = true;
+  bool compile_baseline = false;       // Also time torch.compile(reference).
+  std::string generate_on = "device";  // "device" or "cpu" (bit-identical to KernelBench).
+  bool measure = true;                 // Time correct candidates.
   bool time_only_if_correct = true;
-  bool null_selftest = true;
-  bool kernel_trace = true;
+  bool null_selftest = true;  // Flag tasks that trivial outputs pass.
+  bool kernel_trace = true;   // One call under the profiler (GPU): which kernels ran.
 };
 
 // Calls visit(name, field) for every field of JobOptions, in the order above: the one list that

@@ -60,11 +60,11 @@ TEST(EvalSettingsTest, EverySettingHasAFlagADefaultAndHelp) {
 TEST(EvalSettingsTest, PrecisionResetsTheStrictTolerancesUnlessOneIsGivenWithIt) {
   EvalProfile p = StrictProfile();
   ASSERT_TRUE(ApplyEvalSettings({{"precision", "bf16"}}, p).ok());
-  EXPECT_EQ(p.atol, 1e-2);
+  EXPECT_EQ(p.job.atol, 1e-2);
   EvalProfile q = StrictProfile();
   ASSERT_TRUE(ApplyEvalSettings({{"atol", 3e-3}, {"precision", "bf16"}}, q).ok());
-  EXPECT_EQ(q.atol, 3e-3);
-  EXPECT_EQ(q.rtol, 1e-2);
+  EXPECT_EQ(q.job.atol, 3e-3);
+  EXPECT_EQ(q.job.rtol, 1e-2);
 }
 
 }  // namespace

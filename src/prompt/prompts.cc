@@ -71,7 +71,7 @@ Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage languag
 
 std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage language) {
   std::string out;
-  const bool fp32 = profile.precision == "fp32";
+  const bool fp32 = profile.job.precision == "fp32";
   if (fp32) {
     out +=
         "- Inputs and weights are float32. Compute in float32: no autocast, no float16 or "
@@ -84,30 +84,31 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
     out += fmt::format(
         "- Inputs and weights are {}. Accumulate reductions and matrix products "
         "in float32.\n",
-        profile.precision);
+        profile.job.precision);
   }
-  if (profile.criterion == "scaled") {
+  if (profile.job.criterion == "scaled") {
     out += fmt::format(
         "- Every output element must satisfy |out - ref| <= {:g} * max|ref| + {:g} * |ref|, "
         "against a {} reference, on {} trials with differently distributed inputs (the task's "
         "own, normal, uniform, scaled, heavy-tailed). NaN or Inf anywhere fails.\n",
-        profile.atol, profile.rtol,
-        profile.reference_precision == "fp64" ? "float64" : profile.precision, profile.trials);
+        profile.job.atol, profile.job.rtol,
+        profile.job.reference_precision == "fp64" ? "float64" : profile.job.precision,
+        profile.job.trials);
   } else {
     out += fmt::format(
         "- Outputs must pass torch.allclose(out, ref, atol={:g}, rtol={:g}) on {} random inputs.\n",
-        profile.atol, profile.rtol, profile.trials);
+        profile.job.atol, profile.job.rtol, profile.job.trials);
   }
   out += "- Outputs must have the reference's shape and dtype.\n";
   out += "- The harness rejects kernels that: " + RejectedWays(profile) + ".";
-  if (profile.poison_memory) {
+  if (profile.job.poison_memory) {
     out += " Freed GPU memory is poisoned before your kernel runs (unwritten outputs fail).";
   }
-  if (profile.fresh_inputs_per_run && profile.revalidate_timed) {
+  if (profile.job.fresh_inputs_per_run && profile.job.revalidate_timed) {
     out += " Every timed run uses fresh inputs and is checked again.";
   }
   out += "\n";
-  if (profile.kernel_trace && profile.pytorch_compute != "unrestricted") {
+  if (profile.job.kernel_trace && profile.pytorch_compute != "unrestricted") {
     out += profile.pytorch_compute == "forbidden"
                ? fmt::format(
                      "- Your own Triton or CUDA kernels must do the work: PyTorch's compute "
@@ -119,8 +120,8 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
   out += fmt::format(
       "- Speed is the {} of {} timed runs after {} warm-up runs{}, against the "
       "reference's time on the same inputs.",
-      profile.statistic == "median" ? "median" : "trimmed mean", profile.timed_runs,
-      profile.warmup_runs, profile.l2_flush ? ", with the L2 cache flushed" : "");
+      profile.statistic == "median" ? "median" : "trimmed mean", profile.job.timed_runs,
+      profile.job.warmup_runs, profile.job.l2_flush ? ", with the L2 cache flushed" : "");
   return out;
 }
 
