@@ -21,7 +21,7 @@ import ast
 import re
 from typing import Any
 
-# Every rule a finding may name, here or in audit.py and child.py: the C++ side's registry
+# Every rule a finding may name, here or in audit.py and runtime_checks.py: the C++ side's registry
 # (src/eval/checks.h) holds the same names, and tests/golden/protocol/rules.json both sides' tests.
 RULES = ("model_inheritance", "try_except", "torch_compile", "threads", "streams",
          "precision_flags", "timer_patch", "lazy_tensor", "harness_access", "dynamic_code")

@@ -22,12 +22,18 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import tempfile
 import types
 from typing import Any, Callable
 
 import torch
 from torch.profiler import ProfilerActivity, profile
+
+from . import inputs
+from .context import Context
+from .protocol import Status
+from .runtime_checks import check_identities
 
 # Names of PyTorch's and its libraries' kernels. A candidate's own name always wins over these.
 _PYTORCH = re.compile(
@@ -105,3 +111,41 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> 
     return {"kernels": ranked[:20], "kernel_count": len(kernels),
             "own_us": round(totals["own"], 3), "pytorch_us": round(totals["pytorch"], 3),
             "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50]}
+
+
+def trace_phase(ctx: Context, candidate_path: str) -> None:
+    """The trace phase: one more call, on the first trial's inputs, under the profiler: which
+    kernels ran and whose they are. GPU only, and only for candidates that passed the trials;
+    after timing, since the profiler (CUPTI) must not be loaded while anything is timed."""
+    if not (ctx.on_gpu and ctx.o.kernel_trace and ctx.facts["trials"]
+            and all(t.get("passed") for t in ctx.facts["trials"])):
+        return
+    ref = ctx.references[0]
+    x = inputs.clone_inputs(ctx.make_inputs(ref["seed"], ref["base"]))
+    module = sys.modules.get(type(ctx.model_new).__module__)
+    try:
+        with open(candidate_path, encoding="utf-8", errors="replace") as f:
+            source = f.read()
+        own = candidate_kernel_names(module, source) if module else set()
+    except Exception as e:  # noqa: BLE001 - names not found: only the fallback applies.
+        own = set()
+        ctx.facts["notes"].append(f"kernel names not read: {type(e).__name__}: {e}")
+    raised: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            with torch.no_grad():
+                ctx.model_new(*x)  # type: ignore[misc]
+        except BaseException as e:  # noqa: BLE001 - the candidate's failure, judged below.
+            raised.append(e)
+
+    try:
+        found = trace_call(call, own, ctx.device)
+    except Exception as e:  # noqa: BLE001 - the profiler's failure is a note, not a verdict.
+        ctx.facts["notes"].append(f"no kernel trace: {type(e).__name__}: {e}")
+        found = None
+    check_identities(ctx)
+    if raised:  # It passed every trial on these inputs: failing now is a finding in itself.
+        ctx.fail(Status.FORWARD_ERROR, raised[0], trial="kernel trace")
+    if found is not None:
+        ctx.facts["kernel_trace"] = found

@@ -122,4 +122,4 @@ def test_the_rules_findings_name_are_the_registrys() -> None:
     from adaexplore_worker import audit, integrity
     assert list(integrity.RULES) == golden("rules.json")
     assert set(audit._EVENTS.values()) <= set(integrity.RULES)
-    assert {"torch_compile", "model_inheritance"} <= set(integrity.RULES)  # child.py's own.
+    assert {"torch_compile", "model_inheritance"} <= set(integrity.RULES)  # runtime_checks.py's own.

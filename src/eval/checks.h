@@ -8,8 +8,8 @@
 // of the source rules, which python/adaexplore_worker/integrity.py reports findings by).
 //
 // Source rules are findings on the candidate's code, from its source (integrity.py) or from what
-// it did (audit.py, child.py); a profile rejects those in its reject_static. Runtime checks are
-// facts about a run, each behind a switch of the profile, or always on.
+// it did (audit.py, runtime_checks.py); a profile rejects those in its reject_static. Runtime
+// checks are facts about a run, each behind a switch of the profile, or always on.
 
 #include <string>
 #include <string_view>

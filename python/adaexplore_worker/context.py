@@ -1,0 +1,134 @@
+"""The state one evaluation's phases share, declared in one place.
+
+A `Context` is made per job from its options (the C++ side's profile: protocol.JobOptions) and is
+filled in by the phases in order: references.py (the task, its reference outputs), trials.py (the
+candidate's model and its first outputs), measure.py (timing) and trace.py (the kernel trace).
+Every attribute a phase sets is declared in `Context.__init__`, so what a phase may read is what
+an earlier phase wrote. The facts are the one output; verdicts are decided by the C++ side.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any, Callable, Iterator
+
+import torch
+
+from . import inputs, load
+from .audit import AuditWatch
+from .guard import IdentityGuard
+from .protocol import Channel, JobOptions, Status
+
+
+class Abort(Exception):
+    """Ends the evaluation early; the facts already say why."""
+
+
+class Session:
+    """The child's link to the zygote: GPU lock requests and phase reports."""
+
+    def __init__(self, channel: Channel, facts: dict[str, Any]) -> None:
+        self.channel = channel
+        self.facts = facts
+        self.exclusive_only = False
+
+    @contextlib.contextmanager
+    def gpu(self, mode: str) -> Iterator[None]:
+        mode = "exclusive" if self.exclusive_only else mode
+        self.channel.send({"type": "acquire", "mode": mode})
+        while True:
+            message = self.channel.read_blocking()
+            if message.get("type") == "granted":
+                break
+        try:
+            yield
+        finally:
+            if torch.cuda.is_initialized():
+                # Cached blocks would stay out of reach of the other evaluations on this GPU.
+                torch.cuda.empty_cache()
+            self.channel.send({"type": "release"})
+
+    @contextlib.contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        self.channel.send({"type": "phase", "phase": name})
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.facts["phases"][name] = round(time.perf_counter() - start, 4)
+
+
+class Context:
+    def __init__(self, options: JobOptions, session: Session, facts: dict[str, Any]) -> None:
+        self.o = options
+        self.session = session
+        self.facts = facts
+        device = torch.device(options.device)
+        if device.type == "cuda" and device.index is None:
+            device = torch.device("cuda", 0)  # The zygote sees exactly one GPU.
+        self.device = device
+        self.on_gpu = self.device.type == "cuda"
+        self.dtype = inputs.dtype_for(options.precision)
+        self.gpu_busy_ms = 0.0  # Device time the candidate and reference calls took.
+        # references.py
+        self.task: load.Task | None = None
+        self.flags: dict[str, Any] = {}  # Precision flags before the candidate was imported.
+        self.init_args: list[Any] = []
+        self.ref_model: torch.nn.Module | None = None
+        self.ref_exact: torch.nn.Module | None = None  # The float64 copy, when there is one.
+        self.seeds: list[int] = []
+        self.references: list[dict[str, Any]] = []  # One per trial.
+        self.output_bytes = 0
+        # runtime_checks.py, set just before the candidate is imported.
+        self.audit: AuditWatch | None = None
+        self.identities: IdentityGuard | None = None
+        self.dynamo_frames = 0
+        # trials.py
+        self.model_new: torch.nn.Module | None = None
+        self.first_output: list[Any] = []  # The first trial's outputs, for determinism.
+
+    def guard(self, status: Status, fn: Callable[[], Any]) -> Any:
+        """Runs fn; on any exception records `status` and its description and aborts."""
+        try:
+            return fn()
+        except load.LoadError as e:
+            self.facts["status"] = status
+            self.facts["error"] = {"type": "LoadError", "message": str(e), "traceback": str(e),
+                                   "triton_compile": False, "cuda_error": None,
+                                   "out_of_memory": False}
+        except BaseException as e:  # noqa: BLE001 - SystemExit from candidate code included.
+            self.facts["status"] = status
+            self.facts["error"] = load.describe(e)
+        raise Abort()
+
+    def fail(self, status: Status, e: BaseException, **where: Any) -> None:
+        """Records that `e` ended the evaluation with `status` (where: the trial or run) and
+        aborts."""
+        self.facts["status"] = status
+        self.facts["error"] = load.describe(e)
+        self.facts["error"].update(where)
+        raise Abort()
+
+    def inputs_changed(self, where: int | str) -> None:
+        self.facts["status"] = Status.INPUTS_CHANGED
+        self.facts["error"] = {
+            "type": "InputsChanged", "traceback": "",
+            "message": f"the task's inputs changed shape or type after the candidate was imported "
+                       f"(at {where})", "triton_compile": False, "cuda_error": None,
+            "out_of_memory": False}
+        raise Abort()
+
+    def build(self, model_class: type) -> torch.nn.Module:
+        torch.manual_seed(self.o.init_seed)
+        if self.o.generate_on == "device":
+            with torch.device(self.device):
+                model = model_class(*self.init_args)
+        else:
+            model = model_class(*self.init_args)
+        return model.to(device=self.device, dtype=self.dtype)
+
+    def make_inputs(self, seed: int, distribution: str) -> list[Any]:
+        assert self.task is not None, "inputs before the task was loaded"
+        return inputs.make_inputs(self.task.get_inputs, seed, distribution, self.o.precision,
+                                  self.device, self.o.generate_on)

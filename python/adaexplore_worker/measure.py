@@ -1,0 +1,182 @@
+"""The timing phase, under the exclusive GPU lock: the candidate interleaved with the reference on
+fresh inputs every run, every timed output checked again (`time_candidate`); and the task's own
+baseline, eager and torch.compile'd (`time_baseline`). One loop (`time_series`) times any model
+alone. Reads and fills a context.Context; timing.Timer takes the measurements."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import torch
+
+from . import check, inputs
+from .context import Context
+from .protocol import Status
+from .runtime_checks import check_identities, enumerate_threads, note_threads, thread_count
+from .timing import Timer
+
+
+def rng_for(ctx: Context) -> random.Random:
+    """The draws of the timed runs' inputs and order, from the job's seed."""
+    return random.Random(ctx.o.seed * 7919 + 1)
+
+
+def _clock(ctx: Context) -> dict[str, Any]:
+    return {"clock": "cuda_event" if ctx.on_gpu else "perf_counter", "meaningful": ctx.on_gpu}
+
+
+def time_series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
+                fixed: list[Any] | None = None) -> list[float]:
+    """Warm-up and timed runs of `model` alone, each on fresh task inputs (or on `fixed`): the
+    timed runs' milliseconds."""
+    warmup = ctx.o.warmup_runs
+    out: list[float] = []
+    with torch.no_grad():
+        for i in range(warmup + ctx.o.timed_runs):
+            x = fixed if fixed is not None else ctx.make_inputs(rng.getrandbits(32), "task")
+            _, ms, _ = timer.time(model, x)
+            ctx.gpu_busy_ms += ms
+            if i >= warmup:
+                out.append(round(ms, 6))
+    return out
+
+
+def compile_reference(ctx: Context, rng: random.Random) -> Any:
+    """torch.compile(reference), compiled by one call; None (and a note) if that fails."""
+    try:
+        compiled = torch.compile(ctx.ref_model)
+        with torch.no_grad():
+            compiled(*ctx.make_inputs(rng.getrandbits(32), "task"))
+        return compiled
+    except Exception as e:  # noqa: BLE001
+        ctx.facts["notes"].append(f"torch.compile baseline failed: {type(e).__name__}: {e}")
+        return None
+
+
+def time_compiled(ctx: Context, timer: Timer, rng: random.Random,
+                  compiled: Any) -> list[float] | None:
+    try:
+        return time_series(ctx, timer, compiled, rng)
+    except Exception as e:  # noqa: BLE001
+        ctx.facts["notes"].append(f"torch.compile baseline failed: {type(e).__name__}: {e}")
+        return None
+
+
+def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
+                  compiled: Any) -> dict[str, Any]:
+    """The task's own Model timed eagerly (and `compiled`, when there is one)."""
+    timer = Timer(ctx.device, ctx.o.l2_flush)
+    timing: dict[str, Any] = {
+        "warmup_runs": ctx.o.warmup_runs, "timed_runs": ctx.o.timed_runs,
+        "fresh_inputs": ctx.o.fresh_inputs_per_run, **_clock(ctx),
+        "reference_ms": ctx.guard(Status.TASK_ERROR,
+                                  lambda: time_series(ctx, timer, ctx.ref_model, rng, fixed))}
+    if compiled is not None:
+        timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
+    return timing
+
+
+def time_candidate(ctx: Context) -> None:
+    o = ctx.o
+    assert ctx.ref_model is not None
+    timer = Timer(ctx.device, o.l2_flush)
+    rng = rng_for(ctx)
+    warmup, runs = o.warmup_runs, o.timed_runs
+    fresh, interleave, revalidate = (o.fresh_inputs_per_run, o.interleave_reference,
+                                     o.revalidate_timed)
+    spec = ctx.references[0]["spec"] if ctx.references[0]["base"] == "task" else None
+    fixed = None if fresh else ctx.make_inputs(ctx.seeds[0], "task")
+    samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
+                                       "candidate_wall_ms": [], "reference_wall_ms": []}
+    failures, mutated, checked = 0, 0, 0
+    first_failure: dict[str, Any] | None = None
+
+    def record(kind: str, i: int, ms: float, wall: float) -> None:
+        ctx.gpu_busy_ms += ms
+        if i >= warmup:
+            samples[f"{kind}_ms"].append(round(ms, 6))
+            samples[f"{kind}_wall_ms"].append(round(wall, 6))
+
+    with torch.no_grad():
+        for i in range(warmup + runs):
+            if fresh:
+                x = ctx.make_inputs(rng.getrandbits(32), "task")
+                if spec is not None and inputs.InputSpec.of(x) != spec:
+                    ctx.inputs_changed(f"timed run {i}")
+                cx = inputs.clone_inputs(x)
+            else:
+                x = cx = fixed
+            if not interleave:
+                out, ms, wall = _timed_candidate(ctx, timer, cx, i)
+                record("candidate", i, ms, wall)
+                continue
+            if rng.random() < 0.5:
+                ref_out, rms, rwall = timer.time(ctx.ref_model, x)
+                out, ms, wall = _timed_candidate(ctx, timer, cx, i)
+            else:
+                out, ms, wall = _timed_candidate(ctx, timer, cx, i)
+                ref_out, rms, rwall = timer.time(ctx.ref_model, x)
+            record("candidate", i, ms, wall)
+            record("reference", i, rms, rwall)
+            if revalidate and i >= warmup:
+                checked += 1
+                ok, detail = _revalidate(out, ref_out, o.criterion, o.revalidate_atol,
+                                         o.revalidate_rtol)
+                if fresh and not all(check.bitwise_equal(a, b) for a, b in zip(cx, x)):
+                    mutated += 1
+                    ok = False
+                if not ok:
+                    failures += 1
+                    first_failure = first_failure or {"run": i - warmup, **detail}
+            del out
+        if not interleave:
+            for i in range(warmup + runs):
+                _, rms, rwall = timer.time(ctx.ref_model, fixed)
+                record("reference", i, rms, rwall)
+    timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": runs, **samples,
+                              **_clock(ctx), "fresh_inputs": fresh,
+                              "interleaved": interleave, "revalidated": checked,
+                              "revalidation_failures": failures,
+                              "inputs_mutated_runs": mutated}
+    if first_failure:
+        timing["first_revalidation_failure"] = first_failure
+    if o.compile_baseline:
+        compiled = compile_reference(ctx, rng)
+        if compiled is not None:
+            timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
+    ctx.facts["timing"] = timing
+
+
+def _timed_candidate(ctx: Context, timer: Timer, args: list[Any],
+                     i: int) -> tuple[Any, float, float]:
+    try:
+        before = set(enumerate_threads())
+        os_before = thread_count()
+        result = timer.time(ctx.model_new, args)
+        os_after = thread_count()
+        check_identities(ctx)
+        note_threads(ctx, before)
+        if os_after > os_before and i >= ctx.o.warmup_runs:
+            # A thread no Python API shows (e.g. _thread.start_new_thread) still running once
+            # the call and the device are done: work outside the window.
+            ctx.facts["os_threads_left_running"] = max(
+                ctx.facts.get("os_threads_left_running", 0), os_after - os_before)
+        return result
+    except BaseException as e:  # noqa: BLE001
+        ctx.fail(Status.FORWARD_ERROR, e, timed_run=i)
+        raise  # Unreachable: fail raises Abort.
+
+
+def _revalidate(out: Any, ref_out: Any, criterion: str, atol: float,
+                rtol: float) -> tuple[bool, dict[str, Any]]:
+    got, want = check.flatten_outputs(out), check.flatten_outputs(ref_out)
+    if len(got) != len(want):
+        return False, {"problem": "number of outputs changed"}
+    for g, w in zip(got, want):
+        if not isinstance(g, torch.Tensor) or g.shape != w.shape:
+            return False, {"problem": "output form changed"}
+        bad = check.count_mismatches(g, w, criterion, atol, rtol)
+        if bad:
+            return False, {"problem": "values", "violations": bad}
+    return True, {}

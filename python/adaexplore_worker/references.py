@@ -1,0 +1,248 @@
+"""The reference phase: the task's model, every trial's inputs and reference outputs, made before
+the candidate is imported; the null self-test (which trivial outputs would pass) and the roofline
+figures. Reads and fills a context.Context."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+
+import torch
+
+from . import check, inputs, load
+from .context import Abort, Context
+from .protocol import Status, finite_or_none
+from .runtime_checks import precision_flags
+
+
+def set_up_torch(ctx: Context) -> None:
+    allow_tf32 = ctx.o.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = allow_tf32
+    torch.backends.cudnn.allow_tf32 = allow_tf32
+    torch.set_float32_matmul_precision("high" if allow_tf32 else "highest")
+    if ctx.on_gpu:
+        torch.cuda.set_device(ctx.device)
+        torch.cuda.init()
+        ctx.facts["device_name"] = torch.cuda.get_device_name(ctx.device)
+    else:
+        ctx.facts["device_name"] = "cpu"
+    ctx.flags = precision_flags()
+
+
+def make_init_args(ctx: Context) -> list[Any]:
+    assert ctx.task is not None
+    torch.manual_seed(ctx.o.init_seed)
+    raw = ctx.task.get_init_inputs()
+    if not isinstance(raw, (list, tuple)):
+        raise load.LoadError(f"get_init_inputs() returned {type(raw).__name__}, not a list")
+    return [x.to(ctx.device, ctx.dtype if x.is_floating_point() else x.dtype)
+            if isinstance(x, torch.Tensor) else x for x in raw]
+
+
+def build_reference(ctx: Context) -> None:
+    """The task's own Model, built as the candidate's will be."""
+    assert ctx.task is not None
+    task = ctx.task
+    ctx.init_args = ctx.guard(Status.TASK_ERROR, lambda: make_init_args(ctx))
+    ctx.ref_model = ctx.guard(Status.TASK_ERROR, lambda: ctx.build(task.model_class))
+
+
+def make_references(ctx: Context) -> None:
+    """Builds the reference model and computes every trial's reference output."""
+    build_reference(ctx)
+    ctx.ref_exact = None
+    if ctx.o.reference_precision == "fp64" and ctx.dtype != torch.float64:
+        try:
+            ctx.ref_exact = copy.deepcopy(ctx.ref_model).to(torch.float64)
+        except Exception as e:  # noqa: BLE001
+            ctx.facts["notes"].append(f"float64 reference unavailable ({e}); "
+                                      "using the task precision")
+    ctx.seeds = inputs.trial_seeds(ctx.o.seed_mode, ctx.o.seed, ctx.o.trials)
+    distributions = list(ctx.o.distributions) or ["task"]
+    ctx.references = []
+    budget = _budget_bytes(ctx)
+    stored = 0
+    for i, seed in enumerate(ctx.seeds):
+        wanted = distributions[i % len(distributions)]
+        entry = _reference_for(ctx, seed, wanted)
+        stored += sum(r.numel() * r.element_size() for r in entry["outputs"])
+        if stored > budget:
+            entry["outputs"] = [r.cpu() for r in entry["outputs"]]
+        ctx.references.append(entry)
+    ctx.output_bytes = sum(t.numel() * t.element_size() for t in ctx.references[0]["expected"])
+    ctx.facts["reference"] = {
+        "fp64": ctx.ref_exact is not None,
+        "outputs": [{"shape": list(r.shape), "dtype": str(r.dtype).replace("torch.", "")}
+                    for r in ctx.references[0]["expected"]],
+        "self_error": [e["self_error"] for e in ctx.references],
+        "distributions": [e["distribution"] for e in ctx.references],
+    }
+
+
+def _reference_for(ctx: Context, seed: int, wanted: str) -> dict[str, Any]:
+    """One trial's reference; falls back to the task's own inputs where another distribution
+    makes the reference fail or produce non-finite values."""
+    assert ctx.ref_model is not None
+    for distribution in ([wanted, "task"] if wanted != "task" else ["task"]):
+        try:
+            x = ctx.make_inputs(seed, distribution)
+        except Exception as e:  # noqa: BLE001
+            if distribution == "task":
+                _fail_task(ctx, e)
+            continue
+        try:
+            with torch.no_grad():
+                expected = check.flatten_outputs(ctx.ref_model(*x))
+        except Exception as e:  # noqa: BLE001
+            if distribution == "task":
+                _fail_task(ctx, e)
+            continue
+        exact = _exact_reference(ctx, x, expected)
+        if not all(isinstance(t, torch.Tensor) for t in expected):
+            _fail_task(ctx, load.LoadError("the reference Model returned something other than "
+                                           "tensors"))
+        finite = all(bool(torch.isfinite(t).all()) for t in exact if t.is_floating_point())
+        if not finite and distribution != "task":
+            continue
+        outputs = [_stored(e, t) for e, t in zip(expected, exact)]
+        maxima = [check.max_abs_finite(t) if t.is_floating_point() else None for t in outputs]
+        self_error = _relative_error(expected, exact) if exact is not expected else 0.0
+        label = distribution if distribution == wanted else f"task (fallback from {wanted})"
+        spec = inputs.InputSpec.of(x)
+        del x
+        return {"seed": seed, "distribution": label, "base": distribution, "spec": spec,
+                "outputs": outputs, "maxima": maxima,
+                # Shape and dtype the candidate must produce, without the storage.
+                "expected": [torch.empty(t.shape, dtype=t.dtype, device="meta")
+                             for t in expected],
+                "self_error": self_error}
+    raise AssertionError("unreachable: the task distribution either returns or fails")
+
+
+def _exact_reference(ctx: Context, x: list[Any], expected: list[Any]) -> list[Any]:
+    """The float64 reference's outputs on x, or `expected` when there is none. A task that cannot
+    run in float64 (tensors it makes in float32 inside forward, an op without a float64 kernel)
+    keeps the task precision for the whole evaluation, with a note."""
+    if ctx.ref_exact is None:
+        return expected
+    try:
+        x64 = [t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point()
+               else t for t in x]
+        with torch.no_grad():
+            return check.flatten_outputs(ctx.ref_exact(*x64))
+    except Exception as e:  # noqa: BLE001
+        message = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
+        ctx.facts["notes"].append(f"float64 reference failed ({type(e).__name__}: "
+                                  f"{message}); using the task precision")
+        ctx.ref_exact = None
+        return expected
+
+
+def _stored(expected: torch.Tensor, exact: torch.Tensor) -> torch.Tensor:
+    """The reference kept for comparison: the exact output rounded to float32 (float64 for
+    float64 tasks), which costs nothing at any tolerance we use."""
+    if not exact.is_floating_point():
+        return exact.detach()
+    keep = torch.float64 if expected.dtype == torch.float64 else torch.float32
+    return exact.detach().to(keep)
+
+
+def _fail_task(ctx: Context, e: BaseException) -> None:
+    ctx.facts["status"] = Status.TASK_ERROR
+    ctx.facts["error"] = load.describe(e)
+    raise Abort()
+
+
+def _budget_bytes(ctx: Context) -> int:
+    """Device memory the stored references may take; the rest live on the host."""
+    if not ctx.on_gpu:
+        return 1 << 62
+    free, _total = torch.cuda.mem_get_info(ctx.device)
+    return int(free * ctx.o.reference_gpu_fraction)
+
+
+def roofline(ctx: Context) -> dict[str, Any] | None:
+    """What the reference does: matrix-unit flops (torch's flop counter over one reference call)
+    and bytes (every input and parameter read once, every output written once); and what any
+    correct kernel must do: `io_bytes`, the forward inputs read once and the outputs written
+    once. Only `io_bytes` sets the speed-of-light bound (C++ side): a kernel may legitimately
+    skip flops by algebra (a GEMM followed by a sum needs only a GEMV) and read parameters
+    reduced once at construction."""
+    assert ctx.ref_model is not None
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+
+        ref = ctx.references[0]
+        x = ctx.make_inputs(ref["seed"], ref["base"])
+        with torch.no_grad(), FlopCounterMode(display=False) as counter:
+            out = check.flatten_outputs(ctx.ref_model(*x))
+        io = [t for t in x if isinstance(t, torch.Tensor)]
+        io += [t for t in out if isinstance(t, torch.Tensor)]
+        params = list(ctx.ref_model.parameters()) + list(ctx.ref_model.buffers())
+
+        def size(tensors: list[torch.Tensor]) -> int:
+            return int(sum(t.numel() * t.element_size() for t in tensors))
+
+        return {"flops": int(counter.get_total_flops()), "bytes": size(io + params),
+                "io_bytes": size(io)}
+    except Exception as e:  # noqa: BLE001 - a missing bound is a note, not a failure.
+        ctx.facts["notes"].append(f"no roofline figures: {type(e).__name__}: {e}")
+        return None
+
+
+def null_selftest(ctx: Context) -> dict[str, bool]:
+    """Which trivial outputs would pass this task's checks: zeros, one constant (the mean of the
+    first reference), the first input itself, and that input's mean. Any that passes makes the
+    task degenerate: a 'correct' verdict on it proves little."""
+    criterion = ctx.o.criterion
+    atol, rtol = ctx.o.atol, ctx.o.rtol
+    first = ctx.references[0]["outputs"]
+    means = [float(t.double().mean()) if t.is_floating_point() and t.numel() else 0.0
+             for t in first]
+
+    def constant(value_of: Callable[[dict[str, Any], int], float | None]) -> bool:
+        for ref in ctx.references:
+            for k, (stored, ref_max) in enumerate(zip(ref["outputs"], ref["maxima"])):
+                value = value_of(ref, k)
+                if value is None or check.constant_mismatches(
+                        value, stored, criterion, atol, rtol, ref_max or 0.0):
+                    return False
+        return True
+
+    def first_input(ref: dict[str, Any]) -> torch.Tensor | None:
+        x = ctx.make_inputs(ref["seed"], ref["base"])
+        return next((t for t in x if isinstance(t, torch.Tensor)), None)
+
+    def input_mean(ref: dict[str, Any], k: int) -> float | None:
+        x = first_input(ref)
+        return float(x.double().mean()) if x is not None and x.is_floating_point() else None
+
+    def identity() -> bool:
+        for ref in ctx.references:
+            x = first_input(ref)
+            for stored in ref["outputs"]:
+                if (x is None or x.numel() != stored.numel()
+                        or check.count_mismatches(x.reshape(stored.shape), stored, criterion,
+                                                  atol, rtol)):
+                    return False
+        return True
+
+    return {"zeros": constant(lambda ref, k: 0.0),
+            "constant": constant(lambda ref, k: means[k]),
+            "input_mean": constant(input_mean),
+            "identity": identity()}
+
+
+def _relative_error(expected: list[torch.Tensor], exact: list[torch.Tensor]) -> float | None:
+    """max |task-precision reference - float64 reference| / max |float64 reference|: how far
+    PyTorch itself is from exact at the task's precision."""
+    worst = 0.0
+    for e, x in zip(expected, exact):
+        if not x.is_floating_point() or e.shape != x.shape:
+            continue
+        d = check.max_difference(e, x)
+        scale = check.max_abs_finite(x)
+        if d is None or scale == 0.0:
+            continue
+        worst = max(worst, d / scale)
+    return finite_or_none(worst)
