@@ -7,15 +7,21 @@
 #include <nlohmann/json.hpp>
 
 #include "adapt/signature.h"
+#include "eval/verdict.h"
 #include "store/db.h"
 
 namespace adaexplore {
 
 Result<std::vector<Failure>> ReadFailures(const std::string& path, const FailureFilter& filter) {
   ASSIGN_OR_RETURN(Db db, Db::Open(path));
-  const std::string verdicts = filter.include_incorrect
-                                   ? "'compile_error', 'runtime_error', 'incorrect'"
-                                   : "'compile_error', 'runtime_error'";
+  std::vector<Verdict> wanted = {Verdict::kCompileError, Verdict::kRuntimeError};
+  if (filter.include_incorrect) {
+    wanted.push_back(Verdict::kIncorrect);
+  }
+  std::string verdicts;
+  for (Verdict verdict : wanted) {
+    verdicts += fmt::format("{}'{}'", verdicts.empty() ? "" : ", ", VerdictName(verdict));
+  }
   ASSIGN_OR_RETURN(Statement select,
                    db.Prepare(fmt::format(
                        "SELECT n.run_id, n.task, n.node, n.verdict, n.reason, n.kernel, n.result, "

@@ -328,11 +328,12 @@ Result<int> RunSearch(const RunFlags& flags) {
                         p.best_speedup ? fmt::format("{:.3g}x", *p.best_speedup) : "none", cost));
         latest[p.task] = p;
         std::string line = cost;
+        const std::string correct(VerdictName(Verdict::kCorrect));
         for (const auto& [name, progress] : latest) {
           line += fmt::format(
               " | {} {}/{} best {} ok {}", name, progress.steps_done, progress.steps,
               progress.best_speedup ? fmt::format("{:.3g}x", *progress.best_speedup) : "-",
-              progress.verdicts.count("correct") ? progress.verdicts.at("correct") : 0);
+              progress.verdicts.contains(correct) ? progress.verdicts.at(correct) : 0);
         }
         status.SetStatus(line);
       },

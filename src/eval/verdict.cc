@@ -44,11 +44,23 @@ std::optional<TimingStats> OptionalStats(const nlohmann::json& j, const char* ke
   return std::nullopt;
 }
 
+constexpr std::string_view kNoKernelName = "no_kernel";  // A step without a kernel.
+
 }  // namespace
 
 std::string_view VerdictName(Verdict verdict) { return NameIn(kNames, verdict, "error"); }
 
 std::optional<Verdict> ParseVerdict(std::string_view name) { return ValueIn(kNames, name); }
+
+std::optional<StepVerdict> StepVerdict::Parse(std::string_view name) {
+  if (name == kNoKernelName) {
+    return NoKernel();
+  }
+  const std::optional<Verdict> verdict = ParseVerdict(name);
+  return verdict ? std::optional<StepVerdict>(Of(*verdict)) : std::nullopt;
+}
+
+std::string_view StepVerdict::name() const { return kernel ? VerdictName(*kernel) : kNoKernelName; }
 
 TimingStats ComputeTimingStats(std::vector<double> samples) {
   TimingStats stats;

@@ -27,6 +27,22 @@ enum class Verdict {
 std::string_view VerdictName(Verdict verdict);
 std::optional<Verdict> ParseVerdict(std::string_view name);
 
+// What one step of the search ended with: the verdict on its kernel, or no kernel at all (the
+// LLM's reply held none, its edits did not apply, the call failed). The run database, the
+// reports and the prompts store and show its name: a verdict's, or "no_kernel".
+struct StepVerdict {
+  std::optional<Verdict> kernel;  // Unset: the step yielded no kernel.
+
+  static StepVerdict NoKernel() { return {}; }
+  static StepVerdict Of(Verdict verdict) { return {.kernel = verdict}; }
+  // A stored name; nullopt when it is neither a verdict nor "no_kernel".
+  static std::optional<StepVerdict> Parse(std::string_view name);
+
+  bool has_kernel() const { return kernel.has_value(); }
+  bool is(Verdict verdict) const { return kernel == verdict; }
+  std::string_view name() const;
+};
+
 // Summary statistics of one series of timed runs, in milliseconds.
 struct TimingStats {
   int runs = 0;

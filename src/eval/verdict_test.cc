@@ -59,5 +59,23 @@ TEST(EvalResultTest, JsonRoundTrip) {
   EXPECT_TRUE(ToJson(EvalResult{})["speedup"].is_null());
 }
 
+// A step's outcome is a verdict or no kernel, stored by name and read back; a name that is
+// neither is refused, not taken for an error.
+TEST(StepVerdictTest, NamesRoundTripAndUnknownNamesAreRefused) {
+  EXPECT_EQ(StepVerdict::NoKernel().name(), "no_kernel");
+  EXPECT_FALSE(StepVerdict::NoKernel().has_kernel());
+  EXPECT_EQ(StepVerdict::Of(Verdict::kRejected).name(), "rejected");
+  EXPECT_TRUE(StepVerdict::Of(Verdict::kRejected).is(Verdict::kRejected));
+  EXPECT_FALSE(StepVerdict::NoKernel().is(Verdict::kError));
+  for (const StepVerdict& v : {StepVerdict::NoKernel(), StepVerdict::Of(Verdict::kCorrect),
+                               StepVerdict::Of(Verdict::kTaskError)}) {
+    const std::optional<StepVerdict> back = StepVerdict::Parse(v.name());
+    ASSERT_TRUE(back.has_value()) << v.name();
+    EXPECT_EQ(back->kernel, v.kernel) << v.name();
+  }
+  EXPECT_FALSE(StepVerdict::Parse("nokernel").has_value());
+  EXPECT_FALSE(StepVerdict::Parse("").has_value());
+}
+
 }  // namespace
 }  // namespace adaexplore

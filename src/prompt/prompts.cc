@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "eval/checks.h"
+#include "eval/verdict.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -127,7 +128,7 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
 
 std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::string& title) {
   std::string out = "### " + title + "\n\n```python\n" + Trimmed(kernel.code) + "\n```\n\n";
-  if (kernel.verdict == "correct" && kernel.speedup) {
+  if (kernel.verdict == VerdictName(Verdict::kCorrect) && kernel.speedup) {
     out += fmt::format("Result: correct, {:.2f}x the reference", *kernel.speedup);
     if (kernel.runtime_ms && kernel.reference_ms) {
       out +=

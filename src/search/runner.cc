@@ -11,7 +11,6 @@
 namespace adaexplore {
 namespace {
 
-constexpr std::string_view kNoKernel = "no_kernel";
 constexpr double kPollSeconds = 1.0;
 constexpr const char* kFixGuidance =
     "Every recent version is broken. Fix the error of the latest version first; keep what works.";
@@ -177,7 +176,12 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(
 Status SearchRunner::Resume(Task& task) {
   ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db_.Steps(run_id_, task.source.name));
   for (const StepRecord& step : steps) {
-    const NodeOutcome outcome{.has_kernel = step.verdict != kNoKernel,
+    const std::optional<StepVerdict> verdict = StepVerdict::Parse(step.verdict);
+    if (!verdict) {
+      return InvalidArgument(fmt::format("run {} task {}: node {} has an unknown verdict '{}'",
+                                         run_id_, task.source.name, step.node, step.verdict));
+    }
+    const NodeOutcome outcome{.has_kernel = verdict->has_kernel(),
                               .compiled = step.compiled,
                               .correct = step.correct,
                               .speedup = step.speedup.value_or(0)};
@@ -188,7 +192,7 @@ Status SearchRunner::Resume(Task& task) {
     }
     task.kernels.push_back(step.kernel);
     task.records.push_back(
-        step.verdict == kNoKernel
+        !verdict->has_kernel()
             ? KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason}
             : RecordOf(id, step.kernel, EvalResultFromJson(step.result)));
     task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
@@ -197,10 +201,10 @@ Status SearchRunner::Resume(Task& task) {
     if (step.result.contains("failed_edits")) {
       const nlohmann::json& failed = step.result["failed_edits"];
       task.failed_edits[failed.value("parent", 0)] = failed.value("feedback", "");
-    } else if (step.move == MoveKindName(MoveKind::kSmall) && step.verdict != kNoKernel) {
+    } else if (step.move == MoveKindName(MoveKind::kSmall) && verdict->has_kernel()) {
       task.failed_edits.erase(step.parent);  // Edits to the parent applied.
     }
-    if (step.verdict == VerdictName(Verdict::kTaskError)) {
+    if (verdict->is(Verdict::kTaskError)) {
       task.broken = true;  // As when it was recorded: nothing more can be judged against it.
     }
   }
@@ -382,14 +386,15 @@ Status SearchRunner::NoKernel(Task& task, const std::string& why) {
                           MoveKindName(step.plan.kind));
     return BeginMove(task);
   }
+  const std::string no_kernel(StepVerdict::NoKernel().name());
   StepRecord record{.parent = step.plan.parent,
                     .move = std::string(MoveKindName(step.plan.kind)),
                     .context = step.plan.context,
-                    .verdict = std::string(kNoKernel),
+                    .verdict = no_kernel,
                     .reason = why,
-                    .result = {{"verdict", kNoKernel}, {"reason", why}}};
+                    .result = {{"verdict", no_kernel}, {"reason", why}}};
   return RecordNode(task, std::move(record), NodeOutcome{.has_kernel = false},
-                    KernelRecord{.verdict = std::string(kNoKernel), .reason = why});
+                    KernelRecord{.verdict = no_kernel, .reason = why});
 }
 
 Status SearchRunner::OnKernel(Task& task, std::string kernel) {
