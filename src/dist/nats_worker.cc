@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 
@@ -13,7 +14,12 @@ namespace adaexplore {
 namespace {
 
 constexpr double kTurnSeconds = 0.05;
+// A host that made a kernel's first measurement hands the second back on its first deliveries
+// (fewer than max_deliver allows, or the server would drop the job), each time after
+// kAvoidDelaySeconds: about 10 s for another host busy with an evaluation of its own to take it
+// (2 s was not enough on a loaded CI machine), and no longer than that for a fleet of one.
 constexpr int kAvoidDeliveries = 4;
+constexpr double kAvoidDelaySeconds = 2.5;
 
 std::string HostName() {
   char name[256] = {};
@@ -64,6 +70,9 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
                                                               .durable = "adx-workers-" + queue,
                                                               .ack_wait_s = options.ack_wait_s,
                                                               .max_deliver = options.max_deliver}));
+  const int avoid_deliveries = options.max_deliver > 0
+                                   ? std::min(kAvoidDeliveries, options.max_deliver - 1)
+                                   : kAvoidDeliveries;  // max_deliver <= 0: unlimited.
   ASSIGN_OR_RETURN(nats::Subscription hello_requests, nc.Subscribe(nats::HelloSubject(queue)));
   ASSIGN_OR_RETURN(nats::Subscription any_requests, nc.Subscribe(nats::HelloSubject("")));
   nlohmann::json hello_json =
@@ -150,8 +159,8 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
       // a few deliveries, then take it (this may be the only host).
       const std::string avoid = job.value("avoid", "");
       if (!avoid.empty() && avoid.substr(0, avoid.find('/')) == host &&
-          delivered < kAvoidDeliveries) {
-        (void)nats::NakAfter(m, 0.5);
+          delivered < avoid_deliveries) {
+        (void)nats::NakAfter(m, kAvoidDelaySeconds);
         continue;
       }
       if (auto again = running.find(msg_id); again != running.end()) {

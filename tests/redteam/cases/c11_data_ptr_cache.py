@@ -1,17 +1,17 @@
 """Caches each output under its input's data_ptr (and shape), switched on only after the first six
 calls (the correctness trials and the determinism rerun), so it only serves the timing loop: a
 benchmark that times the same input tensors over and over gets the cached result for free
-(CUDA-L1's address-keyed cache). The harness gives every timed run fresh buffers; when the
-allocator hands back an address already in the cache, the cached output belongs to other values,
-and the timed-run re-check catches it. A GPU case: PyTorch's caching allocator reuses blocks
-deterministically over 100 timed runs; on the CPU, glibc's reuse over 5 runs is a coin toss (when
-no address repeats, the cache never serves and the verdict is an honest correct).
+(CUDA-L1's address-keyed cache). The harness gives every timed run new values, and every other
+run the previous run's buffers: the cache then serves an output that belongs to other values,
+and the timed-run re-check catches it. (With fresh buffers only, it was caught only when the
+allocator happened to hand back a cached address: on the H200 that changed with an unrelated
+refactor of the worker.)
 
 task: relu
 expect: rejected
 reason: timed runs gave outputs that do not match
 class: 11
-device: gpu
+device: any
 """
 import torch
 import torch.nn as nn
