@@ -34,6 +34,7 @@ from . import inputs
 from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities
+from .trials import all_passed
 
 # Names of PyTorch's and its libraries' kernels. A candidate's own name always wins over these.
 _PYTORCH = re.compile(
@@ -117,8 +118,7 @@ def trace_phase(ctx: Context, candidate_path: str) -> None:
     """The trace phase: one more call, on the first trial's inputs, under the profiler: which
     kernels ran and whose they are. GPU only, and only for candidates that passed the trials;
     after timing, since the profiler (CUPTI) must not be loaded while anything is timed."""
-    if not (ctx.on_gpu and ctx.o.kernel_trace and ctx.facts["trials"]
-            and all(t.get("passed") for t in ctx.facts["trials"])):
+    if not (ctx.on_gpu and ctx.o.kernel_trace and all_passed(ctx)):
         return
     ref = ctx.references[0]
     x = inputs.clone_inputs(ctx.make_inputs(ref["seed"], ref["base"]))

@@ -14,6 +14,12 @@ bool On(const EvalProfile& profile) {
   return profile.*kSwitch;
 }
 
+// A runtime check switched by one of the job's options (profile.job).
+template <bool JobOptions::*kSwitch>
+bool OnJob(const EvalProfile& profile) {
+  return profile.job.*kSwitch;
+}
+
 }  // namespace
 
 const std::vector<IntegrityCheck>& IntegrityChecks() {
@@ -58,7 +64,7 @@ const std::vector<IntegrityCheck>& IntegrityChecks() {
        On<&EvalProfile::reject_flag_changes>},
       {"revalidation", kRuntime, "cache or replay results between calls",
        "every timed output is checked against the reference on the same fresh inputs",
-       [](const EvalProfile& p) { return p.job.revalidate_timed; }},
+       OnJob<&JobOptions::revalidate_timed>},
       {"stream_escape", kRuntime, "leave work outside the timed stream",
        "work on side streams or threads escapes the timer", On<&EvalProfile::check_stream_escape>},
       {"kernel_trace", kRuntime, "launch none of their own kernels (GPU kernel trace)",

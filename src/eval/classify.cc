@@ -409,7 +409,7 @@ bool ClassifyKernelTrace(const json& facts, const EvalProfile& profile, EvalResu
       names += (names.empty() ? "" : "; ") + FirstLine(Str(k, "name")).substr(0, 80);
     }
   }
-  if (own <= 0 && pytorch > 0 && profile.pytorch_compute != "unrestricted") {
+  if (own <= 0 && pytorch > 0) {  // "unrestricted" turns the check off (eval/checks.cc).
     Reject(r, "kernel_trace",
            fmt::format("kernel trace: the call ran only PyTorch's own kernels ({}), none of the "
                        "candidate's: its kernels are defined but not launched, or it falls back "
@@ -505,7 +505,8 @@ bool DecideKernelTrace(const Evidence& e, EvalResult& r) {
 
 bool DecideRevalidation(const Evidence& e, EvalResult& r) {
   const json& t = e.timing;
-  if (t.value("revalidation_failures", 0) <= 0 && t.value("inputs_mutated_runs", 0) <= 0) {
+  if (!Applies(e.profile, "revalidation") ||
+      (t.value("revalidation_failures", 0) <= 0 && t.value("inputs_mutated_runs", 0) <= 0)) {
     return false;
   }
   Reject(r, "revalidation",
