@@ -14,9 +14,11 @@
 #include "cli/eval_command.h"
 #include "cli/run_command.h"
 #include "cli/run_setup.h"
+#include "cli/search_progress.h"
 #include "config/config.h"
 #include "llm/client.h"
 #include "llm/provider.h"
+#include "search/session.h"
 #include "store/run_db.h"
 #include "sys/fs.h"
 #include "task/source_file.h"
@@ -104,24 +106,16 @@ void AddAdaptCommand(CLI::App& app, AdaptFlags& f) {
 }
 
 Result<int> RunAdapt(const AdaptFlags& flags) {
-  const RunFlags& search = flags.search;
-  Config config;
-  RETURN_IF_ERROR(
-      LoadConfigFile(search.config_path.empty() ? "adaexplore.toml" : search.config_path,
-                     !search.config_path.empty(), config));
-  EvalFlags eval{.device = search.device,
-                 .python = search.python,
-                 .no_cache = search.no_cache,
-                 .log_level = search.log_level};
-  RETURN_IF_ERROR(ApplyEvalFlags(eval, config));
+  RunFlags search = flags.search;
+  search.model = flags.model;
+  ASSIGN_OR_RETURN(Config config, LoadRunConfig(search));
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
-  const std::string model_name = flags.model.empty() ? config.llm.model : flags.model;
-  if (model_name.empty()) {
-    return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
-  }
-  ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(model_name));
-  ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm, LlmClient::Create(config.llm, logger));
-  RETURN_IF_ERROR(llm->Prepare(model));
+  // The waves' runs: the memory's rules at the start of each wave go into its spec.
+  ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
+  ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(base.model));
+  // One client for synthesis, every wave and every memory update: one ledger, one budget.
+  ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
+                   StartLlmClient(config, search, base.model, logger));
   if (flags.memory_path.empty() ||
       (fs::exists(flags.memory_path) && !IsSqliteFile(flags.memory_path))) {
     return InvalidArgument(
@@ -178,45 +172,31 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
     return InvalidArgument("no tasks to adapt on: pass --synthesize N and/or --task");
   }
 
-  // 2. Waves of searches, the memory updated after each.
+  // 2. Waves of searches in one session, the memory updated after each.
+  ASSIGN_OR_RETURN(std::vector<SourceFile> sources, ReadTasks(tasks));
+  InterruptGuard guard;
+  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
+  ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
+                   OpenSearchSession(config, std::move(db), db_path, logger, guard));
   MemoryUpdateStats total;
   int exit_code = 0;
-  double waves_usd = 0;  // Spent by the waves' searches (their own ledgers).
-  int64_t waves_tokens = 0;
   nlohmann::json waves = nlohmann::json::array();
-  for (size_t start = 0; start < tasks.size(); start += static_cast<size_t>(flags.parallel)) {
-    const size_t end = std::min(tasks.size(), start + static_cast<size_t>(flags.parallel));
-    ASSIGN_OR_RETURN(std::vector<std::string> rules_now,
-                     memory.PromptRules({.min_count = search.memory_min_count}));
-    RunFlags run = search;
-    run.tasks.assign(tasks.begin() + static_cast<long>(start),
-                     tasks.begin() + static_cast<long>(end));
-    run.model = model_name;
-    run.memory_path = flags.memory_path;
-    run.db_path = db_path;
-    run.out_dir = db_path + ".best";
-    // One budget for the whole adapt: this command's own calls and the earlier waves count.
-    const LedgerTotals own = llm->ledger().Total();
-    run.spent_usd = waves_usd + own.cost_usd;
-    run.spent_tokens = waves_tokens + own.input_tokens + own.output_tokens;
+  for (size_t start = 0; start < sources.size(); start += static_cast<size_t>(flags.parallel)) {
+    const size_t end = std::min(sources.size(), start + static_cast<size_t>(flags.parallel));
+    const std::vector<SourceFile> wave_tasks(sources.begin() + static_cast<long>(start),
+                                             sources.begin() + static_cast<long>(end));
+    RunSpec spec = base;
+    ASSIGN_OR_RETURN(spec.memory_rules, memory.PromptRules({.min_count = search.memory_min_count}));
     (void)std::fprintf(stderr, "wave %zu: %zu task(s), %zu rule(s) in the prompts\n",
-                       waves.size() + 1, end - start, rules_now.size());
-    ASSIGN_OR_RETURN(int code, RunSearch(run));
-    ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
-    ASSIGN_OR_RETURN(std::optional<RunInfo> latest, db.LatestRun());
-    if (!latest) {
-      return InternalError("the wave's search left no run in " + db_path);
-    }
-    ASSIGN_OR_RETURN(const nlohmann::json wave_cost, db.CallTotals(latest->id));
-    const double wave_usd = wave_cost.value("cost_usd", 0.0);
-    const int64_t wave_tokens =
-        wave_cost.value("input_tokens", int64_t{0}) + wave_cost.value("output_tokens", int64_t{0});
-    waves_usd += wave_usd;
-    waves_tokens += wave_tokens;
-    llm->ledger().AddSpentElsewhere(wave_usd, wave_tokens);
-    ASSIGN_OR_RETURN(
-        std::vector<Failure> failures,
-        ReadFailures(db_path, {.run = latest->id, .include_incorrect = flags.include_incorrect}));
+                       waves.size() + 1, wave_tasks.size(), spec.memory_rules.size());
+    ASSIGN_OR_RETURN(const RunOutcome outcome,
+                     RunWithProgress(*session, *llm, std::nullopt, spec, wave_tasks));
+    ASSIGN_OR_RETURN(const nlohmann::json run_summary,
+                     RunSummaryJson(outcome, session->db(), *llm, db_path));
+    RETURN_IF_ERROR(WriteRunOutput(outcome, run_summary, db_path + ".best"));
+    ASSIGN_OR_RETURN(std::vector<Failure> failures,
+                     ReadFailures(db_path, {.run = outcome.run_id,
+                                            .include_incorrect = flags.include_incorrect}));
     ASSIGN_OR_RETURN(MemoryUpdateStats stats,
                      UpdateMemory(memory, *llm, rule_prompts, ClusterFailures(std::move(failures)),
                                   {.model = model, .logger = logger}));
@@ -230,13 +210,16 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
       logger->info("memory: {}", problem);
     }
     nlohmann::json wave = StatsJson(stats);
-    wave["run"] = latest->id;
-    wave["tasks"] = run.tasks;
-    wave["rules_in_prompts"] = rules_now.size();
+    wave["run"] = outcome.run_id;
+    wave["tasks"] = nlohmann::json::array();
+    for (const SourceFile& task : wave_tasks) {
+      wave["tasks"].push_back(task.path);
+    }
+    wave["rules_in_prompts"] = spec.memory_rules.size();
     waves.push_back(wave);
     total += stats;
-    if (code != 0) {  // Interrupted or out of budget: keep what was learned, stop here.
-      exit_code = code;
+    if (outcome.stopped) {  // Interrupted or out of budget: keep what was learned, stop here.
+      exit_code = 3;
       break;
     }
   }

@@ -10,9 +10,10 @@
 // Then the search runs over all tasks (synthesised and given) in waves of --parallel tasks, the
 // reviser off as in the reference; after each wave its compile and runtime failures are
 // clustered by signature and turned into rules (adapt/memory_update.h), so tasks of later waves
-// see what earlier ones taught. Every search step is in the run database (--db); the memory
-// holds each rule's provenance. Exit 3 when interrupted or out of budget (the memory keeps what
-// was learned).
+// see what earlier ones taught. The waves are runs of one search session (the workers start once)
+// and share one LLM client, so one budget covers the whole adapt. Every search step is in the run
+// database (--db); the memory holds each rule's provenance. Exit 3 when interrupted or out of
+// budget (the memory keeps what was learned).
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -40,8 +41,7 @@ struct AdaptFlags {
     RunFlags f;
     f.steps = 25;
     f.no_reviser = true;  // As the reference's adaptation runs.
-    f.quiet = true;
-    f.db_path.clear();  // Default: MEMORY.runs.sqlite.
+    f.db_path.clear();    // Default: MEMORY.runs.sqlite.
     return f;
   }();
 };

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli/run_setup.h"
+#include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/hash.h"
 #include "eval/baseline.h"
@@ -30,13 +31,10 @@ bool ByProblem(const std::string& a, const std::string& b) {
   return pa != pb ? pa < pb : na < nb;
 }
 
-// Times every task's own Model once (eager, and torch.compile unless the mode is "eager") on the
-// bench's workers, answered from the result cache where it can, and records the figures in the
-// bench's database for the report. A task that cannot be timed is reported and left out.
 // What decides a bench's results besides the suite, method, steps and tasks: the evaluation
 // settings, the model and the search's own settings. A bench run is resumed or reused only when
 // they are the same; otherwise it is a new run.
-Result<std::string> SettingsHash(const RunFlags& r, const Config& config) {
+Result<std::string> SettingsHash(const RunSpec& spec, const RunFlags& r, const Config& config) {
   std::string memory;
   if (!r.memory_path.empty()) {
     ASSIGN_OR_RETURN(std::string text, ReadFile(r.memory_path));
@@ -44,37 +42,33 @@ Result<std::string> SettingsHash(const RunFlags& r, const Config& config) {
   }
   const nlohmann::json settings = {{"profile", config.profile.name},
                                    {"eval", EvalSettings(config.profile)},
-                                   {"model", r.model.empty() ? config.llm.model : r.model},
-                                   {"seed", r.seed},
-                                   {"language", r.language},
+                                   {"model", spec.model},
+                                   {"seed", spec.seed},
+                                   {"language", KernelLanguageName(spec.language)},
                                    {"memory", memory},
                                    {"memory_min_count", r.memory_min_count},
-                                   {"reviser", !r.no_reviser},
-                                   {"search", SearchSettingsJson(EffectiveSearch(r, config))},
-                                   {"confirm_best", r.confirm_best},
-                                   {"reasoning_effort", r.reasoning_effort},
-                                   {"max_output_tokens", r.max_output_tokens}};
+                                   {"reviser", spec.reviser},
+                                   {"search", SearchSettingsJson(spec.search)},
+                                   {"confirm_best", spec.confirm_best},
+                                   {"reasoning_effort", spec.reasoning_effort},
+                                   {"max_output_tokens", spec.max_output_tokens}};
   return Sha256Hex(settings.dump()).substr(0, 12);
 }
 
-Status MeasureBaselines(const BenchFlags& f, Config config, const std::vector<std::string>& paths) {
-  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
-  std::vector<SourceFile> tasks;
-  for (const std::string& path : paths) {
-    ASSIGN_OR_RETURN(SourceFile task, ReadSourceFile(path));
-    tasks.push_back(std::move(task));
-  }
-  InterruptGuard guard;
-  ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-baselines-"));
-  ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
-                   StartEvaluator(config, f.refresh_baselines, logger, scratch, guard));
+// Times every task's own Model once (eager, and torch.compile unless the mode is "eager") on the
+// bench's workers, answered from the result cache where it can, and records the figures in the
+// bench's database for the report. A task that cannot be timed is reported and left out.
+Status MeasureBaselines(const BenchFlags& f, SearchSession& session,
+                        const std::vector<SourceFile>& tasks, const InterruptGuard& guard) {
   const bool with_compile = f.baseline == "compile";
+  Evaluator& evaluator = session.evaluator();
   (void)std::fprintf(stderr, "bench: timing %zu task(s) alone (eager%s) on %s\n", tasks.size(),
                      with_compile ? " and torch.compile" : "",
-                     evaluator->workers().front().device_name.c_str());
-  ASSIGN_OR_RETURN(std::vector<Baseline> baselines,
-                   evaluator->Baselines(tasks, with_compile, &guard));
-  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(f.search.db_path));
+                     evaluator.workers().front().device_name.c_str());
+  ASSIGN_OR_RETURN(
+      std::vector<Baseline> baselines,
+      evaluator.Baselines(tasks, with_compile,
+                          f.refresh_baselines ? CacheUse::kRefresh : CacheUse::kRead, &guard));
   int cached = 0, failed = 0;
   for (const Baseline& b : baselines) {
     cached += b.cached;
@@ -88,12 +82,24 @@ Status MeasureBaselines(const BenchFlags& f, Config config, const std::vector<st
                          b.notes.empty() ? "" : ": ",
                          b.notes.empty() ? "" : b.notes.front().c_str());
     }
-    RETURN_IF_ERROR(db.RecordBaseline(ToJson(b)));
+    RETURN_IF_ERROR(session.db().RecordBaseline(ToJson(b)));
   }
   (void)std::fprintf(stderr, "bench: baselines: %zu measured, %d from the cache, %d failed\n",
                      baselines.size() - static_cast<size_t>(cached) - static_cast<size_t>(failed),
                      cached, failed);
   return Status::Ok();
+}
+
+// The run of this bench and method from an earlier invocation, if there is one.
+Result<std::optional<RunInfo>> PreviousRun(RunDb& db, const std::string& label) {
+  ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
+  std::optional<RunInfo> previous;
+  for (const RunInfo& info : runs) {
+    if (info.options.value("label", "") == label) {
+      previous = info;
+    }
+  }
+  return previous;
 }
 
 }  // namespace
@@ -184,12 +190,12 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
 
 Result<int> RunBench(const BenchFlags& f) {
   ASSIGN_OR_RETURN(std::string dir, ResolveSuite(f.suite, f.kernelbench_dir));
-  ASSIGN_OR_RETURN(std::vector<std::string> tasks, ListPythonFiles(dir));
-  std::sort(tasks.begin(), tasks.end(), ByProblem);
-  if (f.limit > 0 && tasks.size() > static_cast<size_t>(f.limit)) {
-    tasks.resize(static_cast<size_t>(f.limit));
+  ASSIGN_OR_RETURN(std::vector<std::string> paths, ListPythonFiles(dir));
+  std::sort(paths.begin(), paths.end(), ByProblem);
+  if (f.limit > 0 && paths.size() > static_cast<size_t>(f.limit)) {
+    paths.resize(static_cast<size_t>(f.limit));
   }
-  if (tasks.empty()) {
+  if (paths.empty()) {
     return InvalidArgument("no task files in " + dir);
   }
   RunFlags search = f.search;
@@ -197,53 +203,56 @@ Result<int> RunBench(const BenchFlags& f) {
   // --expand-ratio, else the config's [search] expand_ratio, else the suite's default.
   search.expand_ratio =
       f.expand_ratio <= 0 && config.search_file.contains("expand_ratio") ? 0 : BenchExpandRatio(f);
-  ASSIGN_OR_RETURN(const std::string settings, SettingsHash(search, config));
+  ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
+  ASSIGN_OR_RETURN(const std::string settings, SettingsHash(base, search, config));
+  ASSIGN_OR_RETURN(std::vector<SourceFile> tasks, ReadTasks(paths));
+  for (const std::string& method : f.methods) {
+    if (!SearchMethodFromName(method)) {
+      return InvalidArgument("--method must be adaexplore, ps or ir, not '" + method + "'");
+    }
+  }
+  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  // Every method's client must work before the workers start (a missing key, say).
+  RETURN_IF_ERROR(StartLlmClient(config, search, base.model, logger).status());
+  InterruptGuard guard;
+  ASSIGN_OR_RETURN(RunDb db, RunDb::Open(search.db_path));
+  // One session, its workers started once, for the baselines and every method's run.
+  ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
+                   OpenSearchSession(config, std::move(db), search.db_path, logger, guard));
   if (f.baseline != "none") {
-    RETURN_IF_ERROR(MeasureBaselines(f, config, tasks));
+    RETURN_IF_ERROR(MeasureBaselines(f, *session, tasks, guard));
   }
   std::vector<int64_t> run_ids;
   int exit_code = 0;
   for (const std::string& method : f.methods) {
-    RunFlags run = search;
-    run.tasks = tasks;
-    run.method = method;
-    run.out_dir = f.search.out_dir + "/" + method;
-    run.label = fmt::format("bench {} | {} | {} | {} steps | {} tasks | settings {}",
-                            fs::absolute(dir).string(), method, run.model, run.steps, tasks.size(),
-                            settings);
+    RunSpec spec = base;
+    spec.method = *SearchMethodFromName(method);  // Checked above.
+    spec.label = fmt::format("bench {} | {} | {} | {} steps | {} tasks | settings {}",
+                             fs::absolute(dir).string(), method, spec.model, spec.steps,
+                             tasks.size(), settings);
     // The same bench again: resume an unfinished run, leave a finished one alone.
-    std::optional<RunInfo> previous;
-    if (fs::exists(run.db_path)) {
-      ASSIGN_OR_RETURN(RunDb db, RunDb::Open(run.db_path));
-      ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
-      for (const RunInfo& info : runs) {
-        if (info.options.value("label", "") == run.label) {
-          previous = info;
-        }
-      }
-    }
+    ASSIGN_OR_RETURN(std::optional<RunInfo> previous, PreviousRun(session->db(), spec.label));
     if (previous && previous->status == WorkStatus::kFinished) {
       (void)std::fprintf(stderr, "bench: %s: run %lld already finished\n", method.c_str(),
                          static_cast<long long>(previous->id));
       run_ids.push_back(previous->id);
       continue;
     }
-    if (previous) {
-      run.resume = true;
-      run.run_id = previous->id;
-    }
     (void)std::fprintf(stderr, "bench: %s on %zu task(s) of %s%s\n", method.c_str(), tasks.size(),
                        dir.c_str(), previous ? " (resumed)" : "");
-    ASSIGN_OR_RETURN(int code, RunSearch(run));
-    ASSIGN_OR_RETURN(RunDb db, RunDb::Open(run.db_path));
-    ASSIGN_OR_RETURN(std::optional<RunInfo> latest,
-                     previous ? db.FindRun(previous->id) : db.LatestRun());
-    if (!latest) {
-      return InternalError("the bench's run is missing from " + run.db_path);
-    }
-    run_ids.push_back(latest->id);
-    if (code != 0) {  // Stopped (interrupt, budget): report what there is, then stop.
-      exit_code = code;
+    // Each method's run has its own client, so its own LLM budget, as a `run` of its own would.
+    ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
+                     StartLlmClient(config, search, spec.model, logger));
+    ASSIGN_OR_RETURN(const RunOutcome outcome,
+                     RunWithProgress(*session, *llm,
+                                     previous ? std::optional<int64_t>(previous->id) : std::nullopt,
+                                     spec, tasks));
+    ASSIGN_OR_RETURN(const nlohmann::json summary,
+                     RunSummaryJson(outcome, session->db(), *llm, search.db_path));
+    RETURN_IF_ERROR(WriteRunOutput(outcome, summary, f.search.out_dir + "/" + method));
+    run_ids.push_back(outcome.run_id);
+    if (outcome.stopped) {  // Stopped (interrupt, budget): report what there is, then stop.
+      exit_code = 3;
       break;
     }
   }

@@ -7,10 +7,11 @@
 //                    [--db bench.sqlite] [--json] [--html FILE]  (and run's evaluation flags)
 //
 // Each method is one run over every task of the suite (tasks side by side, LLM calls overlapping
-// evaluations), all in one run database. Runs are labelled by suite, method, model and steps;
-// running the same bench again resumes each unfinished run and leaves finished ones alone, so a
-// bench killed at any point is continued by repeating its command. At the end the report of the
-// bench's runs is printed (report/run_report.h): Markdown, or JSON with --json.
+// evaluations), all in one run database and one search session: the workers start once. Runs are
+// labelled by suite, method, model and steps; running the same bench again resumes each unfinished
+// run and leaves finished ones alone, so a bench killed at any point is continued by repeating its
+// command. At the end the report of the bench's runs is printed (report/run_report.h): Markdown, or
+// JSON with --json.
 //
 // Before the searches each task's own Model is timed alone, eager and under torch.compile
 // (eval/baseline.h), once per task, GPU model, software and profile: the result cache answers a
@@ -39,7 +40,6 @@ struct BenchFlags {
     RunFlags f;
     f.db_path = "adaexplore-bench.sqlite";
     f.out_dir = "adaexplore-bench-out";
-    f.quiet = true;
     return f;
   }();
 };

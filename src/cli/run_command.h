@@ -16,7 +16,10 @@
 
 #include "cli/eval_command.h"
 #include "core/result.h"
+#include "llm/client.h"
+#include "search/run_spec.h"
 #include "store/run_db.h"
+#include "task/source_file.h"
 
 namespace adaexplore {
 
@@ -32,7 +35,6 @@ struct RunFlags {
   std::string language = "triton";
   std::string db_path = "adaexplore-run.sqlite";
   std::string out_dir = "adaexplore-out";
-  std::string label;  // Stored in the run's options: how bench finds its runs again.
   std::string reasoning_effort;
   std::string record_path;
   std::string device;
@@ -47,15 +49,11 @@ struct RunFlags {
   double expand_ratio = 0;  // c_e / c; 0: the config's ([search] expand_ratio, default 1).
   int64_t max_output_tokens = 0;
   std::optional<double> nats_startup_timeout_s;
-  // Spent toward the LLM budget before this search (adapt's earlier waves and own calls).
-  double spent_usd = 0;
-  int64_t spent_tokens = 0;
   int steps = 50;
   int memory_min_count = 3;
   std::optional<int> slots;
   bool resume = false;
   bool json = false;
-  bool quiet = false;  // No summary on stdout (adapt runs searches as its steps).
   bool no_reviser = false;
   bool confirm_best = false;
   bool no_cache = false;
@@ -76,6 +74,18 @@ Result<Config> LoadRunConfig(const RunFlags& flags);
 // A resumed run judges with its own stored evaluation settings (not today's config file), with
 // this invocation's flags over them, except --profile and --precision, which a run keeps.
 Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config);
+
+// The spec of a new run with these flags under `config`: the model from --llm or [llm] model,
+// the search constants from EffectiveSearch, the memory's rules from --memory. Tasks are apart.
+Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config);
+
+// Tasks named on the command line: files, or folders of .py files. None is an error.
+Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths);
+
+// An LLM client for a search under `config`, --record over the config's recording, prepared for
+// `model` (a missing key or an unreadable recording fails here, before any worker starts).
+Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const RunFlags& flags,
+                                                  const std::string& model, const Logger& logger);
 
 // Exit code 0 when every task reached its step budget, 3 when the run stopped early (budget).
 Result<int> RunSearch(const RunFlags& flags);

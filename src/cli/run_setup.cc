@@ -219,4 +219,25 @@ Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_c
   return started;
 }
 
+Result<std::unique_ptr<SearchSession>> OpenSearchSession(Config& config, RunDb db,
+                                                         const std::string& db_path,
+                                                         const Logger& logger,
+                                                         const InterruptGuard& guard,
+                                                         bool refresh_cache) {
+  // Runs store the profile as configured: a limit left to the machine (the memory limit) is
+  // chosen again by the machine that resumes them.
+  EvalProfile configured = config.profile;
+  ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));
+  ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
+                   StartEvaluator(config, refresh_cache, logger, scratch, guard));
+  SessionOptions options{
+      .profile = std::move(configured),
+      .prompts_dir = config.prompts_dir.empty() ? ProjectRoot() + "/prompts" : config.prompts_dir,
+      .db_path = db_path,
+      .guard = &guard,
+      .logger = logger};
+  return std::make_unique<SearchSession>(std::move(options), std::move(db), std::move(evaluator),
+                                         std::move(scratch));
+}
+
 }  // namespace adaexplore

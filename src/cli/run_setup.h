@@ -2,7 +2,8 @@
 
 // What every command that evaluates needs before it starts: the candidates and tasks to read,
 // the workers to run (which GPUs, which Python, how many evaluations at once), and the limits
-// that depend on the machine. Shared by `adaexplore eval` and the benchmarks in bench/.
+// that depend on the machine. Shared by `adaexplore eval`, the search commands (run, bench,
+// adapt) and the benchmarks in bench/.
 
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "config/config.h"
 #include "core/log.h"
 #include "eval/evaluator.h"
+#include "search/session.h"
+#include "store/run_db.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
 
@@ -44,6 +47,16 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
 Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache,
                                                   const Logger& logger, TempDir& scratch,
                                                   const InterruptGuard& guard);
+
+// A search session (search/session.h) over `db` with the workers of `config`, started here
+// (scratch folders in a new temporary folder, kept on disk when they fail to start). The workers
+// judge by `config.profile` with its machine-dependent limits filled in (config is updated); new
+// runs store it as configured, so a machine that resumes them chooses those limits again.
+Result<std::unique_ptr<SearchSession>> OpenSearchSession(Config& config, RunDb db,
+                                                         const std::string& db_path,
+                                                         const Logger& logger,
+                                                         const InterruptGuard& guard,
+                                                         bool refresh_cache = false);
 
 // A share of this machine's memory for one evaluation: 80% of RAM over all slots, clamped to
 // [2 GiB, 64 GiB].

@@ -266,7 +266,8 @@ Result<std::vector<EvalResult>> Evaluator::Run(
 }
 
 Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>& tasks,
-                                                   bool with_compile, const InterruptGuard* guard) {
+                                                   bool with_compile, CacheUse cache_use,
+                                                   const InterruptGuard* guard) {
   CHECK(requests_.empty() && pool_->idle());  // Baselines never share the pool's loop.
   const WorkerHello hello = workers_.empty() ? WorkerHello{} : workers_.front();
   const EvalProfile& profile = options_.profile;
@@ -283,7 +284,7 @@ Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>
     b.software = hello.Fingerprint() + "|python " + hello.python;
     b.profile = profile.name;
     b.statistic = profile.statistic;
-    if (cache_ && !options_.refresh_cache) {
+    if (cache_ && !options_.refresh_cache && cache_use == CacheUse::kRead) {
       Result<std::optional<nlohmann::json>> hit = cache_->FindBaseline(b.key);
       if (!hit.ok()) {
         options_.logger->warn("baseline cache lookup failed, measuring: {}",

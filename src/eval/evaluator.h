@@ -33,6 +33,9 @@ struct EvalRequest {
   std::string avoid_worker;
 };
 
+// Whether a call answers from the result cache, or measures again and overwrites what is there.
+enum class CacheUse { kRead, kRefresh };
+
 struct EvaluatorOptions {
   EvalProfile profile;
   std::vector<WorkerSpec> workers;
@@ -70,11 +73,12 @@ class Evaluator {
   size_t outstanding() const { return requests_.size(); }
 
   // Times each task's own Model alone (eager, and torch.compile when `with_compile`) on the
-  // workers, answering from the cache where it can (see eval/baseline.h); results in task order.
-  // Must be called with no request outstanding. Fails only when interrupted: a task that cannot
-  // be timed gives a Baseline with an error.
+  // workers, answering from the cache where it can (see eval/baseline.h) unless `cache_use` (or
+  // the evaluator's refresh_cache) says to measure again; results in task order. Must be called
+  // with no request outstanding. Fails only when interrupted: a task that cannot be timed gives
+  // a Baseline with an error.
   Result<std::vector<Baseline>> Baselines(const std::vector<SourceFile>& tasks, bool with_compile,
-                                          const InterruptGuard* guard);
+                                          CacheUse cache_use, const InterruptGuard* guard);
 
   // The content key of a request (exposed for tests and the run database).
   std::string CacheKey(const EvalRequest& request) const;

@@ -2,9 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
-
 #include "eval_facts.h"
+#include "scripted_runner.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -12,58 +11,8 @@ namespace {
 
 using nlohmann::json;
 
-WorkerHello Hello(const std::string& gpu, const std::string& torch) {
-  WorkerHello h;
-  h.protocol = kProtocolVersion;
-  h.torch = torch;
-  h.triton = "3.6";
-  h.device_kind = "cuda";
-  h.device_name = gpu;
-  h.device = {{"kind", "cuda"}, {"name", gpu}};
-  h.harness = "0123456789abcdef";
-  return h;
-}
-
-// Answers every job at once, as measured by `measured` (a worker of other software or another
-// GPU than the one that said hello first, when the test wants one). Counts what it was given.
-class ScriptedRunner : public JobRunner {
- public:
-  ScriptedRunner(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured, int* jobs,
-                 json facts)
-      : ready_(std::move(ready)),
-        measured_(std::move(measured)),
-        jobs_(jobs),
-        facts_(std::move(facts)) {}
-
-  void Submit(PoolJob job) override {
-    ++*jobs_;
-    const bool baseline = job.message["options"].value("baseline", false);
-    json facts = baseline ? json{{"status", "ok"}, {"timing", {{"reference_ms", {2.0}}}}} : facts_;
-    queue_.push_back(PoolOutcome{.id = job.id,
-                                 .facts = std::move(facts),
-                                 .worker = measured_ ? "host-b/gpu0" : "gpu0",
-                                 .hello = measured_});
-  }
-  Result<std::vector<PoolOutcome>> Step(std::optional<TimePoint> /*until*/,
-                                        const InterruptGuard* /*guard*/,
-                                        const std::vector<int>& /*wake_fds*/) override {
-    std::vector<PoolOutcome> out(std::make_move_iterator(queue_.begin()),
-                                 std::make_move_iterator(queue_.end()));
-    queue_.clear();
-    return out;
-  }
-  bool idle() const override { return queue_.empty(); }
-  size_t in_flight() const override { return queue_.size(); }
-  std::vector<WorkerHello> ready_workers() const override { return ready_; }
-  void Shutdown() override {}
-
- private:
-  std::vector<WorkerHello> ready_;
-  std::optional<WorkerHello> measured_;
-  int* jobs_;
-  json facts_;
-  std::deque<PoolOutcome> queue_;
-};
+using test_runner::Hello;
+using test_runner::ScriptedRunner;
 
 class EvaluatorTest : public ::testing::Test {
  protected:
@@ -91,7 +40,8 @@ class EvaluatorTest : public ::testing::Test {
   Baseline BaselineOnce(std::vector<WorkerHello> ready,
                         const std::optional<WorkerHello>& measured) {
     Result<std::vector<Baseline>> b =
-        Make(std::move(ready), measured)->Baselines({Request().task}, false, nullptr);
+        Make(std::move(ready), measured)
+            ->Baselines({Request().task}, false, CacheUse::kRead, nullptr);
     EXPECT_TRUE(b.ok());
     return b->at(0);
   }

@@ -2,12 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.h"
 #include "eval/checks.h"
 #include "eval/verdict.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
 namespace {
+
+constexpr std::array<std::pair<KernelLanguage, std::string_view>, 2> kLanguageNames = {{
+    {KernelLanguage::kTriton, "triton"},
+    {KernelLanguage::kCuda, "cuda"},
+}};
 
 const std::set<std::string>& KnownNames() {
   static const std::set<std::string> names = {
@@ -45,14 +51,12 @@ std::string RejectedWays(const EvalProfile& profile) {
 
 }  // namespace
 
+std::string_view KernelLanguageName(KernelLanguage language) {
+  return NameIn(kLanguageNames, language, "triton");
+}
+
 std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name) {
-  if (name == "triton") {
-    return KernelLanguage::kTriton;
-  }
-  if (name == "cuda") {
-    return KernelLanguage::kCuda;
-  }
-  return std::nullopt;
+  return ValueIn(kLanguageNames, name);
 }
 
 Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage language,

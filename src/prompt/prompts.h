@@ -19,7 +19,8 @@
 namespace adaexplore {
 
 enum class KernelLanguage { kTriton, kCuda };
-std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name);  // "triton", "cuda"
+std::string_view KernelLanguageName(KernelLanguage language);  // "triton", "cuda"
+std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name);
 
 // One kernel as a prompt shows it: its code and what the harness said.
 struct KernelRecord {

@@ -46,9 +46,11 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
             "--llm", "openai:scripted", "--db", str(tmp_path / "bench.sqlite"), "--out",
             str(tmp_path / "out"), "--json", "--html", str(tmp_path / "bench.html"),
             "--baseline", "eager", *FAST]
-    p = cli.run(*args, timeout=900)
+    p = cli.run(*args, "--log-level", "info", timeout=900)
     assert p.returncode == 0, p.stderr
     assert "bench: baselines: 2 measured, 0 from the cache, 0 failed" in p.stderr
+    # The baselines and both methods' runs share one session: the workers were started once.
+    assert p.stderr.count("workers: 1 x cpu") == 1, p.stderr
     report = json.loads(p.stdout)
     assert [r["method"] for r in report["runs"]] == ["adaexplore", "ps"]
     assert [m["method"] for m in report["methods"]] == ["adaexplore", "ps"]

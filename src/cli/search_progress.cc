@@ -1,0 +1,86 @@
+#include "cli/search_progress.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "eval/verdict.h"
+
+namespace adaexplore {
+namespace {
+
+std::string Speedup(const std::optional<double>& speedup, const char* none) {
+  return speedup ? fmt::format("{:.3g}x", *speedup) : std::string(none);
+}
+
+}  // namespace
+
+SearchProgress::SearchProgress(const LlmClient& llm, const WorkerHello& worker)
+    : llm_(llm), worker_(worker), status_(stderr) {}
+
+SearchProgress::~SearchProgress() { status_.SetStatus(""); }
+
+RunObserver SearchProgress::Observer() {
+  return RunObserver{.on_start = [this](int64_t run_id, const RunSpec& spec,
+                                        size_t tasks) { OnStart(run_id, spec, tasks); },
+                     .on_progress = [this](const TaskProgress& progress) { OnProgress(progress); }};
+}
+
+void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) {
+  latest_.clear();
+  const bool replayed = spec.model.rfind("replay:", 0) == 0;
+  status_.Message(
+      fmt::format("run {}: {} on {} task(s), {} steps each, {}, evaluated on {}{}", run_id,
+                  SearchMethodName(spec.method), tasks, spec.steps, spec.model, worker_.device_name,
+                  replayed ? " (LLM replies replayed from a recording: no LLM is called)" : ""));
+  if (worker_.device_kind == "cpu") {
+    status_.Message(
+        "no GPU: kernels run in Triton's interpreter on the CPU, so correctness is real but "
+        "speedups are not meaningful");
+  }
+}
+
+void SearchProgress::OnProgress(const TaskProgress& p) {
+  const std::string cost = Cost();
+  status_.Message(fmt::format(
+      "[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps, p.move, p.verdict,
+      p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "", Speedup(p.best_speedup, "none"), cost));
+  latest_[p.task] = p;
+  std::string line = cost;
+  const std::string correct(VerdictName(Verdict::kCorrect));
+  for (const auto& [name, progress] : latest_) {
+    const auto ok = progress.verdicts.find(correct);
+    line += fmt::format(" | {} {}/{} best {} ok {}", name, progress.steps_done, progress.steps,
+                        Speedup(progress.best_speedup, "-"),
+                        ok == progress.verdicts.end() ? 0 : ok->second);
+  }
+  status_.SetStatus(line);
+}
+
+std::string SearchProgress::Cost() const {
+  const LedgerTotals totals = llm_.ledger().Total();
+  // Calls without a price make the total a lower bound; with none priced it is unknown.
+  if (totals.unpriced_calls == 0) {
+    return fmt::format("${:.4f}", totals.cost_usd);
+  }
+  if (totals.unpriced_calls < totals.calls) {
+    return fmt::format(">= ${:.4f} ({} unpriced calls)", totals.cost_usd, totals.unpriced_calls);
+  }
+  return "cost unknown (no price set)";
+}
+
+Result<RunOutcome> RunWithProgress(SearchSession& session, LlmClient& llm,
+                                   std::optional<int64_t> resume, const RunSpec& spec,
+                                   const std::vector<SourceFile>& tasks) {
+  Result<RunOutcome> outcome = [&] {
+    SearchProgress progress(llm, session.evaluator().workers().front());
+    return resume ? session.Resume(*resume, llm, progress.Observer())
+                  : session.Start(spec, tasks, llm, progress.Observer());
+  }();  // The status line is down before anything else is printed.
+  if (outcome.ok() && outcome->stop_reason) {
+    (void)std::fprintf(stderr, "run stopped early: %s\n", outcome->stop_reason->c_str());
+  }
+  return outcome;
+}
+
+}  // namespace adaexplore

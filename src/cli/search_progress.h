@@ -1,0 +1,49 @@
+#pragma once
+
+// What a search run shows on the terminal while it goes: a line when it starts (the run, its
+// tasks, the model, the device, and whether the LLM is replayed or the kernels run in the CPU
+// interpreter), a message per finished step and a status line with each task's progress and the
+// cost so far. Used by `run`, `bench` and `adapt` for every run of their session.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/protocol.h"
+#include "llm/client.h"
+#include "search/session.h"
+#include "ui/status_line.h"
+
+namespace adaexplore {
+
+class SearchProgress {
+ public:
+  // `llm` is the client the run's calls go through (its ledger gives the cost); `worker` the
+  // device the kernels are evaluated on. Both must outlive this object.
+  SearchProgress(const LlmClient& llm, const WorkerHello& worker);
+  ~SearchProgress();  // Takes the status line down.
+  SearchProgress(const SearchProgress&) = delete;
+  SearchProgress& operator=(const SearchProgress&) = delete;
+
+  // Callbacks that draw on this object, for SearchSession::Start and Resume.
+  RunObserver Observer();
+
+ private:
+  void OnStart(int64_t run_id, const RunSpec& spec, size_t tasks);
+  void OnProgress(const TaskProgress& progress);
+  std::string Cost() const;
+
+  const LlmClient& llm_;
+  const WorkerHello& worker_;
+  StatusLine status_;
+  std::map<std::string, TaskProgress> latest_;  // By task: its last finished step.
+};
+
+// Starts a run of `spec` over `tasks` in `session`, or resumes run `resume` when set (its stored
+// spec and tasks, then), showing its progress on stderr, and why it stopped early if it did.
+Result<RunOutcome> RunWithProgress(SearchSession& session, LlmClient& llm,
+                                   std::optional<int64_t> resume, const RunSpec& spec,
+                                   const std::vector<SourceFile>& tasks);
+
+}  // namespace adaexplore

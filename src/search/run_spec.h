@@ -1,0 +1,53 @@
+#pragma once
+
+// RunSpec: what one search run is, typed: the method, the model, the steps per task, the search's
+// constants, the memory rules in its prompts. A new run stores its spec in the run database (the
+// method and model in their columns, the rest with the evaluation profile in the run's options)
+// and a resumed run reads it back, so it searches exactly as it started, whatever today's flags
+// and config file say. `run`, `bench` and `adapt` build specs; the search session
+// (search/session.h) runs them.
+//
+//   RunSpec spec{.method = SearchMethod::kAdaExplore, .model = "openai:gpt-5-mini", .steps = 25};
+//   RunInfo row = NewRunInfo(spec, profile);          // What CreateRun stores.
+//   ASSIGN_OR_RETURN(RunSpec again, RunSpecOf(row));  // The same spec.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "eval/profile.h"
+#include "prompt/prompts.h"
+#include "search/policy.h"
+#include "search/settings.h"
+#include "store/run_db.h"
+
+namespace adaexplore {
+
+struct RunSpec {
+  SearchMethod method = SearchMethod::kAdaExplore;
+  std::string model;  // "provider:model".
+  KernelLanguage language = KernelLanguage::kTriton;
+  int steps = 50;  // Kernels per task.
+  uint64_t seed = 0;
+  bool reviser = true;  // Small steps ask a reviser before the tuner (the reference's default).
+  SearchSettings search;
+  // A kernel that would be a task's new best is measured again on another worker first.
+  bool confirm_best = false;
+  std::string reasoning_effort;   // Empty: the provider's default.
+  int64_t max_output_tokens = 0;  // Per LLM call; 0: the provider's default.
+  std::vector<std::string> memory_rules;
+  std::string label;  // Free text; bench finds its runs again by it.
+};
+
+// The run row that stores a new run of `spec` judged under `profile`: the spec, the profile's
+// name, precision and every evaluation setting (eval/settings.h).
+RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile);
+
+// The spec a stored run was started with. A field that a run made by an older version lacks
+// takes the value that version used (the search constants of a run that stored only its
+// expand_ratio, say). A malformed value is an error naming the run and the field.
+Result<RunSpec> RunSpecOf(const RunInfo& run);
+
+}  // namespace adaexplore

@@ -1,0 +1,169 @@
+#include "search/session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/hash.h"
+#include "llm/provider.h"
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+RunnerOptions RunnerOptionsFor(const RunSpec& spec, const ModelSpec& model,
+                               const std::string& hardware, const Logger& logger) {
+  return RunnerOptions{.method = spec.method,
+                       .explore = spec.search.explore,
+                       .rewards = spec.search.rewards,
+                       .steps = spec.steps,
+                       .model = model,
+                       .seed = spec.seed,
+                       .hardware = hardware,
+                       .reviser = spec.reviser,
+                       .max_output_tokens = spec.max_output_tokens,
+                       .reasoning_effort = spec.reasoning_effort,
+                       .memory_rules = spec.memory_rules,
+                       .confirm_best = spec.confirm_best,
+                       .logger = logger};
+}
+
+nlohmann::json TasksJson(const std::vector<TaskSummary>& summaries) {
+  nlohmann::json tasks = nlohmann::json::array();
+  for (const TaskSummary& s : summaries) {
+    nlohmann::json best = {{"node", s.best_node ? nlohmann::json(*s.best_node) : nullptr},
+                           {"verdict", s.best_verdict},
+                           {"speedup", s.best_speedup ? nlohmann::json(*s.best_speedup) : nullptr}};
+    tasks.push_back({{"task", s.task},
+                     {"steps", s.steps},
+                     {"status", WorkStatusName(s.status)},
+                     {"best", best},
+                     {"verdicts", s.verdicts}});
+  }
+  return tasks;
+}
+
+}  // namespace
+
+SearchSession::SearchSession(SessionOptions options, RunDb db, std::unique_ptr<Evaluator> evaluator,
+                             TempDir scratch)
+    : options_(std::move(options)),
+      db_(std::move(db)),
+      scratch_(std::move(scratch)),
+      evaluator_(std::move(evaluator)) {
+  CHECK(evaluator_ != nullptr);  // A session evaluates; the caller started the workers.
+}
+
+SearchSession::~SearchSession() = default;
+
+Result<RunOutcome> SearchSession::Start(const RunSpec& spec, const std::vector<SourceFile>& tasks,
+                                        LlmClient& llm, const RunObserver& observer) {
+  if (tasks.empty()) {
+    return InvalidArgument("a run needs at least one task");
+  }
+  RunInfo run = NewRunInfo(spec, options_.profile);
+  // Checked before the run is stored: a spec that cannot be read back could never be resumed.
+  RETURN_IF_ERROR(RunSpecOf(run).status());
+  ASSIGN_OR_RETURN(const Ready ready, Prepare(spec, llm));
+  ASSIGN_OR_RETURN(run.id, db_.CreateRun(run));
+  return Execute(run, spec, tasks, ready, llm, observer);
+}
+
+Result<RunOutcome> SearchSession::Resume(int64_t run_id, LlmClient& llm,
+                                         const RunObserver& observer) {
+  ASSIGN_OR_RETURN(std::optional<RunInfo> run, db_.FindRun(run_id));
+  if (!run) {
+    return NotFound(fmt::format("no run {} in {}", run_id, options_.db_path));
+  }
+  ASSIGN_OR_RETURN(RunSpec spec, RunSpecOf(*run));
+  ASSIGN_OR_RETURN(const Ready ready, Prepare(spec, llm));
+  ASSIGN_OR_RETURN(std::vector<TaskInfo> stored, db_.Tasks(run->id));
+  std::vector<SourceFile> tasks;
+  for (const TaskInfo& t : stored) {
+    tasks.push_back(
+        {.path = "", .name = t.name, .source = t.source, .sha256 = Sha256Hex(t.source)});
+  }
+  // The budget covers the whole run: its earlier sessions have spent some of it already.
+  ASSIGN_OR_RETURN(const nlohmann::json before, db_.CallTotals(run->id));
+  llm.ledger().AddSpentElsewhere(
+      before.value("cost_usd", 0.0),
+      before.value("input_tokens", int64_t{0}) + before.value("output_tokens", int64_t{0}));
+  RETURN_IF_ERROR(db_.SetRunStatus(run->id, WorkStatus::kRunning));
+  return Execute(*run, spec, tasks, ready, llm, observer);
+}
+
+Result<SearchSession::Ready> SearchSession::Prepare(const RunSpec& spec, LlmClient& llm) const {
+  if (interrupted_) {
+    return Cancelled("the session was interrupted; it starts no further run");
+  }
+  ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(spec.model));
+  RETURN_IF_ERROR(llm.Prepare(model));
+  ASSIGN_OR_RETURN(PromptSet prompts,
+                   PromptSet::Load(options_.prompts_dir, spec.language, options_.profile));
+  return Ready{.model = std::move(model), .prompts = std::move(prompts)};
+}
+
+Result<RunOutcome> SearchSession::Execute(const RunInfo& run, const RunSpec& spec,
+                                          const std::vector<SourceFile>& tasks, const Ready& ready,
+                                          LlmClient& llm, const RunObserver& observer) {
+  if (observer.on_start) {
+    observer.on_start(run.id, spec, tasks.size());
+  }
+  const std::string hardware = evaluator_->workers().front().device_name;
+  SearchRunner runner(RunnerOptionsFor(spec, ready.model, hardware, options_.logger), llm,
+                      *evaluator_, db_, ready.prompts);
+  Result<std::vector<TaskSummary>> summaries =
+      runner.Run(run.id, tasks, observer.on_progress, options_.guard);
+  // Interrupted: the evaluations in flight were dropped and will never be asked for.
+  interrupted_ = evaluator_->outstanding() > 0 ||
+                 (options_.guard != nullptr && InterruptGuard::received() != 0);
+  if (!summaries.ok()) {
+    (void)db_.SetRunStatus(run.id, WorkStatus::kStopped);
+    return summaries.status().WithContext(
+        fmt::format("run {} stopped (completed steps are kept in {}; continue with --resume)",
+                    run.id, options_.db_path));
+  }
+  RunOutcome outcome{.run_id = run.id,
+                     .spec = spec,
+                     .tasks = std::move(*summaries),
+                     .stop_reason = runner.stop_reason()};
+  outcome.stopped =
+      outcome.stop_reason.has_value() ||
+      std::any_of(outcome.tasks.begin(), outcome.tasks.end(),
+                  [](const TaskSummary& s) { return s.status == WorkStatus::kStopped; });
+  RETURN_IF_ERROR(
+      db_.SetRunStatus(run.id, outcome.stopped ? WorkStatus::kStopped : WorkStatus::kFinished));
+  return outcome;
+}
+
+Result<nlohmann::json> RunSummaryJson(const RunOutcome& outcome, RunDb& db, const LlmClient& llm,
+                                      const std::string& db_path) {
+  ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(outcome.spec.model));
+  const bool replayed = model.provider == "replay";
+  nlohmann::json summary = {
+      {"run", outcome.run_id},
+      {"db", db_path},
+      {"method", SearchMethodName(outcome.spec.method)},
+      {"model", outcome.spec.model},
+      {"llm_replayed", replayed},
+      {"status", WorkStatusName(outcome.stopped ? WorkStatus::kStopped : WorkStatus::kFinished)},
+      {"stop_reason", outcome.stop_reason.value_or("")},
+      {"tasks", TasksJson(outcome.tasks)},
+      {"cost", llm.ledger().Summary()["total"]}};
+  // The cost of the whole run, earlier sessions of a resumed run included.
+  ASSIGN_OR_RETURN(summary["run_cost"], db.CallTotals(outcome.run_id));
+  return summary;
+}
+
+Status WriteRunOutput(const RunOutcome& outcome, const nlohmann::json& summary,
+                      const std::string& out_dir) {
+  RETURN_IF_ERROR(MakeDirectories(out_dir));
+  for (const TaskSummary& s : outcome.tasks) {
+    if (!s.best_kernel.empty()) {
+      RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + s.task + ".py", s.best_kernel));
+    }
+  }
+  return WriteFileAtomic(out_dir + "/summary.json", summary.dump(2) + "\n");
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,248 @@
+#include "search/session.h"
+
+#include <gtest/gtest.h>
+
+#include "eval_facts.h"
+#include "scripted_runner.h"
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+const std::string kSource = ADAEXPLORE_SOURCE_DIR;
+const std::string kRecording = kSource + "/examples/recordings/relu.jsonl";
+
+// A session over a run database in a temporary folder, its evaluator answered by a scripted
+// runner (every kernel correct, 3x), and an LLM client that replays the example recording.
+class SearchSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<std::unique_ptr<Evaluator>> evaluator =
+        Evaluator::Start(EvaluatorOptions{.profile = StrictProfile()}, nullptr,
+                         std::make_unique<test_runner::ScriptedRunner>(
+                             std::vector<WorkerHello>{test_runner::Hello("NVIDIA H200", "2.11")},
+                             std::nullopt, &jobs_, test_facts::CorrectFacts()));
+    ASSERT_TRUE(evaluator.ok()) << evaluator.status().ToString();
+    Result<RunDb> db = RunDb::Open(dir_.path() + "/runs.sqlite");
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    Result<TempDir> scratch = TempDir::Create("session-scratch");
+    ASSERT_TRUE(scratch.ok());
+    session_ =
+        std::make_unique<SearchSession>(SessionOptions{.profile = StrictProfile(),
+                                                       .prompts_dir = kSource + "/prompts",
+                                                       .db_path = dir_.path() + "/runs.sqlite"},
+                                        std::move(*db), std::move(*evaluator), std::move(*scratch));
+    Result<SourceFile> task = ReadSourceFile(kSource + "/examples/tasks/relu.py");
+    ASSERT_TRUE(task.ok());
+    task_ = *task;
+  }
+
+  std::unique_ptr<LlmClient> Client() {
+    LlmOptions options;
+    options.cache_enabled = false;
+    Result<std::unique_ptr<LlmClient>> llm = LlmClient::Create(options);
+    EXPECT_TRUE(llm.ok()) << llm.status().ToString();
+    return std::move(*llm);
+  }
+
+  static RunSpec Spec(int steps) {
+    RunSpec spec{.method = SearchMethod::kParallelSampling,
+                 .model = "replay:" + kRecording,
+                 .steps = steps,
+                 .seed = 7,
+                 .memory_rules = {"Mask every load."}};
+    spec.search.explore.expand_ratio = 0.5;
+    return spec;
+  }
+
+  TempDir dir_ = *TempDir::Create("session-test");
+  int jobs_ = 0;
+  std::unique_ptr<SearchSession> session_;
+  SourceFile task_;
+};
+
+TEST_F(SearchSessionTest, RunsSeveralRunsOverTheSameWorkers) {
+  std::unique_ptr<LlmClient> llm = Client();
+  int64_t started_run = 0;
+  int steps_seen = 0;
+  RunObserver observer{.on_start = [&](int64_t id, const RunSpec&, size_t) { started_run = id; },
+                       .on_progress = [&](const TaskProgress&) { ++steps_seen; }};
+  Result<RunOutcome> first = session_->Start(Spec(2), {task_}, *llm, observer);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(started_run, first->run_id);
+  EXPECT_FALSE(first->stopped);
+  ASSERT_EQ(first->tasks.size(), 1u);
+  EXPECT_EQ(first->tasks[0].steps, 2);
+  EXPECT_EQ(first->tasks[0].best_verdict, "correct");
+  EXPECT_EQ(steps_seen, 2);
+  const int jobs_after_first = jobs_;
+  EXPECT_GE(jobs_after_first, 1);  // Equal kernels are evaluated once.
+
+  // A second run in the same session, on the same evaluator, with the same client.
+  Result<RunOutcome> second = session_->Start(Spec(1), {task_}, *llm, observer);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_NE(second->run_id, first->run_id);
+  EXPECT_EQ(second->tasks[0].steps, 1);
+  Result<std::optional<RunInfo>> stored = session_->db().FindRun(first->run_id);
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_EQ((*stored)->status, WorkStatus::kFinished);
+
+  Result<nlohmann::json> summary = RunSummaryJson(*second, session_->db(), *llm, "runs.sqlite");
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  EXPECT_EQ((*summary)["method"], "ps");
+  EXPECT_EQ((*summary)["llm_replayed"], true);
+  EXPECT_EQ((*summary)["status"], "finished");
+  EXPECT_EQ((*summary)["tasks"][0]["steps"], 1);
+  // The client's ledger holds both runs; the run's own cost only the second's calls.
+  EXPECT_GT((*summary)["cost"]["calls"], (*summary)["run_cost"]["calls"]);
+
+  ASSERT_TRUE(WriteRunOutput(*second, *summary, dir_.path() + "/out").ok());
+  EXPECT_TRUE(ReadFile(dir_.path() + "/out/relu.py").ok());
+  Result<std::string> written = ReadFile(dir_.path() + "/out/summary.json");
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(nlohmann::json::parse(*written)["run"], second->run_id);
+}
+
+TEST_F(SearchSessionTest, ResumeSearchesWithTheStoredSpec) {
+  // A run stored but never searched (as one killed before its first step): resuming it takes its
+  // steps, method and seed from the database, not from anything the caller passes.
+  const RunSpec spec = Spec(3);
+  Result<int64_t> id = session_->db().CreateRun(NewRunInfo(spec, StrictProfile()));
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(
+      session_->db().AddTask(*id, {.name = task_.name, .source = task_.source, .steps = 3}).ok());
+  std::unique_ptr<LlmClient> llm = Client();
+  Result<RunOutcome> resumed = session_->Resume(*id, *llm, {});
+  ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+  EXPECT_EQ(resumed->run_id, *id);
+  EXPECT_EQ(resumed->spec.method, SearchMethod::kParallelSampling);
+  EXPECT_EQ(resumed->spec.seed, 7u);
+  EXPECT_EQ(resumed->spec.memory_rules, spec.memory_rules);
+  ASSERT_EQ(resumed->tasks.size(), 1u);
+  EXPECT_EQ(resumed->tasks[0].steps, 3);
+  EXPECT_FALSE(resumed->stopped);
+
+  // Resuming the finished run again adds no step.
+  const int jobs_before = jobs_;
+  Result<RunOutcome> again = session_->Resume(*id, *llm, {});
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->tasks[0].steps, 3);
+  EXPECT_EQ(jobs_, jobs_before);
+
+  Result<RunOutcome> missing = session_->Resume(*id + 100, *llm, {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(SearchSessionTest, RefusesARunWithoutTasksOrWithAnUnknownModel) {
+  std::unique_ptr<LlmClient> llm = Client();
+  Result<RunOutcome> none = session_->Start(Spec(1), {}, *llm, {});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().code(), StatusCode::kInvalidArgument);
+
+  RunSpec missing_recording = Spec(1);
+  missing_recording.model = "replay:" + dir_.path() + "/no-such-recording.jsonl";
+  Result<RunOutcome> refused = session_->Start(missing_recording, {task_}, *llm, {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(jobs_, 0);  // Nothing was evaluated for a run whose model cannot answer.
+}
+
+TEST_F(SearchSessionTest, AfterAnInterruptTheSessionStartsNoOtherRun) {
+  InterruptGuard guard;
+  Result<std::unique_ptr<Evaluator>> evaluator =
+      Evaluator::Start(EvaluatorOptions{.profile = StrictProfile()}, &guard,
+                       std::make_unique<test_runner::ScriptedRunner>(
+                           std::vector<WorkerHello>{test_runner::Hello("NVIDIA H200", "2.11")},
+                           std::nullopt, &jobs_, test_facts::CorrectFacts()));
+  ASSERT_TRUE(evaluator.ok());
+  Result<RunDb> db = RunDb::Open(dir_.path() + "/interrupted.sqlite");
+  ASSERT_TRUE(db.ok());
+  SearchSession session(SessionOptions{.profile = StrictProfile(),
+                                       .prompts_dir = kSource + "/prompts",
+                                       .db_path = "interrupted.sqlite",
+                                       .guard = &guard},
+                        std::move(*db), std::move(*evaluator), *TempDir::Create("session-scratch"));
+  std::unique_ptr<LlmClient> llm = Client();
+  InterruptGuard::TEST_Raise(SIGINT);
+  Result<RunOutcome> stopped = session.Start(Spec(3), {task_}, *llm, {});
+  ASSERT_TRUE(stopped.ok()) << stopped.status().ToString();
+  EXPECT_TRUE(stopped->stopped);
+  EXPECT_TRUE(stopped->stop_reason.has_value());
+  Result<std::optional<RunInfo>> stored = session.db().FindRun(stopped->run_id);
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_EQ((*stored)->status, WorkStatus::kStopped);  // `--resume` continues it.
+
+  Result<RunOutcome> next = session.Start(Spec(1), {task_}, *llm, {});
+  ASSERT_FALSE(next.ok());
+  EXPECT_EQ(next.status().code(), StatusCode::kCancelled);
+}
+
+TEST(RunSpecTest, StoredSpecReadsBackEqual) {
+  RunSpec spec{.method = SearchMethod::kIterativeRefinement,
+               .model = "openai:gpt-5-mini",
+               .language = KernelLanguage::kCuda,
+               .steps = 12,
+               .seed = 99,
+               .reviser = false,
+               .confirm_best = true,
+               .reasoning_effort = "low",
+               .max_output_tokens = 4096,
+               .memory_rules = {"a", "b"},
+               .label = "bench x"};
+  spec.search.explore.p_large = 0.25;
+  const RunInfo row = NewRunInfo(spec, StrictProfile());
+  EXPECT_EQ(row.method, "ir");
+  EXPECT_EQ(row.options["profile"], "strict");
+  EXPECT_TRUE(row.options.contains("eval"));
+  Result<RunSpec> back = RunSpecOf(row);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->method, spec.method);
+  EXPECT_EQ(back->model, spec.model);
+  EXPECT_EQ(back->language, spec.language);
+  EXPECT_EQ(back->steps, spec.steps);
+  EXPECT_EQ(back->seed, spec.seed);
+  EXPECT_EQ(back->reviser, spec.reviser);
+  EXPECT_EQ(SearchSettingsJson(back->search), SearchSettingsJson(spec.search));
+  EXPECT_EQ(back->confirm_best, spec.confirm_best);
+  EXPECT_EQ(back->reasoning_effort, spec.reasoning_effort);
+  EXPECT_EQ(back->max_output_tokens, spec.max_output_tokens);
+  EXPECT_EQ(back->memory_rules, spec.memory_rules);
+  EXPECT_EQ(back->label, spec.label);
+}
+
+TEST(RunSpecTest, OlderRunsTakeTheDefaultsOfTheirTime) {
+  // A run stored before the search constants were: only its expand ratio.
+  RunInfo old{.id = 4,
+              .method = "adaexplore",
+              .model = "openai:m",
+              .options = {
+                  {"steps", 5},
+                  {"expand_ratio", 0.5},
+              }};
+  Result<RunSpec> spec = RunSpecOf(old);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->steps, 5);
+  EXPECT_DOUBLE_EQ(spec->search.explore.expand_ratio, 0.5);
+  EXPECT_EQ(spec->language, KernelLanguage::kTriton);
+  EXPECT_TRUE(spec->reviser);
+  EXPECT_TRUE(spec->memory_rules.empty());
+}
+
+TEST(RunSpecTest, AMalformedStoredValueNamesTheRunAndTheField) {
+  RunInfo bad{.id = 9, .method = "adaexplore", .model = "openai:m", .options = {{"steps", "ten"}}};
+  Result<RunSpec> spec = RunSpecOf(bad);
+  ASSERT_FALSE(spec.ok());
+  EXPECT_NE(spec.status().message().find("run 9"), std::string::npos);
+  EXPECT_NE(spec.status().message().find("steps"), std::string::npos);
+
+  RunInfo method{.id = 9, .method = "beam", .model = "openai:m"};
+  EXPECT_FALSE(RunSpecOf(method).ok());
+  RunInfo language{.id = 9, .method = "ps", .model = "openai:m", .options = {{"language", "hip"}}};
+  EXPECT_FALSE(RunSpecOf(language).ok());
+  RunInfo search{
+      .id = 9, .method = "ps", .model = "openai:m", .options = {{"search", {{"alpha", "x"}}}}};
+  EXPECT_FALSE(RunSpecOf(search).ok());
+}
+
+}  // namespace
+}  // namespace adaexplore

@@ -1,0 +1,91 @@
+#pragma once
+
+// A JobRunner (eval/job_runner.h) for tests of what sits above the worker pool (the evaluator,
+// the search session): it answers every job at once with the facts it was given, as a worker that
+// said `ready` would, and counts the jobs. A baseline job gets a reference timing of 2 ms.
+
+#include <poll.h>
+
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/job_runner.h"
+#include "eval/protocol.h"
+#include "sys/signals.h"
+
+namespace adaexplore::test_runner {
+
+// The hello of a worker on `gpu` with torch `torch`.
+inline WorkerHello Hello(const std::string& gpu, const std::string& torch) {
+  WorkerHello h;
+  h.protocol = kProtocolVersion;
+  h.torch = torch;
+  h.triton = "3.6";
+  h.device_kind = "cuda";
+  h.device_name = gpu;
+  h.device = {{"kind", "cuda"}, {"name", gpu}};
+  h.harness = "0123456789abcdef";
+  return h;
+}
+
+// Answers every job with `facts`, as measured by `measured` when set (a worker of other software
+// or another GPU than the one that said hello first). Counts the jobs in `*jobs`.
+class ScriptedRunner : public JobRunner {
+ public:
+  ScriptedRunner(std::vector<WorkerHello> ready, std::optional<WorkerHello> measured, int* jobs,
+                 nlohmann::json facts)
+      : ready_(std::move(ready)),
+        measured_(std::move(measured)),
+        jobs_(jobs),
+        facts_(std::move(facts)) {}
+
+  void Submit(PoolJob job) override {
+    ++*jobs_;
+    const bool baseline = job.message["options"].value("baseline", false);
+    nlohmann::json facts = baseline ? nlohmann::json{{"status", "ok"},
+                                                     {"timing", {{"reference_ms", {2.0}}}}}
+                                    : facts_;
+    queue_.push_back(PoolOutcome{.id = job.id,
+                                 .facts = std::move(facts),
+                                 .worker = measured_ ? "host-b/gpu0" : "gpu0",
+                                 .hello = measured_});
+  }
+
+  // With nothing queued, waits for a wake fd (an LLM reply) for up to 10 ms, as a pool would.
+  // Cancelled once an interrupt was received, as the pool is.
+  Result<std::vector<PoolOutcome>> Step(std::optional<TimePoint> /*until*/,
+                                        const InterruptGuard* guard,
+                                        const std::vector<int>& wake_fds) override {
+    if (guard != nullptr && InterruptGuard::received() != 0) {
+      return Cancelled("interrupted");
+    }
+    if (queue_.empty() && !wake_fds.empty()) {
+      std::vector<pollfd> fds;
+      for (int fd : wake_fds) {
+        fds.push_back({.fd = fd, .events = POLLIN, .revents = 0});
+      }
+      (void)poll(fds.data(), fds.size(), kWaitMs);
+    }
+    std::vector<PoolOutcome> out(std::make_move_iterator(queue_.begin()),
+                                 std::make_move_iterator(queue_.end()));
+    queue_.clear();
+    return out;
+  }
+  bool idle() const override { return queue_.empty(); }
+  size_t in_flight() const override { return queue_.size(); }
+  std::vector<WorkerHello> ready_workers() const override { return ready_; }
+  void Shutdown() override {}
+
+ private:
+  static constexpr int kWaitMs = 10;
+  std::vector<WorkerHello> ready_;
+  std::optional<WorkerHello> measured_;
+  int* jobs_;
+  nlohmann::json facts_;
+  std::deque<PoolOutcome> queue_;
+};
+
+}  // namespace adaexplore::test_runner
