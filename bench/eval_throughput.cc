@@ -69,7 +69,7 @@ Result<ModeFigures> RunFreshProcesses(const std::vector<EvalRequest>& requests,
         .stderr_path = scratch + "/oneshot.log"};
     options.env_set.emplace_back("PYTHONPATH", worker.python_path);
     options.env_set.emplace_back("TRITON_CACHE_DIR", scratch + "/triton-fresh");
-    if (worker.device_kind == "cuda") {
+    if (worker.device_kind == DeviceKind::kCuda) {
       options.env_set.emplace_back("CUDA_VISIBLE_DEVICES", worker.visible_devices);
     } else {
       options.env_set.emplace_back("TRITON_INTERPRET", "1");

@@ -198,7 +198,9 @@ def _json_kind(hint: Any) -> str:
         return "number"
     if isinstance(hint, type) and issubclass(hint, Status):
         return "status"
-    if hint is str or origin is Literal:
+    if origin is Literal:  # The C++ side's enums: their names, in declaration order.
+        return "one of " + ", ".join(args)
+    if hint is str:
         return "string"
     if hint is list or origin is list:
         return "array"

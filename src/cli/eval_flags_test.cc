@@ -99,10 +99,10 @@ TEST(EvalFlagsTest, ProfileFlagKeepsTheFilesSettings) {
       "memory_limit_mb = 8000\n");
   ASSERT_TRUE(ApplyEvalFlags({.profile = "paper"}, config).ok());
   EXPECT_EQ(config.profile.name, "paper");
-  EXPECT_EQ(config.profile.job.criterion, "allclose");
+  EXPECT_EQ(config.profile.job.criterion, Criterion::kAllclose);
   EXPECT_EQ(config.profile.job.trials, 3);
   EXPECT_DOUBLE_EQ(config.profile.timeout_s, 600);
-  EXPECT_EQ(config.profile.pytorch_compute, "forbidden");
+  EXPECT_EQ(config.profile.pytorch_compute, PytorchCompute::kForbidden);
   EXPECT_DOUBLE_EQ(config.profile.memory_limit_mb, 8000);
   // The same profile named again changes nothing.
   Config same = FromFile("[eval]\ntrials = 3\n");
@@ -113,7 +113,7 @@ TEST(EvalFlagsTest, ProfileFlagKeepsTheFilesSettings) {
 TEST(EvalFlagsTest, PrecisionFlagKeepsAToleranceTheFileSet) {
   Config config = FromFile("[eval]\natol = 1e-3\ntrials = 4\n");
   ASSERT_TRUE(ApplyEvalFlags(Flags({{"precision", "bf16"}}), config).ok());
-  EXPECT_EQ(config.profile.job.precision, "bf16");
+  EXPECT_EQ(config.profile.job.precision, Precision::kBf16);
   EXPECT_DOUBLE_EQ(config.profile.job.atol, 1e-3);  // The file's.
   EXPECT_DOUBLE_EQ(config.profile.job.rtol, 1e-2);  // bf16's, as the file set none.
   EXPECT_EQ(config.profile.job.trials, 4);
@@ -142,7 +142,7 @@ TEST(EvalFlagsTest, ResumedRunJudgesWithItsOwnSettings) {
   ASSERT_TRUE(RestoreRunProfile(run, {.profile = "paper"}, today).ok());
   EXPECT_EQ(today.profile.name, "strict");
   EXPECT_EQ(today.profile.job.trials, 3);
-  EXPECT_EQ(today.profile.pytorch_compute, "forbidden");
+  EXPECT_EQ(today.profile.pytorch_compute, PytorchCompute::kForbidden);
   // Flags other than the profile and precision still apply (a longer timeout, say).
   ASSERT_TRUE(RestoreRunProfile(run, {.eval_settings = {{{"timeout_s", "900"}}}}, today).ok());
   EXPECT_DOUBLE_EQ(today.profile.timeout_s, 900);
@@ -150,7 +150,7 @@ TEST(EvalFlagsTest, ResumedRunJudgesWithItsOwnSettings) {
   // A run from before the settings were stored keeps its profile and precision.
   RunInfo old{.id = 2, .options = {{"profile", "strict"}, {"precision", "bf16"}}};
   ASSERT_TRUE(RestoreRunProfile(old, {}, today).ok());
-  EXPECT_EQ(today.profile.job.precision, "bf16");
+  EXPECT_EQ(today.profile.job.precision, Precision::kBf16);
   EXPECT_DOUBLE_EQ(today.profile.job.atol, 1e-2);
   // Damaged stored settings are an error naming the run.
   RunInfo broken{.id = 9, .options = {{"profile", "strict"}, {"eval", {{"trials", "many"}}}}};

@@ -40,14 +40,12 @@ std::string Indent(const std::string& text, size_t max_lines) {
 std::string FormatHuman(const EvalResult& r, Detail detail) {
   std::string line = fmt::format("{}  [{}]  {}", r.kernel_path, r.task, VerdictName(r.verdict));
   if (r.verdict == Verdict::kCorrect && r.speedup && r.candidate_timing && r.reference_timing) {
-    const double c = r.statistic == "trimmed_mean" ? r.candidate_timing->trimmed_mean_ms
-                                                   : r.candidate_timing->median_ms;
-    const double ref = r.statistic == "trimmed_mean" ? r.reference_timing->trimmed_mean_ms
-                                                     : r.reference_timing->median_ms;
-    line +=
-        fmt::format("  {:.2f}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
-                    *r.speedup, c, ref, r.statistic == "trimmed_mean" ? "trimmed mean" : "median",
-                    r.candidate_timing->runs, 100 * r.candidate_timing->cv);
+    const Statistic statistic = r.statistic.value_or(Statistic::kMedian);
+    line += fmt::format("  {:.2f}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
+                        *r.speedup, r.candidate_timing->Of(statistic),
+                        r.reference_timing->Of(statistic),
+                        statistic == Statistic::kTrimmedMean ? "trimmed mean" : "median",
+                        r.candidate_timing->runs, 100 * r.candidate_timing->cv);
     if (r.speedup_compiled) {
       line += fmt::format("  {:.2f}x vs torch.compile", *r.speedup_compiled);
     }

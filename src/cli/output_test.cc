@@ -11,7 +11,7 @@ TEST(OutputTest, CorrectLineShowsSpeedupAndTimes) {
   r.task = "relu";
   r.verdict = Verdict::kCorrect;
   r.speedup = 2.0;
-  r.statistic = "median";
+  r.statistic = Statistic::kMedian;
   r.timing_meaningful = true;
   r.candidate_timing = ComputeTimingStats({1.0, 1.0});
   r.reference_timing = ComputeTimingStats({2.0, 2.0});

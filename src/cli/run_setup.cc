@@ -157,14 +157,14 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
   };
   if (plan.kind == "cpu") {
     WorkerSpec spec = base("cpu");
-    spec.device_kind = "cpu";
+    spec.device_kind = DeviceKind::kCpu;
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     spec.slots = config.slots > 0 ? config.slots : std::min(2, cores);
     specs.push_back(std::move(spec));
   } else {
     for (const std::string& gpu : plan.gpus) {
       WorkerSpec spec = base("gpu" + gpu);
-      spec.device_kind = "cuda";
+      spec.device_kind = DeviceKind::kCuda;
       spec.visible_devices = gpu;
       spec.slots = config.slots > 0 ? config.slots : kGpuSlotsDefault;
       specs.push_back(std::move(spec));

@@ -33,7 +33,7 @@ void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) 
       fmt::format("run {}: {} on {} task(s), {} steps each, {}, evaluated on {}{}", run_id,
                   SearchMethodName(spec.method), tasks, spec.steps, spec.model, worker_.device_name,
                   replayed ? " (LLM replies replayed from a recording: no LLM is called)" : ""));
-  if (worker_.device_kind == "cpu") {
+  if (worker_.device_kind == DeviceKind::kCpu) {
     status_.Message(
         "no GPU: kernels run in Triton's interpreter on the CPU, so correctness is real but "
         "speedups are not meaningful");

@@ -26,7 +26,7 @@ prompts_dir = "/srv/my-prompts"
                               "test.toml", config)
                   .ok());
   EXPECT_EQ(config.profile.name, "paper");
-  EXPECT_EQ(config.profile.job.criterion, "allclose");
+  EXPECT_EQ(config.profile.job.criterion, Criterion::kAllclose);
   EXPECT_EQ(config.profile.job.trials, 3);
   EXPECT_DOUBLE_EQ(config.profile.timeout_s, 60.5);
   EXPECT_EQ(config.device, "cpu");
@@ -56,9 +56,9 @@ TEST(ConfigTest, WrongTypesAndBadValuesAreErrors) {
 
 TEST(ConfigTest, PytorchComputePolicy) {
   Config config;
-  EXPECT_EQ(config.profile.pytorch_compute, "allowed");
+  EXPECT_EQ(config.profile.pytorch_compute, PytorchCompute::kAllowed);
   ASSERT_TRUE(ApplyConfigText("[eval]\npytorch_compute = \"forbidden\"\n", "a.toml", config).ok());
-  EXPECT_EQ(config.profile.pytorch_compute, "forbidden");
+  EXPECT_EQ(config.profile.pytorch_compute, PytorchCompute::kForbidden);
 }
 
 TEST(ConfigTest, SyntaxErrorNamesTheLine) {
@@ -90,10 +90,10 @@ TEST(ConfigTest, FileEvalSettingsAreKeptForFlagsToReapply) {
 
 TEST(EvalSettingsTest, RoundTripAndOnlyWhatIsGiven) {
   EvalProfile p = StrictProfile();
-  ASSERT_TRUE(SetPrecision(p, "bf16").ok());
+  SetPrecision(p, Precision::kBf16);
   p.job.trials = 7;
   p.job.atol = 3e-3;
-  p.pytorch_compute = "forbidden";
+  p.pytorch_compute = PytorchCompute::kForbidden;
   EvalProfile again = StrictProfile();
   ASSERT_TRUE(ApplyEvalSettings(EvalSettings(p), again).ok());
   EXPECT_EQ(EvalSettings(again), EvalSettings(p));

@@ -58,10 +58,12 @@ void BindField(Setting<Target>& setting, T Target::*field) {
   };
 }
 
-// get/set for a field reached through `ref` (a nested field: settings.explore.alpha).
+// get/set for a field reached through `ref` (a nested field: settings.explore.alpha). `ref` is
+// a generic lambda, `[](auto& s) -> auto& { return s.explore.alpha; }`, so that it reads a const
+// Target as well as it writes a mutable one.
 template <typename Target, typename Ref>
 void BindRef(Setting<Target>& setting, Ref ref) {
-  setting.get = [ref](const Target& t) { return nlohmann::json(ref(const_cast<Target&>(t))); };
+  setting.get = [ref](const Target& t) { return nlohmann::json(ref(t)); };
   setting.set = [ref](Target& t, const nlohmann::json& v) {
     auto& field = ref(t);
     field = v.get<std::decay_t<decltype(field)>>();

@@ -65,8 +65,8 @@ std::string HelloSubject(std::string_view queue) {
   return queue.empty() ? "adx.hello" : fmt::format("adx.hello.{}", queue);
 }
 
-std::string QueueName(std::string_view device_kind, std::string_view device_name) {
-  if (device_kind != "cuda") {
+std::string QueueName(DeviceKind device_kind, std::string_view device_name) {
+  if (device_kind != DeviceKind::kCuda) {
     return "cpu";
   }
   std::string out;

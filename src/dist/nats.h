@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "eval/protocol.h"
 
 namespace adaexplore::nats {
 
@@ -41,7 +42,7 @@ std::string HelloSubject(std::string_view queue);
 
 // The queue of a device: its name in lower case, runs of other characters as one '-'
 // ("NVIDIA H200" -> "nvidia-h200"); a CPU worker's queue is "cpu".
-std::string QueueName(std::string_view device_kind, std::string_view device_name);
+std::string QueueName(DeviceKind device_kind, std::string_view device_name);
 
 struct MessageDeleter {
   void operator()(natsMsg* m) const { natsMsg_Destroy(m); }

@@ -8,11 +8,11 @@ namespace adaexplore {
 namespace {
 
 TEST(NatsTest, QueueNamesFollowTheDeviceModel) {
-  EXPECT_EQ(nats::QueueName("cuda", "NVIDIA H200"), "nvidia-h200");
-  EXPECT_EQ(nats::QueueName("cuda", "NVIDIA A100-SXM4-80GB"), "nvidia-a100-sxm4-80gb");
-  EXPECT_EQ(nats::QueueName("cuda", "  Odd..Name  "), "odd-name");
-  EXPECT_EQ(nats::QueueName("cuda", "***"), "gpu");
-  EXPECT_EQ(nats::QueueName("cpu", "AMD EPYC 9654"), "cpu");
+  EXPECT_EQ(nats::QueueName(DeviceKind::kCuda, "NVIDIA H200"), "nvidia-h200");
+  EXPECT_EQ(nats::QueueName(DeviceKind::kCuda, "NVIDIA A100-SXM4-80GB"), "nvidia-a100-sxm4-80gb");
+  EXPECT_EQ(nats::QueueName(DeviceKind::kCuda, "  Odd..Name  "), "odd-name");
+  EXPECT_EQ(nats::QueueName(DeviceKind::kCuda, "***"), "gpu");
+  EXPECT_EQ(nats::QueueName(DeviceKind::kCpu, "AMD EPYC 9654"), "cpu");
 }
 
 TEST(NatsTest, Subjects) {

@@ -24,12 +24,11 @@ nlohmann::json TimingFingerprint(const EvalProfile& p, bool with_compile) {
           {"compile", with_compile}};
 }
 
-std::optional<double> Figure(const std::optional<TimingStats>& stats,
-                             const std::string& statistic) {
+std::optional<double> Figure(const std::optional<TimingStats>& stats, Statistic statistic) {
   if (!stats || stats->runs == 0) {
     return std::nullopt;
   }
-  return statistic == "trimmed_mean" ? stats->trimmed_mean_ms : stats->median_ms;
+  return stats->Of(statistic);
 }
 
 std::optional<TimingStats> Stats(const nlohmann::json& samples) {
@@ -85,7 +84,7 @@ Baseline BaselineFromJson(const nlohmann::json& j) {
   b.device = j.value("device", "");
   b.software = j.value("software", "");
   b.profile = j.value("profile", "");
-  b.statistic = j.value("statistic", "median");
+  b.statistic = EnumFromName<Statistic>(j.value("statistic", "")).value_or(Statistic::kMedian);
   if (j.contains("eager") && j["eager"].is_object()) {
     b.eager = TimingStatsFromJson(j["eager"]);
   }
@@ -116,7 +115,7 @@ std::string BaselineKey(const std::string& task_sha256, const EvalProfile& profi
 }
 
 nlohmann::json BaselineJob(const SourceFile& task, const EvalProfile& profile, bool with_compile,
-                           const std::string& device_kind) {
+                           DeviceKind device_kind) {
   EvalJob job{.id = "baseline-" + task.sha256.substr(0, kBaselineIdLength),
               .nonce = RandomHex(kBaselineNonceBytes),
               .task = {task.name + ".py", task.source},

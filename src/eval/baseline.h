@@ -32,13 +32,13 @@ struct Baseline {
   std::string device;    // GPU model ("NVIDIA H200") or the CPU's name.
   std::string software;  // WorkerHello::Fingerprint() and the Python version.
   std::string profile;
-  std::string statistic = "median";     // Which figure of the stats eager_ms() reports.
-  std::optional<TimingStats> eager;     // Unset when the task failed (see error).
-  std::optional<TimingStats> compiled;  // Unset when not asked for or torch.compile failed.
-  std::string error;                    // Why eager is missing.
-  std::vector<std::string> notes;       // The worker's notes (a torch.compile failure).
-  bool cached = false;                  // Answered from the cache, not measured now.
-  int64_t measured_at = 0;              // Unix seconds.
+  Statistic statistic = Statistic::kMedian;  // Which figure of the stats eager_ms() reports.
+  std::optional<TimingStats> eager;          // Unset when the task failed (see error).
+  std::optional<TimingStats> compiled;       // Unset when not asked for or torch.compile failed.
+  std::string error;                         // Why eager is missing.
+  std::vector<std::string> notes;            // The worker's notes (a torch.compile failure).
+  bool cached = false;                       // Answered from the cache, not measured now.
+  int64_t measured_at = 0;                   // Unix seconds.
 
   std::optional<double> eager_ms() const;
   std::optional<double> compiled_ms() const;
@@ -54,7 +54,7 @@ std::string BaselineKey(const std::string& task_sha256, const EvalProfile& profi
 // The "baseline" job (an eval message with an empty candidate and options.baseline), without id,
 // nonce and timeout.
 nlohmann::json BaselineJob(const SourceFile& task, const EvalProfile& profile, bool with_compile,
-                           const std::string& device_kind);
+                           DeviceKind device_kind);
 
 // Reads a worker's facts for a baseline job into `baseline` (figures, error, notes).
 void ReadBaselineFacts(const nlohmann::json& facts, Baseline& baseline);

@@ -10,7 +10,7 @@ WorkerHello H200() {
   hello.python = "3.12.3";
   hello.torch = "2.11.0";
   hello.triton = "3.6.0";
-  hello.device_kind = "cuda";
+  hello.device_kind = DeviceKind::kCuda;
   hello.device_name = "NVIDIA H200";
   return hello;
 }
@@ -43,7 +43,7 @@ TEST(BaselineTest, KeyChangesWithWhatTheFiguresDependOn) {
 
 TEST(BaselineTest, JobAsksForTheReferenceAlone) {
   const SourceFile task{.path = "t.py", .name = "t", .source = "src", .sha256 = "00ff00ff00ff00"};
-  const nlohmann::json job = BaselineJob(task, StrictProfile(), true, "cuda");
+  const nlohmann::json job = BaselineJob(task, StrictProfile(), true, DeviceKind::kCuda);
   EXPECT_TRUE(job["options"]["baseline"].get<bool>());
   EXPECT_TRUE(job["options"]["compile_baseline"].get<bool>());
   EXPECT_EQ(job["options"]["device"], "cuda");
@@ -98,7 +98,7 @@ TEST(BaselineTest, FailuresBecomeErrorsNotFigures) {
 
 TEST(BaselineTest, TrimmedMeanProfileReportsItsStatistic) {
   Baseline b;
-  b.statistic = "trimmed_mean";
+  b.statistic = Statistic::kTrimmedMean;
   ReadBaselineFacts({{"status", "ok"}, {"timing", {{"reference_ms", {1.0, 2.0, 6.0}}}}}, b);
   ASSERT_TRUE(b.eager);
   EXPECT_DOUBLE_EQ(*b.eager_ms(), b.eager->trimmed_mean_ms);

@@ -70,7 +70,7 @@ const std::vector<IntegrityCheck>& IntegrityChecks() {
       {"kernel_trace", kRuntime, "launch none of their own kernels (GPU kernel trace)",
        "its kernels are defined but not launched, or it falls back to PyTorch",
        [](const EvalProfile& p) {
-         return p.job.kernel_trace && p.pytorch_compute != "unrestricted";
+         return p.job.kernel_trace && p.pytorch_compute != PytorchCompute::kUnrestricted;
        }},
       {"speed_of_light", kRuntime,
        "report times below reading the inputs and writing the outputs once at the GPU's "

@@ -40,7 +40,7 @@ TEST(ChecksTest, AProfileSwitchTurnsItsCheckOff) {
   EXPECT_FALSE(CheckApplies(GetIntegrityCheck("stream_escape"), profile));
   EXPECT_TRUE(CheckApplies(GetIntegrityCheck("kernel_trace"), profile));
   // A run that lets pure PyTorch rewrites count has no use for the trace.
-  ASSERT_TRUE(SetPytorchCompute(profile, "unrestricted").ok());
+  profile.pytorch_compute = PytorchCompute::kUnrestricted;
   EXPECT_FALSE(CheckApplies(GetIntegrityCheck("kernel_trace"), profile));
   profile.reject_static = {"try_except"};
   EXPECT_TRUE(CheckApplies(GetIntegrityCheck("try_except"), profile));

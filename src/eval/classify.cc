@@ -252,10 +252,6 @@ std::vector<double> Samples(const json& timing, const char* key) {
   return out;
 }
 
-double Statistic(const TimingStats& s, const std::string& statistic) {
-  return statistic == "trimmed_mean" ? s.trimmed_mean_ms : s.median_ms;
-}
-
 void ClassifyTiming(const json& timing, const EvalProfile& p, EvalResult& r) {
   r.statistic = p.statistic;
   r.timing_meaningful = timing.value("meaningful", false);
@@ -271,12 +267,12 @@ void ClassifyTiming(const json& timing, const EvalProfile& p, EvalResult& r) {
   if (compiled.runs > 0) {
     r.compiled_reference_timing = compiled;
   }
-  const double c = Statistic(candidate, p.statistic);
+  const double c = candidate.Of(p.statistic);
   if (candidate.runs > 0 && reference.runs > 0 && c > 0) {
-    r.speedup = Statistic(reference, p.statistic) / c;
+    r.speedup = reference.Of(p.statistic) / c;
   }
   if (candidate.runs > 0 && compiled.runs > 0 && c > 0) {
-    r.speedup_compiled = Statistic(compiled, p.statistic) / c;
+    r.speedup_compiled = compiled.Of(p.statistic) / c;
   }
 }
 
@@ -379,8 +375,7 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
       !r.timing_meaningful) {
     return false;
   }
-  const double measured = r.statistic == "trimmed_mean" ? r.candidate_timing->trimmed_mean_ms
-                                                        : r.candidate_timing->median_ms;
+  const double measured = r.candidate_timing->Of(r.statistic.value_or(Statistic::kMedian));
   if (measured >= kSlack * *r.speed_of_light_ms) {
     return false;
   }
@@ -418,7 +413,8 @@ bool ClassifyKernelTrace(const json& facts, const EvalProfile& profile, EvalResu
     return true;
   }
   const double share = own + pytorch > 0 ? pytorch / (own + pytorch) : 0.0;
-  if (profile.pytorch_compute == "forbidden" && share > profile.pytorch_compute_share) {
+  if (profile.pytorch_compute == PytorchCompute::kForbidden &&
+      share > profile.pytorch_compute_share) {
     Reject(r, "kernel_trace",
            fmt::format("kernel trace: {:.0f}% of the call's kernel time was in PyTorch's compute "
                        "kernels ({}), above the {:.0f}% this run allows (pytorch_compute = "

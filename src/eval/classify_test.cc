@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "eval/settings.h"
 #include "eval_facts.h"
 
 namespace adaexplore {
@@ -40,7 +41,7 @@ TEST(ClassifyTest, CorrectWithSpeedup) {
   EXPECT_DOUBLE_EQ(*r.speedup, 3.0);
   EXPECT_DOUBLE_EQ(*r.max_abs_err, 1e-7);
   EXPECT_TRUE(r.timing_meaningful);
-  EXPECT_EQ(r.statistic, "median");
+  EXPECT_EQ(r.statistic, Statistic::kMedian);
 }
 
 json TracedFacts(double own_us, double pytorch_us) {
@@ -70,7 +71,7 @@ TEST(ClassifyTest, KernelTraceWithOnlyPytorchKernelsIsRejected) {
   EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), PaperProfile()).verdict, Verdict::kCorrect);
   // Unless the run lets pure PyTorch rewrites count.
   EvalProfile unrestricted = StrictProfile();
-  ASSERT_TRUE(SetPytorchCompute(unrestricted, "unrestricted").ok());
+  unrestricted.pytorch_compute = PytorchCompute::kUnrestricted;
   EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), unrestricted).verdict, Verdict::kCorrect);
   // No kernel at all is not this check's business (aliasing and the trials are).
   EXPECT_EQ(ClassifyFacts(TracedFacts(0, 0)).verdict, Verdict::kCorrect);
@@ -80,13 +81,13 @@ TEST(ClassifyTest, PytorchComputeShareCountsOnlyWhenForbidden) {
   // 50 of 60 us in PyTorch's kernels: allowed by default, rejected when forbidden.
   EXPECT_EQ(ClassifyFacts(TracedFacts(10, 50)).verdict, Verdict::kCorrect);
   EvalProfile forbidden = StrictProfile();
-  ASSERT_TRUE(SetPytorchCompute(forbidden, "forbidden").ok());
+  forbidden.pytorch_compute = PytorchCompute::kForbidden;
   EvalResult r = ClassifyFacts(TracedFacts(10, 50), forbidden);
   EXPECT_EQ(r.verdict, Verdict::kRejected);
   EXPECT_NE(r.reason.find("83% of the call's kernel time"), std::string::npos) << r.reason;
   // A small helper op (5 of 105 us) stays within the 10% allowed.
   EXPECT_EQ(ClassifyFacts(TracedFacts(100, 5), forbidden).verdict, Verdict::kCorrect);
-  EXPECT_FALSE(SetPytorchCompute(forbidden, "sometimes").ok());
+  EXPECT_FALSE(ApplyEvalSettings({{"pytorch_compute", "sometimes"}}, forbidden).ok());
 }
 
 TEST(ClassifyTest, WrongValuesAreIncorrectWithTheWorstElement) {
@@ -281,7 +282,7 @@ TEST(ClassifyTest, PaperProfileUsesTheTrimmedMean) {
   timing["candidate_ms"][0] = 1000.0;  // An outlier the trimmed mean drops.
   EvalResult r = ClassifyFacts(
       {{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}}, PaperProfile());
-  EXPECT_EQ(r.statistic, "trimmed_mean");
+  EXPECT_EQ(r.statistic, Statistic::kTrimmedMean);
   EXPECT_DOUBLE_EQ(*r.speedup, 2.0);
 }
 

@@ -101,13 +101,14 @@ std::string Evaluator::LimitsKey(const std::string& key) const {
 nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   const EvalProfile& p = options_.profile;
   const std::string key = CacheKey(request);
-  EvalJob job{.id = key.substr(0, kJobIdLength),
-              .nonce = RandomHex(kNonceBytes),
-              .task = {request.task.name + ".py", request.task.source},
-              .candidate = {request.candidate.name + ".py", request.candidate.source},
-              .options = p.ToJobOptions(workers_.empty() ? "cpu" : workers_.front().device_kind),
-              .timeout_s = p.timeout_s,
-              .memory_limit_mb = p.memory_limit_mb};
+  EvalJob job{
+      .id = key.substr(0, kJobIdLength),
+      .nonce = RandomHex(kNonceBytes),
+      .task = {request.task.name + ".py", request.task.source},
+      .candidate = {request.candidate.name + ".py", request.candidate.source},
+      .options = p.ToJobOptions(workers_.empty() ? DeviceKind::kCpu : workers_.front().device_kind),
+      .timeout_s = p.timeout_s,
+      .memory_limit_mb = p.memory_limit_mb};
   // Derived seeds differ per candidate but are reproducible: the same work, the same inputs.
   job.options.seed = p.seed ? *p.seed : std::stoull(key.substr(0, 12), nullptr, 16);
   return ToJson(job);

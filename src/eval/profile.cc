@@ -15,11 +15,11 @@ EvalProfile StrictProfile() { return EvalProfile{}; }
 EvalProfile PaperProfile() {
   EvalProfile p;
   p.name = "paper";
-  p.job.seed_mode = "paper";
+  p.job.seed_mode = SeedMode::kPaper;
   p.seed = kPaperSeed;
   p.job.distributions = {"task"};
-  p.job.reference_precision = "task";
-  p.job.criterion = "allclose";
+  p.job.reference_precision = ReferencePrecision::kTask;
+  p.job.criterion = Criterion::kAllclose;
   p.job.atol = p.job.rtol = kPaperTolerance;
   p.job.determinism_check = false;
   p.job.poison_memory = false;
@@ -30,8 +30,8 @@ EvalProfile PaperProfile() {
   p.job.revalidate_timed = false;
   p.job.l2_flush = false;
   p.check_stream_escape = false;
-  p.job.generate_on = "cpu";
-  p.statistic = "trimmed_mean";
+  p.job.generate_on = GenerateOn::kCpu;
+  p.statistic = Statistic::kTrimmedMean;
   p.reject_flag_changes = false;
   p.reject_static.clear();
   p.reject_threads_left_running = false;
@@ -57,31 +57,17 @@ Result<EvalProfile> ProfileByName(std::string_view name) {
                          "' (use strict or paper)");
 }
 
-Status SetPytorchCompute(EvalProfile& profile, std::string_view policy) {
-  if (policy != "allowed" && policy != "forbidden" && policy != "unrestricted") {
-    return InvalidArgument("unknown pytorch_compute '" + std::string(policy) +
-                           "' (use allowed, forbidden or unrestricted)");
-  }
-  profile.pytorch_compute = std::string(policy);
-  return Status::Ok();
-}
-
-Status SetPrecision(EvalProfile& profile, std::string_view precision) {
-  if (precision != "fp32" && precision != "bf16" && precision != "fp16") {
-    return InvalidArgument("unknown precision '" + std::string(precision) +
-                           "' (use fp32, bf16 or fp16)");
-  }
-  profile.job.precision = std::string(precision);
+void SetPrecision(EvalProfile& profile, Precision precision) {
+  profile.job.precision = precision;
   if (profile.name == "strict") {
     profile.job.atol = profile.job.rtol =
-        precision == "fp32" ? kStrictFp32Tolerance : kStrictHalfTolerance;
+        precision == Precision::kFp32 ? kStrictFp32Tolerance : kStrictHalfTolerance;
   }
-  return Status::Ok();
 }
 
-JobOptions EvalProfile::ToJobOptions(std::string_view device) const {
+JobOptions EvalProfile::ToJobOptions(DeviceKind device) const {
   JobOptions options = job;
-  options.device = std::string(device);
+  options.device = device;
   options.baseline = false;
   options.exclusive = false;
   options.seed = seed.value_or(0);

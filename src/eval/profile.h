@@ -18,8 +18,21 @@
 #include "core/result.h"
 #include "eval/checks.h"
 #include "eval/protocol.h"
+#include "eval/verdict.h"
 
 namespace adaexplore {
+
+// Whether PyTorch's compute kernels may do a candidate's work (see EvalProfile).
+enum class PytorchCompute { kAllowed, kForbidden, kUnrestricted };
+
+template <>
+struct EnumTraits<PytorchCompute> {
+  static constexpr std::array<std::pair<PytorchCompute, std::string_view>, 3> kNames = {{
+      {PytorchCompute::kAllowed, "allowed"},
+      {PytorchCompute::kForbidden, "forbidden"},
+      {PytorchCompute::kUnrestricted, "unrestricted"},
+  }};
+};
 
 struct EvalProfile {
   std::string name = "strict";
@@ -27,30 +40,30 @@ struct EvalProfile {
   // profile's values as JobOptions' defaults. The per-job fields (device, baseline, exclusive,
   // seed, revalidate_atol/rtol) are filled in by ToJobOptions.
   JobOptions job;
-  std::optional<uint64_t> seed;      // Unset: derived from the job's content hash.
-  double revalidate_factor = 2;      // Tolerance multiplier for the checks of timed outputs: the
-                                     // reference there is the task-precision one, not float64.
-  bool check_stream_escape = true;   // Reject when most of a call's wall time (device-wide
-                                     // sync included) is invisible to its stream's events.
-  std::string statistic = "median";  // "median" or "trimmed_mean".
-  bool reject_flag_changes = true;   // Reject candidates that change precision flags.
+  std::optional<uint64_t> seed;     // Unset: derived from the job's content hash.
+  double revalidate_factor = 2;     // Tolerance multiplier for the checks of timed outputs: the
+                                    // reference there is the task-precision one, not float64.
+  bool check_stream_escape = true;  // Reject when most of a call's wall time (device-wide
+                                    // sync included) is invisible to its stream's events.
+  Statistic statistic = Statistic::kMedian;
+  bool reject_flag_changes = true;  // Reject candidates that change precision flags.
   // Findings that reject, by rule name (eval/checks.h).
   std::vector<std::string> reject_static = IntegrityRuleNames();  // Every rule (eval/checks.h).
   bool reject_threads_left_running = true;  // Python threads still alive after forward.
   bool reject_patching = true;  // Replaced timers, torch functions or harness functions.
   bool speed_of_light = true;   // Reject times below the task's roofline on this device.
   // The kernel trace (job.kernel_trace, GPU) is one call under the profiler. The candidate's own
-  // kernels must run (not only PyTorch's) unless pytorch_compute is "unrestricted"; with
-  // "forbidden", PyTorch's compute kernels (aten, cuBLAS, cuDNN) may take at most
+  // kernels must run (not only PyTorch's) unless pytorch_compute is unrestricted; when it is
+  // forbidden, PyTorch's compute kernels (aten, cuBLAS, cuDNN) may take at most
   // pytorch_compute_share of the kernel time.
-  std::string pytorch_compute = "allowed";  // "allowed", "forbidden" or "unrestricted".
+  PytorchCompute pytorch_compute = PytorchCompute::kAllowed;
   double pytorch_compute_share = 0.1;
   double timeout_s = 180;      // Per candidate, compile included.
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
 
   // The options sent to the worker, for `device`; seed is 0 when the profile leaves it unset
   // (the evaluator derives one per job).
-  JobOptions ToJobOptions(std::string_view device = "cpu") const;
+  JobOptions ToJobOptions(DeviceKind device = DeviceKind::kCpu) const;
   // What decides a result (for the cache key): everything but timeouts and limits.
   nlohmann::json Fingerprint() const;
 };
@@ -61,13 +74,8 @@ EvalProfile PaperProfile();
 const std::vector<std::string_view>& ProfileNames();
 Result<EvalProfile> ProfileByName(std::string_view name);
 
-// Sets the tolerances the profile uses for `precision` (strict: 1e-4 for fp32, 1e-2 for
-// bf16/fp16; paper: 5e-2 throughout).
-Status SetPrecision(EvalProfile& profile, std::string_view precision);
-
-// Sets whether PyTorch's compute kernels may do the work: "allowed" (beside the candidate's own
-// kernels), "forbidden" (at most pytorch_compute_share of the kernel time) or "unrestricted"
-// (a call need not launch any kernel of the candidate's: pure PyTorch rewrites count).
-Status SetPytorchCompute(EvalProfile& profile, std::string_view policy);
+// Sets the precision and the tolerances the profile uses for it (strict: 1e-4 for fp32, 1e-2
+// for bf16/fp16; paper: 5e-2 throughout).
+void SetPrecision(EvalProfile& profile, Precision precision);
 
 }  // namespace adaexplore

@@ -29,9 +29,10 @@ constexpr std::array<std::pair<FactStatus, std::string_view>, 12> kStatusNames =
     {FactStatus::kHarnessError, "harness_error"},
 }};
 
-// The JSON type a C++ field is sent as, in the words of FactFields().
+// The JSON type a C++ field is sent as, in the words of FactFields(); an enum's is its names
+// ("one of fp32, bf16, fp16"), which the worker's Literal types must list in the same order.
 template <typename T>
-constexpr std::string_view JsonKind() {
+std::string JsonKind() {
   if constexpr (std::is_same_v<T, bool>) {
     return "boolean";
   } else if constexpr (std::is_integral_v<T>) {
@@ -40,6 +41,12 @@ constexpr std::string_view JsonKind() {
     return "number";
   } else if constexpr (std::is_same_v<T, std::string>) {
     return "string";
+  } else if constexpr (NamedEnum<T>) {
+    std::string kind = "one of ";
+    for (std::string_view name : EnumNameList<T>()) {
+      kind += std::string(kind.size() > 7 ? ", " : "") + std::string(name);
+    }
+    return kind;
   } else {
     return "array";
   }
@@ -55,8 +62,8 @@ bool HasKind(const json& value, std::string_view kind) {
   if (kind == "number") {
     return value.is_number();
   }
-  if (kind == "string" || kind == "status") {
-    return value.is_string();
+  if (kind == "string" || kind == "status" || kind.starts_with("one of ")) {
+    return value.is_string();  // Which string: the enum's from_json decides.
   }
   if (kind == "array") {
     return value.is_array();
@@ -98,6 +105,8 @@ Status Decode(const json& value, const std::string& where, Field& field) {
   try {
     field = value.get<Field>();
   } catch (const json::exception& e) {
+    return ProtocolError(fmt::format("{}: {}", where, e.what()));
+  } catch (const std::invalid_argument& e) {  // A name outside an enum's table (enum_json.h).
     return ProtocolError(fmt::format("{}: {}", where, e.what()));
   }
   return Status::Ok();
@@ -268,8 +277,9 @@ Status ValidateFacts(const json& facts) {
   RETURN_IF_ERROR(StatusOf(facts).status());
   const auto& fields = FactFields();
   for (const auto& [key, value] : facts.items()) {
+    const std::string& name = key;  // A structured binding cannot be captured before C++20.
     auto it = std::find_if(fields.begin(), fields.end(),
-                           [&](const auto& field) { return field.first == key; });
+                           [&](const auto& field) { return field.first == name; });
     if (it == fields.end()) {
       return ProtocolError(fmt::format("facts.{} is not in the schema", key));
     }
@@ -306,8 +316,9 @@ json SchemaFields() {
 }
 
 std::string WorkerHello::Fingerprint() const {
-  return fmt::format("{}|{}|torch {}|triton {}|{}|harness {}", device_kind, device_name, torch,
-                     triton, triton_interpret ? "interpret" : "compiled", harness.substr(0, 16));
+  return fmt::format("{}|{}|torch {}|triton {}|{}|harness {}", EnumName(device_kind), device_name,
+                     torch, triton, triton_interpret ? "interpret" : "compiled",
+                     harness.substr(0, 16));
 }
 
 Result<WorkerEvent> ParseWorkerLine(std::string_view line) {
@@ -358,7 +369,6 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
     hello.torch = m.value("torch", "");
     hello.triton = m.value("triton", "");
     hello.device = m.value("device", nlohmann::json::object());
-    hello.device_kind = hello.device.value("kind", "");
     hello.device_name = hello.device.value("name", "");
     hello.slots = std::max(1, m.value("slots", 1));
     hello.import_s = m.value("import_s", 0.0);
@@ -372,9 +382,12 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
   } catch (const nlohmann::json::exception& e) {
     return ProtocolError(std::string("malformed hello: ") + e.what());
   }
-  if (hello.device_kind != "cuda" && hello.device_kind != "cpu") {
-    return ProtocolError("hello names no device kind");
+  std::optional<DeviceKind> kind = EnumFromName<DeviceKind>(
+      hello.device.is_object() ? hello.device.value("kind", "") : std::string());
+  if (!kind) {
+    return ProtocolError("hello names no device kind (cuda or cpu)");
   }
+  hello.device_kind = *kind;
   return hello;
 }
 

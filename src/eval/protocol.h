@@ -10,6 +10,7 @@
 // cannot drift apart; a change to either is a new kProtocolVersion. Nothing from a worker is
 // trusted: every field is checked, and a malformed line is an error value, never a crash.
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -17,11 +18,65 @@
 #include <utility>
 #include <vector>
 
+#include "core/enum_json.h"
+#include "core/enum_names.h"
 #include "core/result.h"
 
 namespace adaexplore {
 
 inline constexpr int kProtocolVersion = 2;
+
+// The job options that take one of a few values, each sent as its name.
+enum class DeviceKind { kCuda, kCpu };
+enum class Precision { kFp32, kBf16, kFp16 };  // dtype of weights and float inputs.
+enum class SeedMode { kDerived, kPaper };      // Trial seeds from `seed`, or the release's scheme.
+enum class ReferencePrecision { kFp64, kTask };  // What the reference computes in.
+enum class Criterion { kScaled, kAllclose };     // python/adaexplore_worker/check.py.
+enum class GenerateOn { kDevice, kCpu };         // Where inputs are drawn (cpu: as KernelBench).
+
+template <>
+struct EnumTraits<DeviceKind> {
+  static constexpr std::array<std::pair<DeviceKind, std::string_view>, 2> kNames = {{
+      {DeviceKind::kCuda, "cuda"},
+      {DeviceKind::kCpu, "cpu"},
+  }};
+};
+template <>
+struct EnumTraits<Precision> {
+  static constexpr std::array<std::pair<Precision, std::string_view>, 3> kNames = {{
+      {Precision::kFp32, "fp32"},
+      {Precision::kBf16, "bf16"},
+      {Precision::kFp16, "fp16"},
+  }};
+};
+template <>
+struct EnumTraits<SeedMode> {
+  static constexpr std::array<std::pair<SeedMode, std::string_view>, 2> kNames = {{
+      {SeedMode::kDerived, "derived"},
+      {SeedMode::kPaper, "paper"},
+  }};
+};
+template <>
+struct EnumTraits<ReferencePrecision> {
+  static constexpr std::array<std::pair<ReferencePrecision, std::string_view>, 2> kNames = {{
+      {ReferencePrecision::kFp64, "fp64"},
+      {ReferencePrecision::kTask, "task"},
+  }};
+};
+template <>
+struct EnumTraits<Criterion> {
+  static constexpr std::array<std::pair<Criterion, std::string_view>, 2> kNames = {{
+      {Criterion::kScaled, "scaled"},
+      {Criterion::kAllclose, "allclose"},
+  }};
+};
+template <>
+struct EnumTraits<GenerateOn> {
+  static constexpr std::array<std::pair<GenerateOn, std::string_view>, 2> kNames = {{
+      {GenerateOn::kDevice, "device"},
+      {GenerateOn::kCpu, "cpu"},
+  }};
+};
 
 // How far an evaluation got: facts.status. A verdict is decided from it and the other facts
 // (eval/classify.cc); the worker decides nothing.
@@ -51,19 +106,19 @@ Result<FactStatus> StatusOf(const nlohmann::json& facts);
 // How to evaluate one job: the profile (eval/profile.h) as the worker receives it. Every field is
 // sent, and the worker refuses a job that lacks one: it has no defaults of its own.
 struct JobOptions {
-  std::string device = "cpu";         // "cuda" or "cpu".
-  bool baseline = false;              // Time the task's own Model only; no candidate.
-  bool exclusive = false;             // Hold the GPU alone in every phase (a retry after OOM).
-  std::string precision = "fp32";     // fp32 | bf16 | fp16: dtype of weights and float inputs.
-  bool allow_tf32 = false;            // TF32 off unless a task says otherwise.
-  int trials = 5;                     // Correctness trials, each with its own seed.
-  std::string seed_mode = "derived";  // "derived": from `seed`; "paper": the release's scheme.
+  DeviceKind device = DeviceKind::kCpu;
+  bool baseline = false;   // Time the task's own Model only; no candidate.
+  bool exclusive = false;  // Hold the GPU alone in every phase (a retry after OOM).
+  Precision precision = Precision::kFp32;
+  bool allow_tf32 = false;  // TF32 off unless a task says otherwise.
+  int trials = 5;           // Correctness trials, each with its own seed.
+  SeedMode seed_mode = SeedMode::kDerived;
   uint64_t seed = 0;
   uint64_t init_seed = 42;  // torch.manual_seed before building Model and ModelNew.
   std::vector<std::string> distributions = {"task", "normal", "uniform_pm1", "scaled", "heavy"};
-  std::string reference_precision = "fp64";  // "fp64" or "task".
-  double reference_gpu_fraction = 0.25;      // Free device memory references may keep there.
-  std::string criterion = "scaled";          // "scaled" or "allclose" (python/.../check.py).
+  ReferencePrecision reference_precision = ReferencePrecision::kFp64;
+  double reference_gpu_fraction = 0.25;  // Free device memory references may keep there.
+  Criterion criterion = Criterion::kScaled;
   double atol = 1e-4;
   double rtol = 1e-4;
   bool determinism_check = true;
@@ -77,9 +132,9 @@ struct JobOptions {
   double revalidate_atol = 2e-4;
   double revalidate_rtol = 2e-4;
   bool l2_flush = true;
-  bool compile_baseline = false;       // Also time torch.compile(reference).
-  std::string generate_on = "device";  // "device" or "cpu" (bit-identical to KernelBench).
-  bool measure = true;                 // Time correct candidates.
+  bool compile_baseline = false;  // Also time torch.compile(reference).
+  GenerateOn generate_on = GenerateOn::kDevice;
+  bool measure = true;  // Time correct candidates.
   bool time_only_if_correct = true;
   bool null_selftest = true;  // Flag tasks that trivial outputs pass.
   bool kernel_trace = true;   // One call under the profiler (GPU): which kernels ran.
@@ -176,7 +231,7 @@ struct WorkerHello {
   std::string python;
   std::string torch;
   std::string triton;
-  std::string device_kind;  // "cuda" or "cpu".
+  DeviceKind device_kind = DeviceKind::kCpu;
   std::string device_name;  // "NVIDIA H200", or the CPU's name.
   nlohmann::json device;    // Everything the worker said about its device.
   DeviceCeilings ceilings;  // Unknown (zeros) on the CPU or when measuring failed.

@@ -10,6 +10,7 @@
 #include "eval/checks.h"
 #include "eval/classify.h"
 #include "eval/profile.h"
+#include "golden.h"
 
 namespace adaexplore {
 namespace {
@@ -73,24 +74,18 @@ std::filesystem::path GoldenDirectory() {
 }
 
 nlohmann::json ReadGolden(const std::string& name) {
-  std::ifstream in(GoldenDirectory() / name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  return nlohmann::json::parse(golden::ReadText(GoldenDirectory() / name), nullptr,
+                               /*allow_exceptions=*/false);
 }
 
 // Compares `made` with the golden file `name`, or writes it when asked to update.
 void ExpectGolden(const std::string& name, const nlohmann::json& made) {
-  if (std::getenv("ADAEXPLORE_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(GoldenDirectory() / name) << made.dump(2) << "\n";
-    return;
-  }
-  EXPECT_EQ(ReadGolden(name), made) << name << " differs from what this build makes; if the "
-                                    << "schema changed on purpose, bump kProtocolVersion and run "
-                                    << "with ADAEXPLORE_UPDATE_GOLDEN=1";
+  golden::ExpectFile(GoldenDirectory() / name, made.dump(2) + "\n",
+                     "if the schema changed on purpose, bump kProtocolVersion when what is sent "
+                     "changed");
 }
 
-EvalJob GoldenJob(const EvalProfile& profile, std::string_view device) {
+EvalJob GoldenJob(const EvalProfile& profile, DeviceKind device) {
   return EvalJob{.id = "0123456789abcdef",
                  .nonce = "00112233445566778899aabbccddeeff",
                  .task = {"relu.py", "import torch\n"},
@@ -110,10 +105,10 @@ TEST(ProtocolGoldenTest, TheRulesAreTheOnesBothSidesName) {
 }
 
 TEST(ProtocolGoldenTest, JobsAreTheGoldenOnesAndReadBack) {
-  EvalJob strict = GoldenJob(StrictProfile(), "cuda");
+  EvalJob strict = GoldenJob(StrictProfile(), DeviceKind::kCuda);
   strict.options.seed = 1234567;
-  EvalJob paper = GoldenJob(PaperProfile(), "cpu");
-  EvalJob baseline = GoldenJob(StrictProfile(), "cuda");
+  EvalJob paper = GoldenJob(PaperProfile(), DeviceKind::kCpu);
+  EvalJob baseline = GoldenJob(StrictProfile(), DeviceKind::kCuda);
   baseline.options.baseline = true;
   baseline.options.compile_baseline = true;
   baseline.options.seed = 99;
@@ -128,7 +123,7 @@ TEST(ProtocolGoldenTest, JobsAreTheGoldenOnesAndReadBack) {
 }
 
 TEST(ProtocolGoldenTest, AJobLackingOrAddingAKeyOrMistypingOneIsRefusedByName) {
-  const nlohmann::json job = ToJson(GoldenJob(StrictProfile(), "cpu"));
+  const nlohmann::json job = ToJson(GoldenJob(StrictProfile(), DeviceKind::kCpu));
   nlohmann::json lacking = job;
   lacking["options"].erase("init_seed");
   EXPECT_NE(EvalJobFromJson(lacking).status().message().find("'init_seed'"), std::string::npos);
@@ -144,6 +139,12 @@ TEST(ProtocolGoldenTest, AJobLackingOrAddingAKeyOrMistypingOneIsRefusedByName) {
   nlohmann::json negative_seed = job;
   negative_seed["options"]["seed"] = -1;
   EXPECT_EQ(EvalJobFromJson(negative_seed).status().code(), StatusCode::kProtocolError);
+  nlohmann::json unknown_choice = job;
+  unknown_choice["options"]["precision"] = "fp8";
+  const Status choice = EvalJobFromJson(unknown_choice).status();
+  EXPECT_EQ(choice.code(), StatusCode::kProtocolError);
+  EXPECT_NE(choice.message().find("options.precision"), std::string::npos);
+  EXPECT_NE(choice.message().find("fp32, bf16, fp16"), std::string::npos);
   nlohmann::json no_source = job;
   no_source["task"].erase("source");
   EXPECT_NE(EvalJobFromJson(no_source).status().message().find("job.task"), std::string::npos);

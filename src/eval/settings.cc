@@ -14,7 +14,8 @@ EvalSetting Bound(EvalSetting setting, T EvalProfile::*field) {
 // A setting that is one of the job's options (profile.job).
 template <typename T>
 EvalSetting JobBound(EvalSetting setting, T JobOptions::*field) {
-  BindRef(setting, [field](EvalProfile& profile) -> T& { return profile.job.*field; });
+  BindRef(
+      setting, [field](auto& profile) -> auto& { return profile.job.*field; });
   return setting;
 }
 
@@ -26,10 +27,12 @@ std::vector<EvalSetting> MakeTable() {
                         .fingerprint = true,
                         .default_text = "fp32",
                         .help = "dtype of weights and float inputs; sets the strict tolerances",
-                        .choices = {"fp32", "bf16", "fp16"}};
-  BindRef(precision, [](EvalProfile& profile) -> std::string& { return profile.job.precision; });
+                        .choices = EnumNameList<Precision>()};
+  BindRef(
+      precision, [](auto& profile) -> auto& { return profile.job.precision; });
   precision.set = [](EvalProfile& p, const nlohmann::json& v) {
-    return SetPrecision(p, v.get<std::string>());
+    SetPrecision(p, v.get<Precision>());
+    return Status::Ok();
   };
   EvalSetting pytorch_compute{
       .name = "pytorch_compute",
@@ -40,7 +43,7 @@ std::vector<EvalSetting> MakeTable() {
       .help =
           "may PyTorch's compute kernels do the work: allowed (beside the candidate's own), "
           "forbidden, or unrestricted (pure PyTorch rewrites count)",
-      .choices = {"allowed", "forbidden", "unrestricted"}};
+      .choices = EnumNameList<PytorchCompute>()};
   BindField(pytorch_compute, &EvalProfile::pytorch_compute);
   return {
       precision,

@@ -52,6 +52,14 @@ std::string_view VerdictName(Verdict verdict) { return NameIn(kNames, verdict, "
 
 std::optional<Verdict> ParseVerdict(std::string_view name) { return ValueIn(kNames, name); }
 
+std::vector<Verdict> AllVerdicts() {
+  std::vector<Verdict> all;
+  for (const auto& [verdict, name] : kNames) {
+    all.push_back(verdict);
+  }
+  return all;
+}
+
 std::optional<StepVerdict> StepVerdict::Parse(std::string_view name) {
   if (name == kNoKernelName) {
     return NoKernel();
@@ -111,7 +119,7 @@ TimingStats TimingStatsFromJson(const nlohmann::json& j) {
 
 nlohmann::json ToJson(const EvalResult& r) {
   nlohmann::json timing = {
-      {"statistic", r.statistic},
+      {"statistic", r.statistic ? EnumName(*r.statistic) : ""},
       {"meaningful", r.timing_meaningful},
       {"candidate", r.candidate_timing ? ToJson(*r.candidate_timing) : nlohmann::json(nullptr)},
       {"reference", r.reference_timing ? ToJson(*r.reference_timing) : nlohmann::json(nullptr)},
@@ -167,7 +175,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   }
   if (j.contains("timing") && j["timing"].is_object()) {
     const nlohmann::json& t = j["timing"];
-    r.statistic = t.value("statistic", "");
+    r.statistic = EnumFromName<Statistic>(t.value("statistic", ""));
     r.timing_meaningful = t.value("meaningful", false);
     r.candidate_timing = OptionalStats(t, "candidate");
     r.reference_timing = OptionalStats(t, "reference");

@@ -3,11 +3,15 @@
 // The verdict on one candidate, and the figures behind it. A verdict is data, not an error: a
 // kernel that does not compile is a normal outcome of the search and is stored like any other.
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/enum_json.h"
+#include "core/enum_names.h"
 
 namespace adaexplore {
 
@@ -26,6 +30,8 @@ enum class Verdict {
 
 std::string_view VerdictName(Verdict verdict);
 std::optional<Verdict> ParseVerdict(std::string_view name);
+// Every verdict, in declaration order.
+std::vector<Verdict> AllVerdicts();
 
 // What one step of the search ended with: the verdict on its kernel, or no kernel at all (the
 // LLM's reply held none, its edits did not apply, the call failed). The run database, the
@@ -43,6 +49,17 @@ struct StepVerdict {
   std::string_view name() const;
 };
 
+// Which figure of a series of timed runs a speedup compares.
+enum class Statistic { kMedian, kTrimmedMean };
+
+template <>
+struct EnumTraits<Statistic> {
+  static constexpr std::array<std::pair<Statistic, std::string_view>, 2> kNames = {{
+      {Statistic::kMedian, "median"},
+      {Statistic::kTrimmedMean, "trimmed_mean"},
+  }};
+};
+
 // Summary statistics of one series of timed runs, in milliseconds.
 struct TimingStats {
   int runs = 0;
@@ -53,6 +70,11 @@ struct TimingStats {
   double cv = 0;  // std / mean.
   double min_ms = 0;
   double max_ms = 0;
+
+  // The figure `statistic` names.
+  double Of(Statistic statistic) const {
+    return statistic == Statistic::kTrimmedMean ? trimmed_mean_ms : median_ms;
+  }
 };
 
 // Computes the statistics of `samples_ms`; an empty series gives runs == 0.
@@ -83,7 +105,7 @@ struct EvalResult {
   // The fastest any kernel could run this task on this device (bytes over copy bandwidth,
   // matrix flops over the bf16 rate, whichever is larger), when the ceilings are known.
   std::optional<double> speed_of_light_ms;
-  std::string statistic;  // "median" or "trimmed_mean": what the speedup compares.
+  std::optional<Statistic> statistic;  // What the speedup compares; unset before timing.
   std::string profile;
   std::string device;
   std::string worker;  // Which worker measured it: "gpu1", or "host/gpu1" through NATS.

@@ -46,7 +46,7 @@ TEST(EvalResultTest, JsonRoundTrip) {
   r.reason = "ok";
   r.speedup = 1.5;
   r.candidate_timing = ComputeTimingStats({1, 2, 3});
-  r.statistic = "median";
+  r.statistic = Statistic::kMedian;
   r.timing_meaningful = true;
   EvalResult back = EvalResultFromJson(ToJson(r));
   EXPECT_EQ(back.verdict, Verdict::kCorrect);

@@ -44,7 +44,7 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
   options.argv = {spec.python, "-u",
                   "-m",        spec.module,
                   "--fd",      std::to_string(kProtocolFd),
-                  "--device",  spec.device_kind,
+                  "--device",  std::string(EnumName(spec.device_kind)),
                   "--scratch", spec.scratch_dir,
                   "--slots",   std::to_string(spec.slots)};
   options.fd_map = {{sockets.second.get(), kProtocolFd}};
@@ -53,7 +53,7 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
   options.env_set = spec.env;
   options.env_set.emplace_back("PYTHONPATH", spec.python_path);
   options.env_set.emplace_back("PYTHONDONTWRITEBYTECODE", "1");
-  if (spec.device_kind == "cuda") {
+  if (spec.device_kind == DeviceKind::kCuda) {
     options.env_set.emplace_back("CUDA_VISIBLE_DEVICES", spec.visible_devices);
   } else {
     options.env_set.emplace_back("TRITON_INTERPRET", "1");
@@ -102,7 +102,7 @@ std::vector<WorkerEvent> Worker::Read() {
       hello_ = *hello;
       state_ = State::kReady;
       logger_->info("worker {} ready: {} ({}), torch {}, triton {}, {} slot(s), import {:.1f} s",
-                    spec_.label, hello_.device_name, hello_.device_kind, hello_.torch,
+                    spec_.label, hello_.device_name, EnumName(hello_.device_kind), hello_.torch,
                     hello_.triton, hello_.slots, hello_.import_s);
     } else if (event->kind == WorkerEvent::Kind::kStarted) {
       const pid_t pid = event->body.value("pid", 0);

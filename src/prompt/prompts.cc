@@ -76,7 +76,7 @@ Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage languag
 
 std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage language) {
   std::string out;
-  const bool fp32 = profile.job.precision == "fp32";
+  const bool fp32 = profile.job.precision == Precision::kFp32;
   if (fp32) {
     out +=
         "- Inputs and weights are float32. Compute in float32: no autocast, no float16 or "
@@ -89,15 +89,17 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
     out += fmt::format(
         "- Inputs and weights are {}. Accumulate reductions and matrix products "
         "in float32.\n",
-        profile.job.precision);
+        EnumName(profile.job.precision));
   }
-  if (profile.job.criterion == "scaled") {
+  if (profile.job.criterion == Criterion::kScaled) {
     out += fmt::format(
         "- Every output element must satisfy |out - ref| <= {:g} * max|ref| + {:g} * |ref|, "
         "against a {} reference, on {} trials with differently distributed inputs (the task's "
         "own, normal, uniform, scaled, heavy-tailed). NaN or Inf anywhere fails.\n",
         profile.job.atol, profile.job.rtol,
-        profile.job.reference_precision == "fp64" ? "float64" : profile.job.precision,
+        profile.job.reference_precision == ReferencePrecision::kFp64
+            ? std::string_view("float64")
+            : EnumName(profile.job.precision),
         profile.job.trials);
   } else {
     out += fmt::format(
@@ -113,8 +115,8 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
     out += " Every timed run uses fresh inputs and is checked again.";
   }
   out += "\n";
-  if (profile.job.kernel_trace && profile.pytorch_compute != "unrestricted") {
-    out += profile.pytorch_compute == "forbidden"
+  if (profile.job.kernel_trace && profile.pytorch_compute != PytorchCompute::kUnrestricted) {
+    out += profile.pytorch_compute == PytorchCompute::kForbidden
                ? fmt::format(
                      "- Your own Triton or CUDA kernels must do the work: PyTorch's compute "
                      "kernels (aten, cuBLAS, cuDNN) may take at most {:g}% of the GPU time.\n",
@@ -125,7 +127,7 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
   out += fmt::format(
       "- Speed is the {} of {} timed runs after {} warm-up runs{}, against the "
       "reference's time on the same inputs.",
-      profile.statistic == "median" ? "median" : "trimmed mean", profile.job.timed_runs,
+      profile.statistic == Statistic::kMedian ? "median" : "trimmed mean", profile.job.timed_runs,
       profile.job.warmup_runs, profile.job.l2_flush ? ", with the L2 cache flushed" : "");
   return out;
 }

@@ -120,15 +120,15 @@ TEST(PromptsTest, ProfileAndLanguageChangeTheRequirements) {
             std::string::npos);
   EXPECT_NE(strict.find("At least one kernel of your own must run"), std::string::npos);
   EvalProfile forbidden = StrictProfile();
-  ASSERT_TRUE(SetPytorchCompute(forbidden, "forbidden").ok());
+  forbidden.pytorch_compute = PytorchCompute::kForbidden;
   EXPECT_NE(PromptSet::Requirements(forbidden, KernelLanguage::kTriton).find("at most 10%"),
             std::string::npos);
   EvalProfile unrestricted = StrictProfile();
-  ASSERT_TRUE(SetPytorchCompute(unrestricted, "unrestricted").ok());
+  unrestricted.pytorch_compute = PytorchCompute::kUnrestricted;
   EXPECT_EQ(PromptSet::Requirements(unrestricted, KernelLanguage::kTriton).find("your own"),
             std::string::npos);
   EvalProfile bf16 = StrictProfile();
-  ASSERT_TRUE(SetPrecision(bf16, "bf16").ok());
+  SetPrecision(bf16, Precision::kBf16);
   EXPECT_NE(PromptSet::Requirements(bf16, KernelLanguage::kTriton).find("are bf16"),
             std::string::npos);
   const std::string user = Load(KernelLanguage::kCuda).Proposer(Inputs())[1].content;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <ctime>
+#include <vector>
+
+#include "eval/verdict.h"
 
 namespace adaexplore {
 
@@ -17,6 +20,49 @@ constexpr std::string_view kPlaceholder = "/*ADAEXPLORE_DATA*/";
 std::string Cut(const std::string& text) {
   return text.size() <= kMaxKernelChars ? text
                                         : text.substr(0, kMaxKernelChars) + "\n# ... (cut)\n";
+}
+
+// The colour of a step's outcome in the trees and the legend. A switch, so that a verdict
+// added to the enum without a colour does not compile.
+std::string_view Colour(const StepVerdict& step) {
+  if (!step.kernel) {
+    return "#bdbdbd";
+  }
+  switch (*step.kernel) {
+    case Verdict::kCorrect:
+      return "#2e7d32";
+    case Verdict::kIncorrect:
+      return "#ef6c00";
+    case Verdict::kRejected:
+      return "#000000";
+    case Verdict::kCompileError:
+      return "#c62828";
+    case Verdict::kRuntimeError:
+      return "#8e24aa";
+    case Verdict::kTimeout:
+      return "#6d4c41";
+    case Verdict::kCrash:
+      return "#37474f";
+    case Verdict::kTaskError:
+      return "#f9a825";
+    case Verdict::kError:
+      return "#9e9e9e";
+  }
+  return "#999999";
+}
+
+// Every step outcome's colour by its name, in the legend's order, and the root's.
+nlohmann::json Colours() {
+  nlohmann::json colours = nlohmann::json::array();
+  std::vector<StepVerdict> outcomes;
+  for (Verdict verdict : AllVerdicts()) {
+    outcomes.push_back(StepVerdict{verdict});
+  }
+  outcomes.push_back(StepVerdict::NoKernel());
+  for (const StepVerdict& outcome : outcomes) {
+    colours.push_back({{"verdict", outcome.name()}, {"colour", Colour(outcome)}});
+  }
+  return colours;
 }
 
 }  // namespace
@@ -102,7 +148,8 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
                                task_count, stamp, db_path)},
       {"report", ReportJson(reports)},
       {"trees", trees},
-      {"cost", cost}};
+      {"cost", cost},
+      {"colours", Colours()}};
   std::string page = kReportHtml;
   const size_t at = page.find(kPlaceholder);
   if (at == std::string::npos) {

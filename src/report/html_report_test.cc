@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "eval/verdict.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -63,6 +66,15 @@ TEST(HtmlReportTest, EmbedsTheDataWhereNoKernelCanBreakOutOfTheScript) {
   EXPECT_EQ(data["cost"][0]["unit"],
             "usd");  // Every call priced (a node without calls is neutral).
   EXPECT_EQ(data["report"]["runs"][0]["metrics"]["acc"], 1.0);
+  // Every outcome a step can have has its colour, distinct from the others'.
+  std::set<std::string> names, colours;
+  for (const nlohmann::json& entry : data["colours"]) {
+    names.insert(entry["verdict"].get<std::string>());
+    colours.insert(entry["colour"].get<std::string>());
+  }
+  EXPECT_EQ(names.size(), AllVerdicts().size() + 1);
+  EXPECT_TRUE(names.contains("no_kernel") && names.contains("correct"));
+  EXPECT_EQ(colours.size(), names.size());
 }
 
 TEST(HtmlReportTest, ScriptSafeJsonKeepsTheValue) {

@@ -48,6 +48,10 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     assert 'data-tree-nodes="6"' in body  # The root and five steps.
     assert len(re.findall(r'class="node[^"]*" fill="[^"]+" stroke="#555" data-verdict=',
                           dom.stdout)) == 6
+    # Every node and legend entry takes its colour from the page's data (no fallback grey), and
+    # the legend has one entry per verdict and for no kernel.
+    assert 'fill="#999"' not in dom.stdout
+    assert "background:#2e7d32" in dom.stdout and "background:#bdbdbd" in dom.stdout
     assert "<polyline" in dom.stdout  # The progress and cost charts.
     assert "Node " in dom.stdout  # The best node's panel is open.
 

@@ -24,7 +24,7 @@ inline WorkerHello Hello(const std::string& gpu, const std::string& torch) {
   h.protocol = kProtocolVersion;
   h.torch = torch;
   h.triton = "3.6";
-  h.device_kind = "cuda";
+  h.device_kind = DeviceKind::kCuda;
   h.device_name = gpu;
   h.device = {{"kind", "cuda"}, {"name", gpu}};
   h.harness = "0123456789abcdef";
