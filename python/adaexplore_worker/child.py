@@ -78,7 +78,8 @@ def run(ctx: Context, task_path: str, candidate_path: str) -> None:
     runtime_checks.check_flags_after_import(ctx)
     runtime_checks.check_inheritance(ctx, model_new_class)
     with session.gpu("shared"), session.phase("check"):
-        ctx.model_new = ctx.guard(Status.INIT_ERROR, lambda: ctx.build(model_new_class))
+        ctx.model_new = ctx.guard(Status.INIT_ERROR,
+                                  lambda: ctx.build(model_new_class, candidate=True))
         runtime_checks.check_identities(ctx)
         trials.check_trials(ctx)
         trials.check_determinism(ctx)

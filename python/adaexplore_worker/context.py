@@ -119,13 +119,19 @@ class Context:
             "out_of_memory": False}
         raise Abort()
 
-    def build(self, model_class: type) -> torch.nn.Module:
+    def build(self, model_class: type, *, candidate: bool) -> torch.nn.Module:
+        """Builds `model_class` with the task's init arguments and seed on the device. The
+        reference is cast to the task's precision; a candidate never is: its parameters and
+        buffers keep the dtypes it chose (a deliberate float16 weight stays float16), and only
+        the tolerance judges its precision."""
         torch.manual_seed(self.o.init_seed)
         if self.o.generate_on == "device":
             with torch.device(self.device):
                 model = model_class(*self.init_args)
         else:
             model = model_class(*self.init_args)
+        if candidate:
+            return model.to(device=self.device)
         return model.to(device=self.device, dtype=self.dtype)
 
     def make_inputs(self, seed: int, distribution: str) -> list[Any]:

@@ -44,7 +44,8 @@ def build_reference(ctx: Context) -> None:
     assert ctx.task is not None
     task = ctx.task
     ctx.init_args = ctx.guard(Status.TASK_ERROR, lambda: make_init_args(ctx))
-    ctx.ref_model = ctx.guard(Status.TASK_ERROR, lambda: ctx.build(task.model_class))
+    ctx.ref_model = ctx.guard(Status.TASK_ERROR,
+                              lambda: ctx.build(task.model_class, candidate=False))
 
 
 def make_references(ctx: Context) -> None:

@@ -192,3 +192,33 @@ def test_a_task_that_cannot_run_in_float64_keeps_its_own_precision(worker: Worke
     assert facts["reference"]["fp64"] is False
     assert any("float64 reference failed" in n for n in facts["notes"]), facts["notes"]
     assert all(t["passed"] for t in facts["trials"])
+
+
+def test_a_candidate_keeps_the_dtypes_it_chose(worker: Worker, tmp_path) -> None:
+    """The harness moves ModelNew to the device and never casts it: a deliberate float16 buffer
+    stays float16 (once, casting it to float32 made candidates that assert their own dtypes fail
+    with a runtime error that was the harness's, not theirs)."""
+    task_path = tmp_path / "scale.py"
+    task_path.write_text(
+        "import torch\nimport torch.nn as nn\n\n"
+        "class Model(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.scale = nn.Parameter(torch.full((8,), 2.0))\n"
+        "    def forward(self, x):\n"
+        "        return x * self.scale\n\n"
+        "def get_inputs():\n    return [torch.randn(4, 8)]\n\n"
+        "def get_init_inputs():\n    return []\n")
+    kernel_path = tmp_path / "half_buffer.py"
+    kernel_path.write_text(
+        "import torch\nimport torch.nn as nn\n\n"
+        "class ModelNew(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.register_buffer('scale16', torch.full((8,), 2.0, dtype=torch.float16))\n"
+        "    def forward(self, x):\n"
+        "        assert self.scale16.dtype == torch.float16, self.scale16.dtype\n"
+        "        return x * self.scale16.float()  # 2.0 is exact in float16.\n")
+    facts = worker.evaluate(str(task_path), str(kernel_path))
+    assert facts["status"] == "ok", facts.get("error")
+    assert facts["trials"] and all(t["passed"] for t in facts["trials"])

@@ -105,8 +105,8 @@ Result<std::optional<RunInfo>> PreviousRun(RunDb& db, const std::string& label) 
 }  // namespace
 
 double BenchExpandRatio(const BenchFlags& f) {
-  if (f.expand_ratio > 0) {
-    return f.expand_ratio;
+  if (f.expand_ratio) {
+    return *f.expand_ratio;
   }
   return f.suite == "kernelbench:level3" ? 0.5 : 1.0;  // c_e = c x 0.5 on Level 3 (DESIGN.md).
 }
@@ -145,7 +145,8 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--suite", f.suite, "Folder of tasks, or kernelbench:level1|2|3")->required();
   bench->add_option("--kernelbench", f.kernelbench_dir,
                     "KernelBench checkout for kernelbench:levelN (default $KERNELBENCH_DIR)");
-  bench->add_option("--limit", f.limit, "Only the first K tasks by problem number");
+  bench->add_option("--limit", f.limit, "Only the first K tasks by problem number")
+      ->check(CLI::PositiveNumber);
   bench->add_option("--method", f.methods, "adaexplore, ps, ir (comma-separated: several runs)")
       ->delimiter(',');
   RunFlags& r = f.search;
@@ -192,8 +193,8 @@ Result<int> RunBench(const BenchFlags& f) {
   ASSIGN_OR_RETURN(std::string dir, ResolveSuite(f.suite, f.kernelbench_dir));
   ASSIGN_OR_RETURN(std::vector<std::string> paths, ListPythonFiles(dir));
   std::sort(paths.begin(), paths.end(), ByProblem);
-  if (f.limit > 0 && paths.size() > static_cast<size_t>(f.limit)) {
-    paths.resize(static_cast<size_t>(f.limit));
+  if (f.limit && paths.size() > static_cast<size_t>(*f.limit)) {
+    paths.resize(static_cast<size_t>(*f.limit));
   }
   if (paths.empty()) {
     return InvalidArgument("no task files in " + dir);
@@ -201,8 +202,9 @@ Result<int> RunBench(const BenchFlags& f) {
   RunFlags search = f.search;
   ASSIGN_OR_RETURN(Config config, LoadRunConfig(search));
   // --expand-ratio, else the config's [search] expand_ratio, else the suite's default.
-  search.expand_ratio =
-      f.expand_ratio <= 0 && config.search_file.contains("expand_ratio") ? 0 : BenchExpandRatio(f);
+  search.expand_ratio = !f.expand_ratio && config.search_file.contains("expand_ratio")
+                            ? std::nullopt
+                            : std::optional<double>(BenchExpandRatio(f));
   ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
   ASSIGN_OR_RETURN(const std::string settings, SettingsHash(base, search, config));
   ASSIGN_OR_RETURN(std::vector<SourceFile> tasks, ReadTasks(paths));

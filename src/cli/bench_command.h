@@ -29,13 +29,14 @@ namespace adaexplore {
 struct BenchFlags {
   std::string suite;
   std::string kernelbench_dir;
-  int limit = 0;
+  std::optional<int> limit;  // Unset: every task.
   std::vector<std::string> methods = {"adaexplore"};
   std::string html;
   bool json = false;
   std::string baseline = "compile";  // compile, eager, none.
   bool refresh_baselines = false;
-  double expand_ratio = 0;  // 0: the reference's, 0.5 on kernelbench:level3 and 1 elsewhere.
+  // Unset: the reference's, 0.5 on kernelbench:level3 and 1 elsewhere.
+  std::optional<double> expand_ratio;
   RunFlags search = [] {
     RunFlags f;
     f.db_path = "adaexplore-bench.sqlite";

@@ -166,5 +166,34 @@ TEST(BenchFlagsTest, LevelThreeExploresLessUnlessTold) {
   EXPECT_DOUBLE_EQ(BenchExpandRatio({.suite = "kernelbench:level3", .expand_ratio = 0.8}), 0.8);
 }
 
+// Flags left out are unset, not a sentinel value; a value out of range is refused by the parser.
+TEST(RunFlagsTest, UnsetFlagsAreUnsetAndBadOnesRefused) {
+  auto parse = [](std::vector<std::string> args, RunFlags& run) {
+    CLI::App app;
+    AddRunCommand(app, run);
+    args.insert(args.begin(), {"adaexplore", "run"});
+    std::vector<const char*> argv;
+    for (const std::string& a : args) {
+      argv.push_back(a.c_str());
+    }
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  };
+  RunFlags plain;
+  ASSERT_NO_THROW(parse({"--task", "t.py"}, plain));
+  EXPECT_FALSE(plain.run_id.has_value());
+  EXPECT_FALSE(plain.expand_ratio.has_value());
+  EXPECT_DOUBLE_EQ(EffectiveSearch(plain, Config{}).explore.expand_ratio, 1.0);
+  RunFlags given;
+  ASSERT_NO_THROW(parse({"--resume", "--run", "4", "--expand-ratio", "0.5"}, given));
+  EXPECT_EQ(given.run_id, 4);
+  EXPECT_DOUBLE_EQ(EffectiveSearch(given, Config{}).explore.expand_ratio, 0.5);
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--expand-ratio", "-1"},
+                                       {"--expand-ratio", "0"},
+                                       {"--run", "0"}}) {
+    RunFlags refused;
+    EXPECT_THROW(parse(bad, refused), CLI::ValidationError) << bad[0] << " " << bad[1];
+  }
+}
+
 }  // namespace
 }  // namespace adaexplore

@@ -84,7 +84,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--language", f.language, "triton (default) or cuda");
   run->add_option("--db", f.db_path, "Run database (adaexplore-run.sqlite)");
   run->add_flag("--resume", f.resume, "Continue the database's latest run (or --run)");
-  run->add_option("--run", f.run_id, "With --resume: the run to continue");
+  run->add_option("--run", f.run_id, "With --resume: the run to continue")
+      ->check(CLI::PositiveNumber);
   run->add_option("--out", f.out_dir, "Where the best kernels go (adaexplore-out)");
   run->add_flag("--json", f.json, "Print the final summary as one JSON object");
   run->add_option("--seed", f.seed, "Seed of the search's random choices (0)");
@@ -92,7 +93,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_flag("--confirm-best", f.confirm_best,
                 "Measure a new best again on another worker before accepting it");
   run->add_option("--expand-ratio", f.expand_ratio,
-                  "c_e / c: 1.0 (KernelBench Level 2, default), 0.5 (Level 3); also [search]");
+                  "c_e / c: 1.0 (KernelBench Level 2, default), 0.5 (Level 3); also [search]")
+      ->check(CLI::PositiveNumber);
   run->add_option("--reasoning-effort", f.reasoning_effort, "minimal, low, medium or high");
   run->add_option("--max-output-tokens", f.max_output_tokens, "Output limit per LLM call");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
@@ -110,8 +112,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
 
 SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config) {
   SearchSettings search = config.search;
-  if (flags.expand_ratio > 0) {
-    search.explore.expand_ratio = flags.expand_ratio;
+  if (flags.expand_ratio) {
+    search.explore.expand_ratio = *flags.expand_ratio;
   }
   return search;
 }
@@ -211,7 +213,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   RunSpec spec;
   std::vector<SourceFile> tasks;
   if (flags.resume) {
-    ASSIGN_OR_RETURN(resumed, flags.run_id > 0 ? db.FindRun(flags.run_id) : db.LatestRun());
+    ASSIGN_OR_RETURN(resumed, flags.run_id ? db.FindRun(*flags.run_id) : db.LatestRun());
     if (!resumed) {
       return NotFound("no run to resume in " + flags.db_path);
     }

@@ -43,10 +43,10 @@ struct RunFlags {
   std::string log_level;
   std::string nats_url;
   std::string nats_queue;
-  SettingFlags eval_settings;  // The evaluation settings' flags (eval/settings.h) given.
-  int64_t run_id = 0;
+  SettingFlags eval_settings;     // The evaluation settings' flags (eval/settings.h) given.
+  std::optional<int64_t> run_id;  // --run; unset: the latest run.
   uint64_t seed = 0;
-  double expand_ratio = 0;  // c_e / c; 0: the config's ([search] expand_ratio, default 1).
+  std::optional<double> expand_ratio;  // c_e / c; unset: [search] expand_ratio (default 1).
   int64_t max_output_tokens = 0;
   std::optional<double> nats_startup_timeout_s;
   int steps = 50;

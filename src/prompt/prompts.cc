@@ -87,8 +87,9 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
                : "and no TF32 tensor-core paths.\n";
   } else {
     out += fmt::format(
-        "- Inputs and weights are {}. Accumulate reductions and matrix products "
-        "in float32.\n",
+        "- Inputs and the reference's weights are {0}. ModelNew is moved to the device as you "
+        "build it and never cast: make its parameters {0} yourself if you want them so. "
+        "Accumulate reductions and matrix products in float32.\n",
         EnumName(profile.job.precision));
   }
   if (profile.job.criterion == Criterion::kScaled) {
