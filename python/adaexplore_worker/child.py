@@ -18,14 +18,14 @@ from typing import Any
 
 from . import load, measure, references, runtime_checks, trace, trials
 from .context import Abort, Context, Session
-from .protocol import Channel, Job, Status
+from .protocol import Channel, Job, Status, sanitize
 
 CANDIDATE_MODULE = "adaexplore_candidate"
 
 
 def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str) -> dict[str, Any]:
     facts: dict[str, Any] = {"status": Status.OK, "phases": {}, "notes": [], "trials": []}
-    session = Session(channel, facts)
+    session = Session(channel, facts, job.nonce)
     session.exclusive_only = job.options.exclusive
     ctx: Context | None = None
     try:
@@ -86,6 +86,7 @@ def run(ctx: Context, task_path: str, candidate_path: str) -> None:
     facts["threads_started"] = max(0, runtime_checks.thread_count() - threads_before)
     all_passed = all(t.get("passed") for t in facts["trials"])
     facts["determinism_passed"] = facts.get("determinism", {}).get("passed", True)
+    session.checkpoint(sanitize(facts))
     if ctx.o.measure and (all_passed or not ctx.o.time_only_if_correct):
         with session.gpu("exclusive"), session.phase("timing"):
             measure.time_candidate(ctx)

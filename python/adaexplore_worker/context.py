@@ -28,10 +28,16 @@ class Abort(Exception):
 class Session:
     """The child's link to the zygote: GPU lock requests and phase reports."""
 
-    def __init__(self, channel: Channel, facts: dict[str, Any]) -> None:
+    def __init__(self, channel: Channel, facts: dict[str, Any], nonce: str) -> None:
         self.channel = channel
         self.facts = facts
+        self.nonce = nonce
         self.exclusive_only = False
+
+    def checkpoint(self, facts: dict[str, Any]) -> None:
+        """Hands the facts so far to the zygote, which reports them if the evaluation is then
+        killed (a correct kernel whose timing runs past the limit keeps its trials)."""
+        self.channel.send({"type": "checked", "nonce": self.nonce, "facts": facts})
 
     @contextlib.contextmanager
     def gpu(self, mode: str) -> Iterator[None]:

@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
 
     from . import child
     from .protocol import Job
-    from .zygote import _sanitize
+    from .protocol import sanitize
 
     with open(args.job, encoding="utf-8") as f:
         job = Job.from_json(json.load(f))
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
     facts = child.evaluate(job, _ImmediateChannel(), task_path, candidate_path)  # type: ignore
     facts["wall_s"] = round(time.perf_counter() - start, 4)
     with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(_sanitize(facts), f)
+        json.dump(sanitize(facts), f)
     return 0
 
 

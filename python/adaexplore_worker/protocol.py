@@ -356,3 +356,18 @@ def finite_or_none(x: float | None) -> float | None:
     if x in (float("inf"), float("-inf")):
         return None
     return float(x)
+
+
+def sanitize(value: Any) -> Any:
+    """Makes facts JSON-safe: non-finite floats become None, unknown objects strings."""
+    if isinstance(value, Status):
+        return value.value
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else None
+    if isinstance(value, (str, int, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {str(k): sanitize(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [sanitize(v) for v in value]
+    return str(value)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import integrity
-from .protocol import Channel, ChannelClosed, Job, ProtocolError, Status, check_facts
+from .protocol import Channel, ChannelClosed, Job, ProtocolError, Status, check_facts, sanitize
 
 TICK_SECONDS = 0.25
 MEMORY_POLL_SECONDS = 0.5
@@ -57,6 +57,7 @@ class Child:
     lock: str | None = None
     open: bool = True
     static: dict[str, Any] | None = None
+    checked: dict[str, Any] | None = None  # The facts after the correctness trials.
 
 
 class GpuLock:
@@ -181,6 +182,9 @@ class Zygote:
                 self._send({"type": "progress", "id": child.job_id, "phase": child.phase})
             elif kind == "result":
                 child.results.append(message)
+            elif (kind == "checked" and message.get("nonce") == child.nonce
+                  and isinstance(message.get("facts"), dict)):
+                child.checked = message["facts"]
             else:
                 child.stray_lines += 1
 
@@ -287,7 +291,12 @@ class Zygote:
                      "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
                      "phase": child.phase}
         if child.killed_for == "timeout":
-            return {"status": Status.TIMEOUT, **exit_info}
+            # Killed after its trials (while timing, say): they stand, and the phase says where
+            # it stopped, so a slow correct kernel is told from one that never finished a trial.
+            kept = {k: v for k, v in (child.checked or {}).items()
+                    if k in ("trials", "determinism", "determinism_passed", "reference",
+                             "runtime_findings", "flags_changed_by_import", "notes", "phases")}
+            return {**kept, "status": Status.TIMEOUT, **exit_info}
         if child.killed_for == "memory":
             return {"status": Status.MEMORY_LIMIT,
                     "memory_limit_mb": round(child.memory_limit_bytes / (1 << 20), 1),
@@ -360,7 +369,7 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str,
         from . import child
         channel = Channel(fd)
         facts = child.evaluate(job, channel, task_path, candidate_path)
-        channel.send({"type": "result", "nonce": job.nonce, "facts": _sanitize(facts)})
+        channel.send({"type": "result", "nonce": job.nonce, "facts": sanitize(facts)})
     except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
         code = 70
         try:
@@ -457,21 +466,6 @@ def _tail(path: str) -> str:
         return ""
     text = data.decode("utf-8", errors="replace")
     return ("[... earlier output dropped ...]\n" + text) if size > OUTPUT_TAIL_BYTES else text
-
-
-def _sanitize(value: Any) -> Any:
-    """Makes facts JSON-safe: non-finite floats become None, unknown objects strings."""
-    if isinstance(value, Status):
-        return value.value
-    if isinstance(value, float):
-        return value if value == value and value not in (float("inf"), float("-inf")) else None
-    if isinstance(value, (str, int, bool)) or value is None:
-        return value
-    if isinstance(value, dict):
-        return {str(k): _sanitize(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_sanitize(v) for v in value]
-    return str(value)
 
 
 def _safe_name(text: str) -> str:

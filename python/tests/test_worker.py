@@ -222,3 +222,34 @@ def test_a_candidate_keeps_the_dtypes_it_chose(worker: Worker, tmp_path) -> None
     facts = worker.evaluate(str(task_path), str(kernel_path))
     assert facts["status"] == "ok", facts.get("error")
     assert facts["trials"] and all(t["passed"] for t in facts["trials"])
+
+
+def test_a_correct_kernel_that_times_out_while_timed_keeps_its_trials(worker: Worker,
+                                                                      tmp_path) -> None:
+    """Killed during timing, a kernel that passed every trial is reported with its trials and
+    the phase it stopped in: a slow correct kernel, not one that never finished a trial."""
+    kernel_path = tmp_path / "slow_when_timed.py"
+    kernel_path.write_text(
+        Path(kernel("relu", "ok")).read_text() +
+        "\n\nimport time as _time\n_calls = [0]\n_forward = ModelNew.forward\n\n"
+        "def _slow_after_the_trials(self, *args):\n"
+        "    _calls[0] += 1\n"
+        "    if _calls[0] > 5:  # The trials and the determinism re-run are done: timing.\n"
+        "        _time.sleep(60)\n"
+        "    return _forward(self, *args)\n\n"
+        "ModelNew.forward = _slow_after_the_trials\n")
+    facts = worker.evaluate(task("relu"), str(kernel_path), timeout_s=20)
+    assert facts["status"] == "timeout", facts.get("error")
+    assert facts["phase"] == "timing"
+    assert len(facts["trials"]) == 3 and all(t["passed"] for t in facts["trials"])
+
+
+def test_a_kernel_that_hangs_in_its_trials_keeps_none(worker: Worker, tmp_path) -> None:
+    kernel_path = tmp_path / "hangs.py"
+    kernel_path.write_text(
+        Path(kernel("relu", "ok")).read_text() +
+        "\n\nimport time as _time\n\ndef _hang(self, *args):\n    _time.sleep(60)\n\n"
+        "ModelNew.forward = _hang\n")
+    facts = worker.evaluate(task("relu"), str(kernel_path), timeout_s=15)
+    assert facts["status"] == "timeout" and facts["phase"] == "check"
+    assert "trials" not in facts

@@ -3,7 +3,7 @@
 import os
 
 from adaexplore_worker import zygote
-from adaexplore_worker.protocol import Channel
+from adaexplore_worker.protocol import Channel, sanitize
 
 
 def test_lock_shares_readers_and_serialises_the_writer() -> None:
@@ -34,7 +34,7 @@ def test_lock_release_of_a_dead_child_drops_its_requests() -> None:
 
 
 def test_sanitize_makes_facts_json_safe() -> None:
-    facts = zygote._sanitize({"a": float("nan"), "b": [float("inf"), 1.5], "c": object, 2: None})
+    facts = sanitize({"a": float("nan"), "b": [float("inf"), 1.5], "c": object, 2: None})
     assert facts["a"] is None and facts["b"] == [None, 1.5]
     assert isinstance(facts["c"], str) and facts["2"] is None
 

@@ -106,6 +106,23 @@ void ClassifyRaised(const std::string& where, const json& error, const json& fac
   }
 }
 
+// Whether `facts` hold the profile's number of trials, each passed, and no failed determinism
+// check: what a timeout after the trials keeps (the worker reports them when it kills a child
+// that had finished them).
+bool PassedEveryTrial(const json& facts, const EvalProfile& p) {
+  const json trials = facts.value("trials", json::array());
+  if (!trials.is_array() || trials.size() < static_cast<size_t>(p.job.trials)) {
+    return false;
+  }
+  for (const json& trial : trials) {
+    if (!trial.is_object() || !trial.value("passed", false)) {
+      return false;
+    }
+  }
+  const json determinism = facts.value("determinism", json::object());
+  return !determinism.is_object() || determinism.value("passed", true);
+}
+
 // A status other than kOk: the verdict follows from how far the evaluation got.
 void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfile& p,
                            EvalResult& r) {
@@ -127,9 +144,16 @@ void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfi
                      error, facts, r);
       break;
     case FactStatus::kTimeout:
+      r.passed_trials = PassedEveryTrial(facts, p);
       SetError(r, Verdict::kTimeout,
-               fmt::format("no result within {:g} s (during {}); its process group was killed",
-                           p.timeout_s, phase),
+               r.passed_trials
+                   ? fmt::format("correct on all {} trials, but not finished within {:g} s "
+                                 "(during {}): a slow correct kernel, not timed; its process "
+                                 "group was killed",
+                                 p.job.trials, p.timeout_s, phase)
+                   : fmt::format("no result within {:g} s (during {}); its process group was "
+                                 "killed",
+                                 p.timeout_s, phase),
                facts);
       break;
     case FactStatus::kMemoryLimit:
@@ -593,6 +617,7 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
     }
   }
   r.verdict = Verdict::kCorrect;
+  r.passed_trials = true;
   r.reason = "matches the reference on every trial";
   if (!timing.empty()) {
     ClassifyTiming(timing, profile, r);

@@ -135,6 +135,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"check", r.check},
       {"speedup", OptionalJson(r.speedup)},
       {"speedup_compiled", OptionalJson(r.speedup_compiled)},
+      {"passed_trials", r.passed_trials},
       {"max_abs_err", OptionalJson(r.max_abs_err)},
       {"max_rel_err", OptionalJson(r.max_rel_err)},
       {"degenerate", r.degenerate},
@@ -163,6 +164,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.check = j.value("check", "");
   r.speedup = OptionalDouble(j, "speedup");
   r.speedup_compiled = OptionalDouble(j, "speedup_compiled");
+  r.passed_trials = j.value("passed_trials", false);
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
   r.max_rel_err = OptionalDouble(j, "max_rel_err");
   r.speed_of_light_ms = OptionalDouble(j, "speed_of_light_ms");

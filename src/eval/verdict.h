@@ -96,7 +96,10 @@ struct EvalResult {
   std::optional<TimingStats> candidate_timing;
   std::optional<TimingStats> reference_timing;
   std::optional<TimingStats> compiled_reference_timing;
-  bool timing_meaningful = false;     // False on the CPU (Triton's interpreter).
+  bool timing_meaningful = false;  // False on the CPU (Triton's interpreter).
+  // Every correctness trial ran and passed. True for a correct kernel, and for one stopped
+  // later (a timeout while timing): a slow correct kernel, told from one that never finished.
+  bool passed_trials = false;
   std::optional<double> max_abs_err;  // Worst over the trials that ran.
   std::optional<double> max_rel_err;
   // Trivial outputs ("zeros", "constant", "identity", "input_mean") that pass this task's

@@ -48,7 +48,10 @@ TEST(EvalResultTest, JsonRoundTrip) {
   r.candidate_timing = ComputeTimingStats({1, 2, 3});
   r.statistic = Statistic::kMedian;
   r.timing_meaningful = true;
+  r.passed_trials = true;
   EvalResult back = EvalResultFromJson(ToJson(r));
+  EXPECT_TRUE(back.passed_trials);
+  EXPECT_EQ(back.statistic, Statistic::kMedian);
   EXPECT_EQ(back.verdict, Verdict::kCorrect);
   EXPECT_EQ(back.speedup, 1.5);
   ASSERT_TRUE(back.candidate_timing.has_value());

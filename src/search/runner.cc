@@ -184,6 +184,9 @@ Status SearchRunner::Resume(Task& task) {
     const NodeOutcome outcome{.has_kernel = verdict->has_kernel(),
                               .compiled = step.compiled,
                               .correct = step.correct,
+                              .correct_untimed = verdict->is(Verdict::kTimeout) &&
+                                                 step.result.is_object() &&
+                                                 step.result.value("passed_trials", false),
                               .speedup = step.speedup.value_or(0)};
     const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
     if (id != step.node) {
@@ -432,9 +435,11 @@ Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
   }
   const EvalResult result = step.first ? Confirmed(*step.first, measured) : measured;
   std::string kernel = std::move(step.kernel);
-  const NodeOutcome outcome{.compiled = Compiled(result.verdict),
-                            .correct = result.verdict == Verdict::kCorrect,
-                            .speedup = result.speedup.value_or(0)};
+  const NodeOutcome outcome{
+      .compiled = Compiled(result.verdict),
+      .correct = result.verdict == Verdict::kCorrect,
+      .correct_untimed = result.verdict == Verdict::kTimeout && result.passed_trials,
+      .speedup = result.speedup.value_or(0)};
   nlohmann::json result_json = ToJson(result);
   result_json["edit_feedback"] = step.edit_feedback;
   StepRecord record{.parent = step.plan.parent,

@@ -23,7 +23,7 @@ double Reward(const NodeOutcome& outcome, const RewardOptions& options) {
     return options.compile_failure;
   }
   if (!outcome.correct) {
-    return options.incorrect;
+    return outcome.correct_untimed ? options.correct_low : options.incorrect;
   }
   const double s = std::clamp(outcome.speedup, options.speedup_min, options.speedup_max);
   return options.correct_low + (options.correct_high - options.correct_low) *

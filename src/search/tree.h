@@ -23,6 +23,9 @@ struct NodeOutcome {
   bool has_kernel = true;  // False for a step whose LLM reply held no usable kernel.
   bool compiled = false;   // Loaded and ran (any verdict past compile_error).
   bool correct = false;
+  // Passed every correctness trial, then timed out while being timed: a slow correct kernel.
+  // It earns the slowest correct kernel's reward, and is never a task's best.
+  bool correct_untimed = false;
   double speedup = 0;  // Reference time / kernel time; meaningful only when correct.
 };
 

@@ -8,6 +8,8 @@ namespace {
 TEST(TreeTest, RewardFollowsTheReferenceMap) {
   EXPECT_DOUBLE_EQ(Reward({.compiled = false}), 0.0);
   EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = false, .speedup = 5}), 0.05);
+  // Correct on every trial, then timed out while timed: the slowest correct kernel's reward.
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = false, .correct_untimed = true}), 0.4);
   EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 0.01}), 0.4);
   EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 0.1}), 0.4);
   EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 10}), 1.6);
