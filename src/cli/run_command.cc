@@ -223,9 +223,11 @@ Result<int> RunSearch(const RunFlags& flags) {
     ASSIGN_OR_RETURN(spec, RunSpecFromFlags(flags, config));
     ASSIGN_OR_RETURN(tasks, ReadTasks(flags.tasks));
   }
+  // Before the client's I/O thread starts, so that it inherits the blocked signals and an
+  // interrupt wakes the run's poll at once.
+  InterruptGuard guard;
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
                    StartLlmClient(config, flags, spec.model, logger));
-  InterruptGuard guard;
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), flags.db_path, logger, guard));
   ASSIGN_OR_RETURN(
