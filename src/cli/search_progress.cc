@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "eval/verdict.h"
+#include "llm/provider.h"
 
 namespace adaexplore {
 namespace {
@@ -28,7 +29,9 @@ RunObserver SearchProgress::Observer() {
 
 void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) {
   latest_.clear();
-  const bool replayed = spec.model.rfind("replay:", 0) == 0;
+  // As RunSummaryJson decides it: by the parsed provider, not the spelling of the name.
+  const Result<ModelSpec> model = ParseModelSpec(spec.model);
+  const bool replayed = model.ok() && model->provider == "replay";
   status_.Message(
       fmt::format("run {}: {} on {} task(s), {} steps each, {}, evaluated on {}{}", run_id,
                   SearchMethodName(spec.method), tasks, spec.steps, spec.model, worker_.device_name,
