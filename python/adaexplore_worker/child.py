@@ -17,10 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import load, measure, references, runtime_checks, trace, trials
-from .context import Abort, Context, Session
+from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import Channel, Job, Status, sanitize
-
-CANDIDATE_MODULE = "adaexplore_candidate"
 
 
 def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str) -> dict[str, Any]:
@@ -72,8 +70,8 @@ def run(ctx: Context, task_path: str, candidate_path: str) -> None:
     threads_before = runtime_checks.thread_count()
     runtime_checks.watch(ctx, candidate_path)
     with session.phase("import"):
-        model_new_class = ctx.guard(
-            Status.IMPORT_ERROR, lambda: load.load_candidate(candidate_path, CANDIDATE_MODULE))
+        model_new_class = ctx.guard(Status.IMPORT_ERROR, lambda: load.load_candidate(
+            candidate_path, CANDIDATE_MODULE, ctx.fallbacks))
     runtime_checks.check_identities(ctx)
     runtime_checks.check_flags_after_import(ctx)
     runtime_checks.check_inheritance(ctx, model_new_class)
@@ -91,7 +89,7 @@ def run(ctx: Context, task_path: str, candidate_path: str) -> None:
         with session.gpu("exclusive"), session.phase("timing"):
             measure.time_candidate(ctx)
     with session.gpu("shared"), session.phase("trace"):
-        trace.trace_phase(ctx, candidate_path)
+        trace.trace_phase(ctx)
     facts["gpu_busy_ms"] = round(ctx.gpu_busy_ms, 3)
 
 

@@ -17,8 +17,13 @@ import torch
 
 from . import inputs, load
 from .audit import AuditWatch
+from .fallback import FallbackWatch
 from .guard import IdentityGuard
+from .launches import LaunchCounter
 from .protocol import Channel, JobOptions, Status
+
+
+CANDIDATE_MODULE = "adaexplore_candidate"  # The name the candidate is imported as.
 
 
 class Abort(Exception):
@@ -90,6 +95,8 @@ class Context:
         self.audit: AuditWatch | None = None
         self.identities: IdentityGuard | None = None
         self.dynamo_frames = 0
+        self.fallbacks: FallbackWatch | None = None
+        self.launches: LaunchCounter | None = None
         # trials.py
         self.model_new: torch.nn.Module | None = None
         self.first_output: list[Any] = []  # The first trial's outputs, for determinism.
@@ -140,7 +147,29 @@ class Context:
             return model.to(device=self.device)
         return model.to(device=self.device, dtype=self.dtype)
 
-    def make_inputs(self, seed: int, distribution: str) -> list[Any]:
+    @contextlib.contextmanager
+    def calls(self, during: str) -> Iterator[None]:
+        """One call into the candidate's model (`during`: "trial 0", "timed run 3", ...): the
+        exceptions its handlers swallow and the kernels it launches are recorded."""
+        assert self.fallbacks is not None and self.launches is not None
+        self.fallbacks.start(during)
+        self.launches.start()
+        raised: BaseException | None = None
+        try:
+            yield
+        except BaseException as e:
+            raised = e
+            raise
+        finally:
+            self.launches.stop(during, completed=raised is None)
+            self.fallbacks.stop(raised)
+            self.facts["swallowed"] = self.fallbacks.swallowed
+            self.facts["launches"] = self.launches.facts()
+
+    def make_inputs(self, seed: int, distribution: str, on_device: bool = False) -> list[Any]:
+        """The task's inputs for `seed`, made where the options say (`on_device`: on the device
+        whatever they say, for timed runs' fresh inputs, which no reference made elsewhere is
+        compared with)."""
         assert self.task is not None, "inputs before the task was loaded"
         return inputs.make_inputs(self.task.get_inputs, seed, distribution, self.o.precision,
-                                  self.device, self.o.generate_on)
+                                  self.device, "device" if on_device else self.o.generate_on)

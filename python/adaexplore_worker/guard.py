@@ -36,6 +36,16 @@ def _owners() -> list[tuple[str, Any]]:
         ("random.Random", random.Random), ("threading", threading), ("sys", sys),
         ("_thread", _thread),
     ]
+    # The launch hooks (launches.py) live on these; a candidate putting the originals back is
+    # found and undone like any other patch.
+    for module_name, attr in (("triton.runtime.jit", "JITFunction"),
+                              ("triton.runtime.interpreter", "InterpretedFunction"),
+                              ("triton.runtime.autotuner", "Autotuner")):
+        owner = getattr(sys.modules.get(module_name), attr, None)
+        if owner is not None:
+            owners.append((f"{module_name}.{attr}", owner))
+    if "torch.utils.cpp_extension" in sys.modules:
+        owners.append(("torch.utils.cpp_extension", sys.modules["torch.utils.cpp_extension"]))
     for name, module in list(sys.modules.items()):
         if name.startswith("adaexplore_worker") and isinstance(module, types.ModuleType):
             owners.append((name, module))

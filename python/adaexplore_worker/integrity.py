@@ -132,6 +132,8 @@ def static_facts(source: str) -> dict[str, Any]:
                     add("timer_patch", node)
         elif isinstance(node, ast.FunctionDef) and node.name in _LAZY_HOOKS:
             add("lazy_tensor", node)
+        if isinstance(node, ast.Name) and node.id.startswith("__adaexplore"):
+            add("harness_access", node)  # The harness's recorder (fallback.py).
         if isinstance(node, ast.Attribute) and node.attr in _LAZY_HOOKS:
             add("lazy_tensor", node)
         if isinstance(node, ast.Call) and _dotted(node.func) in ("setattr",) and node.args:

@@ -14,6 +14,8 @@ import types
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from . import fallback
+
 MAX_TRACEBACK_CHARS = 32_000
 _STICKY_CUDA_ERRORS = (
     "illegal memory access",
@@ -58,16 +60,20 @@ def load_task(path: str) -> Task:
     return Task(module, model, get_inputs, get_init_inputs)
 
 
-def load_candidate(path: str, module_name: str) -> type:
-    """Imports the candidate and returns its ModelNew class."""
+def load_candidate(path: str, module_name: str, recorder: Callable[[int], None]) -> type:
+    """Imports the candidate, its except handlers reporting to `recorder` (fallback.py), and
+    returns its ModelNew class."""
     import torch.nn as nn
 
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise LoadError(f"cannot import {path}")
+    with open(path, encoding="utf-8") as f:
+        code = fallback.instrumented_code(f.read(), path)
     module = importlib.util.module_from_spec(spec)
+    module.__dict__[fallback.RECORDER] = recorder
     sys.modules[module_name] = module
-    spec.loader.exec_module(module)
+    exec(code, module.__dict__)
     model_new = getattr(module, "ModelNew", None)
     if model_new is None:
         raise LoadError("the candidate defines no class ModelNew")

@@ -87,7 +87,9 @@ def time_candidate(ctx: Context) -> None:
     fresh, interleave, revalidate = (o.fresh_inputs_per_run, o.interleave_reference,
                                      o.revalidate_timed)
     spec = ctx.references[0]["spec"] if ctx.references[0]["base"] == "task" else None
-    fixed = None if fresh else ctx.make_inputs(ctx.seeds[0], "task")
+    # One input set for whatever is timed on it: the candidate without fresh inputs, the
+    # reference when it is not interleaved.
+    fixed = None if fresh and interleave else ctx.make_inputs(ctx.seeds[0], "task")
     samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
                                        "candidate_wall_ms": [], "reference_wall_ms": []}
     failures, mutated, checked = 0, 0, 0
@@ -103,7 +105,7 @@ def time_candidate(ctx: Context) -> None:
     with torch.no_grad():
         for i in range(warmup + runs):
             if fresh:
-                x = ctx.make_inputs(rng.getrandbits(32), "task")
+                x = ctx.make_inputs(rng.getrandbits(32), "task", on_device=True)
                 if spec is not None and inputs.InputSpec.of(x) != spec:
                     ctx.inputs_changed(f"timed run {i}")
                 # New values every run; every other run in the previous run's buffers, so a
@@ -116,15 +118,18 @@ def time_candidate(ctx: Context) -> None:
             if not interleave:
                 out, ms, wall = _timed_candidate(ctx, timer, cx, i)
                 record("candidate", i, ms, wall)
-                continue
-            if rng.random() < 0.5:
+                # The reference is timed on its own below; its output for these inputs is made
+                # untimed, for the re-validation.
+                ref_out = ctx.ref_model(*x) if revalidate and i >= warmup else None
+            elif rng.random() < 0.5:
                 ref_out, rms, rwall = timer.time(ctx.ref_model, x)
                 out, ms, wall = _timed_candidate(ctx, timer, cx, i)
             else:
                 out, ms, wall = _timed_candidate(ctx, timer, cx, i)
                 ref_out, rms, rwall = timer.time(ctx.ref_model, x)
-            record("candidate", i, ms, wall)
-            record("reference", i, rms, rwall)
+            if interleave:
+                record("candidate", i, ms, wall)
+                record("reference", i, rms, rwall)
             if revalidate and i >= warmup:
                 checked += 1
                 ok, detail = _revalidate(out, ref_out, o.criterion, o.revalidate_atol,
@@ -159,7 +164,8 @@ def _timed_candidate(ctx: Context, timer: Timer, args: list[Any],
     try:
         before = set(enumerate_threads())
         os_before = thread_count()
-        result = timer.time(ctx.model_new, args)
+        with ctx.calls(f"timed run {i}"):
+            result = timer.time(ctx.model_new, args)
         os_after = thread_count()
         check_identities(ctx)
         note_threads(ctx, before)

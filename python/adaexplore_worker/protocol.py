@@ -151,6 +151,8 @@ class Facts(TypedDict, total=False):
     poisoned_free_blocks: int
     timing: dict
     kernel_trace: dict
+    swallowed: list  # Exceptions the candidate's handlers caught and went on from (fallback.py).
+    launches: dict  # The candidate's own kernel launches and extension calls (launches.py).
     gpu_busy_ms: float
     static: dict
     wall_s: float

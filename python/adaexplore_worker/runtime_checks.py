@@ -6,14 +6,17 @@ checks (src/eval/checks.h) decide what rejects."""
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import Any
 
 import torch
 
 from .audit import AuditWatch
-from .context import Context
+from .context import CANDIDATE_MODULE, Context
+from .fallback import RECORDER, FallbackWatch
 from .guard import IdentityGuard, clear_global_hooks
+from .launches import LaunchCounter
 
 enumerate_threads = threading.enumerate  # Bound before any candidate is imported.
 
@@ -21,6 +24,8 @@ enumerate_threads = threading.enumerate  # Bound before any candidate is importe
 def watch(ctx: Context, candidate_path: str) -> None:
     """Starts watching, just before the candidate is imported."""
     ctx.audit = AuditWatch(candidate_path)  # Wraps thread starters: before the snapshot.
+    ctx.launches = LaunchCounter(candidate_path, interpreting=not ctx.on_gpu)  # Hooks too.
+    ctx.fallbacks = FallbackWatch()
     ctx.identities = IdentityGuard()
     ctx.dynamo_frames = dynamo_frames()
 
@@ -33,6 +38,10 @@ def check_identities(ctx: Context) -> None:
     changed = ctx.identities.check_and_restore()
     changed += clear_global_hooks([ctx.ref_model] + ([ctx.ref_exact] if ctx.ref_exact
                                                      is not None else []))
+    module = sys.modules.get(CANDIDATE_MODULE)
+    if module is not None and vars(module).get(RECORDER) is not ctx.fallbacks:
+        changed.append(f"{CANDIDATE_MODULE}.{RECORDER}")
+        vars(module)[RECORDER] = ctx.fallbacks
     if changed:
         seen = ctx.facts.setdefault("patched", [])
         seen.extend(name for name in changed if name not in seen)

@@ -3,13 +3,13 @@
 One call runs under the torch profiler (CUPTI, CUDA activity only); its Chrome trace gives every
 kernel's name and device time. Each kernel is sorted into one of three kinds:
 
-  own      a kernel the candidate defines (a Triton @jit function found in its module or
-           defined anywhere in its source, or a `__global__` function in its source text, CUDA
-           C++ strings included), or one nobody recognises (an unknown name counts for the
-           candidate: the check fails open). A defined name claims a traced kernel only as that
-           kernel's own name (`name`, `name(...)`, `void ns::name<...>(...)`), never inside a
-           PyTorch namespace: an unlaunched decoy called `elementwise_kernel` does not make
-           `at::native::elementwise_kernel<...>` the candidate's;
+  own      a kernel the candidate launched (a Triton kernel compiled from its file, as the launch
+           hooks of launches.py saw it, or a `__global__` function of the CUDA C++ it built), or
+           one nobody recognises (an unknown name counts for the candidate: the check fails
+           open). A launched name claims a traced kernel only as that kernel's own name (`name`,
+           `name(...)`, `void ns::name<...>(...)`), never inside a PyTorch namespace: a kernel
+           called `elementwise_kernel` does not make `at::native::elementwise_kernel<...>` the
+           candidate's;
   pytorch  PyTorch's and its libraries' compute kernels (aten, cuBLAS/cuBLASLt, cuDNN, CUTLASS,
            Inductor's generated Triton kernels);
   neutral  copies, fills and memsets (`.contiguous()`, `torch.zeros`), which any kernel may need.
@@ -22,9 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 import tempfile
-import types
 from typing import Any, Callable
 
 import torch
@@ -43,33 +41,6 @@ _PYTORCH = re.compile(
     r"elementwise_kernel|reduce_kernel|triton_(poi|red|per|tem)_|^sm\d+_|^ampere_|^volta_|"
     r"^turing_|^hopper_", re.IGNORECASE)
 _NEUTRAL = re.compile(r"copy|fill|memset|memcpy|CatArray", re.IGNORECASE)
-_GLOBAL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
-                     r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
-# A function under a Triton jit decorator (other decorators may sit between), at any depth: a
-# kernel defined inside forward is not in the module's globals.
-_JIT_DEF = re.compile(r"^[ \t]*@(?:triton\.)?jit\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*def\s+(\w+)",
-                      re.MULTILINE)
-
-
-def candidate_kernel_names(module: types.ModuleType, source: str) -> set[str]:
-    """The kernels the candidate defines: Triton JIT functions reachable from its module's
-    globals or its classes' attributes (through autotune/heuristics wrappers), and `__global__`
-    functions in its source."""
-    names = set(_GLOBAL.findall(source)) | set(_JIT_DEF.findall(source))
-    values = list(vars(module).values())
-    values += [v for c in values if isinstance(c, type) for v in list(vars(c).values())]
-    for value in values:
-        fn, depth = value, 0
-        while fn is not None and depth < 4:
-            if type(fn).__name__ == "JITFunction":
-                name = getattr(getattr(fn, "fn", None), "__name__", None)
-                if name:
-                    names.add(name)
-                break
-            fn, depth = getattr(fn, "fn", None), depth + 1
-    return names
-
-
 def _named(name: str, kernel: str) -> bool:
     """Whether the traced kernel `name` is the kernel `kernel`: Triton's plain name, or a demangled
     C++ name with optional return type, namespaces (none of PyTorch's), template and arguments."""
@@ -114,7 +85,7 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> 
             "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50]}
 
 
-def trace_phase(ctx: Context, candidate_path: str) -> None:
+def trace_phase(ctx: Context) -> None:
     """The trace phase: one more call, on the first trial's inputs, under the profiler: which
     kernels ran and whose they are. GPU only, and only for candidates that passed the trials;
     after timing, since the profiler (CUPTI) must not be loaded while anything is timed."""
@@ -122,19 +93,13 @@ def trace_phase(ctx: Context, candidate_path: str) -> None:
         return
     ref = ctx.references[0]
     x = inputs.clone_inputs(ctx.make_inputs(ref["seed"], ref["base"]))
-    module = sys.modules.get(type(ctx.model_new).__module__)
-    try:
-        with open(candidate_path, encoding="utf-8", errors="replace") as f:
-            source = f.read()
-        own = candidate_kernel_names(module, source) if module else set()
-    except Exception as e:  # noqa: BLE001 - names not found: only the fallback applies.
-        own = set()
-        ctx.facts["notes"].append(f"kernel names not read: {type(e).__name__}: {e}")
+    assert ctx.launches is not None
+    own = ctx.launches.own_kernel_names()
     raised: list[BaseException] = []
 
     def call() -> None:
         try:
-            with torch.no_grad():
+            with torch.no_grad(), ctx.calls("the kernel trace"):
                 ctx.model_new(*x)  # type: ignore[misc]
         except BaseException as e:  # noqa: BLE001 - the candidate's failure, judged below.
             raised.append(e)

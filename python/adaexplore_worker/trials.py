@@ -48,12 +48,13 @@ def poison(ctx: Context) -> None:
     del blocks  # Back to the caching allocator, still holding the poison.
 
 
-def run_candidate(ctx: Context, args: list[Any], trial: int) -> Any:
+def run_candidate(ctx: Context, args: list[Any], trial: int, during: str) -> Any:
     try:
         with torch.no_grad():
             start = time.perf_counter()
             before = set(enumerate_threads())
-            out = ctx.model_new(*args)  # type: ignore[misc]
+            with ctx.calls(during):
+                out = ctx.model_new(*args)  # type: ignore[misc]
             check_identities(ctx)
             note_threads(ctx, before)
             if ctx.on_gpu:
@@ -73,7 +74,7 @@ def check_trials(ctx: Context) -> None:
             ctx.inputs_changed(i)
         candidate_inputs = inputs.clone_inputs(x)
         poison(ctx)
-        out = run_candidate(ctx, candidate_inputs, i)
+        out = run_candidate(ctx, candidate_inputs, i, f"trial {i}")
         trial: dict[str, Any] = {"index": i, "seed": ref["seed"],
                                  "distribution": ref["distribution"]}
         outputs = check.flatten_outputs(out)
@@ -116,7 +117,7 @@ def check_determinism(ctx: Context) -> None:
     ref = ctx.references[0]
     x = ctx.make_inputs(ref["seed"], ref["base"])
     poison(ctx)
-    again = check.flatten_outputs(run_candidate(ctx, inputs.clone_inputs(x), 0))
+    again = check.flatten_outputs(run_candidate(ctx, inputs.clone_inputs(x), 0, "the determinism rerun"))
     worst = 0.0
     identical = True
     special_mismatch = False

@@ -68,6 +68,13 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     }
     line += "  [degenerate task: " + names + " output(s) pass its checks]";
   }
+  if (!r.findings.empty()) {
+    std::string all;
+    for (const std::string& f : r.findings) {
+      all += (all.empty() ? "" : "; ") + f;
+    }
+    line += "  [findings: " + all + "]";
+  }
   if (r.cached) {
     line += "  (cached)";
   }

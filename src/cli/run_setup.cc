@@ -191,6 +191,9 @@ Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_c
   if (config.profile.memory_limit_mb <= 0) {
     config.profile.memory_limit_mb = DefaultMemoryLimitMb(specs);
   }
+  if (const std::string_view caveat = ProfileCaveat(config.profile.name); !caveat.empty()) {
+    logger->warn("{}", caveat);
+  }
   EvaluatorOptions options{.profile = config.profile, .workers = specs, .logger = logger};
   if (config.cache_enabled) {
     options.cache_path = config.cache_path.empty() ? DefaultCacheDirectory() + "/eval-cache.sqlite"

@@ -29,7 +29,9 @@ const std::vector<IntegrityCheck>& IntegrityChecks() {
        "ModelNew must derive from nn.Module only; inheriting the reference runs PyTorch, not a "
        "kernel"},
       {"try_except", kSourceRule, "fall back to PyTorch in try/except",
-       "a try/except can fall back to PyTorch when the kernel fails; let it fail"},
+       "a try/except can fall back to PyTorch when the kernel fails (reported; a run rejects "
+       "only a fallback that happens: swallowed_exception)",
+       nullptr, /*rejects_by_default=*/false},
       {"torch_compile", kSourceRule, "use torch.compile",
        "torch.compile is not a hand-written kernel"},
       {"threads", kSourceRule, "start threads",
@@ -67,6 +69,16 @@ const std::vector<IntegrityCheck>& IntegrityChecks() {
        OnJob<&JobOptions::revalidate_timed>},
       {"stream_escape", kRuntime, "leave work outside the timed stream",
        "work on side streams or threads escapes the timer", On<&EvalProfile::check_stream_escape>},
+      {"swallowed_exception", kRuntime, "swallow an exception while called (a fallback)",
+       "an exception the candidate's code caught and went on from during a checked or timed "
+       "call is how a fallback to PyTorch hides a kernel that failed; let the kernel fail",
+       On<&EvalProfile::reject_swallowed>},
+      {"own_launches", kRuntime, "answer a call without launching a kernel of their own",
+       "the launch hooks (Triton, load_inline) saw no kernel of the candidate's run: PyTorch "
+       "did the work",
+       [](const EvalProfile& p) {
+         return p.check_own_launches && p.pytorch_compute != PytorchCompute::kUnrestricted;
+       }},
       {"kernel_trace", kRuntime, "launch none of their own kernels (GPU kernel trace)",
        "its kernels are defined but not launched, or it falls back to PyTorch",
        [](const EvalProfile& p) {
@@ -98,6 +110,16 @@ bool CheckApplies(const IntegrityCheck& check, const EvalProfile& profile) {
     return std::ranges::find(profile.reject_static, check.name) != profile.reject_static.end();
   }
   return check.enabled == nullptr || check.enabled(profile);
+}
+
+std::vector<std::string> DefaultRejectedRules() {
+  std::vector<std::string> names;
+  for (const IntegrityCheck& check : IntegrityChecks()) {
+    if (check.kind == CheckKind::kSourceRule && check.rejects_by_default) {
+      names.emplace_back(check.name);
+    }
+  }
+  return names;
 }
 
 std::vector<std::string> IntegrityRuleNames() {

@@ -32,6 +32,9 @@ struct IntegrityCheck {
   // Whether a profile runs a runtime check (its switch); null: always on. Source rules are on
   // when the profile's reject_static names them.
   bool (*enabled)(const EvalProfile&) = nullptr;
+  // For a source rule: whether the strict profile rejects on it, or only reports the finding
+  // (a try/except, which rejects only when the run shows a fallback: swallowed_exception).
+  bool rejects_by_default = true;
 };
 
 // Every check, in the order reports list them: the source rules, then the runtime checks.
@@ -44,7 +47,9 @@ const IntegrityCheck* FindIntegrityCheck(std::string_view name);
 // Whether `profile` runs `check` (and rejects on it).
 bool CheckApplies(const IntegrityCheck& check, const EvalProfile& profile);
 
-// The names of the source rules (what the strict profile rejects).
+// The names of the source rules.
 std::vector<std::string> IntegrityRuleNames();
+// The source rules the strict profile rejects on (the rest are reported as findings).
+std::vector<std::string> DefaultRejectedRules();
 
 }  // namespace adaexplore

@@ -24,14 +24,43 @@ TEST(ChecksTest, NamesAreUniqueAndEveryCheckSaysWhatAndWhy) {
   EXPECT_EQ(FindIntegrityCheck("no_such_check"), nullptr);
 }
 
-TEST(ChecksTest, StrictRunsEveryCheckAndPaperOnlyThoseAlwaysOn) {
+TEST(ChecksTest, StrictAndPaperRunEveryCheckAndReferenceOnlyThoseAlwaysOn) {
   const EvalProfile strict = StrictProfile();
   const EvalProfile paper = PaperProfile();
+  const EvalProfile reference = ReferenceProfile();
   for (const IntegrityCheck& check : IntegrityChecks()) {
-    EXPECT_TRUE(CheckApplies(check, strict)) << check.name;
+    // A source rule that only reports (try_except) rejects in no profile by default.
+    const bool runs = check.kind == CheckKind::kRuntime || check.rejects_by_default;
+    EXPECT_EQ(CheckApplies(check, strict), runs) << check.name;
+    EXPECT_EQ(CheckApplies(check, paper), runs) << check.name;
     const bool always = check.kind == CheckKind::kRuntime && check.enabled == nullptr;
-    EXPECT_EQ(CheckApplies(check, paper), always) << check.name;
+    EXPECT_EQ(CheckApplies(check, reference), always) << check.name;
   }
+  EXPECT_FALSE(GetIntegrityCheck("try_except").rejects_by_default);
+  EXPECT_EQ(ProfileCaveat("strict"), "");
+  EXPECT_EQ(ProfileCaveat("paper"), "");
+  EXPECT_NE(ProfileCaveat("reference").find("gameable"), std::string_view::npos);
+}
+
+TEST(ChecksTest, PaperKeepsTheReleasesFiguresAndReferenceIsTheRelease) {
+  const EvalProfile paper = PaperProfile();
+  const EvalProfile reference = ReferenceProfile();
+  // What decides an honest kernel's figures is the release's in both.
+  EXPECT_EQ(paper.job.atol, reference.job.atol);
+  EXPECT_EQ(paper.job.criterion, reference.job.criterion);
+  EXPECT_EQ(paper.job.trials, reference.job.trials);
+  EXPECT_EQ(paper.job.distributions, reference.job.distributions);
+  EXPECT_EQ(paper.job.warmup_runs, reference.job.warmup_runs);
+  EXPECT_EQ(paper.job.timed_runs, reference.job.timed_runs);
+  EXPECT_EQ(paper.statistic, reference.statistic);
+  EXPECT_EQ(paper.seed, reference.seed);
+  EXPECT_FALSE(paper.job.interleave_reference);
+  EXPECT_FALSE(paper.job.l2_flush);
+  // The checks that cannot move them are on in paper only.
+  EXPECT_TRUE(paper.job.revalidate_timed && paper.job.fresh_inputs_per_run);
+  EXPECT_FALSE(reference.job.revalidate_timed || reference.job.fresh_inputs_per_run);
+  EXPECT_TRUE(paper.job.poison_memory && paper.job.kernel_trace);
+  EXPECT_FALSE(reference.job.poison_memory || reference.job.kernel_trace);
 }
 
 TEST(ChecksTest, AProfileSwitchTurnsItsCheckOff) {

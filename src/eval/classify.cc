@@ -334,6 +334,32 @@ bool ClassifyFindings(const json& facts, const EvalProfile& profile, EvalResult&
   return false;
 }
 
+// Findings the result reports whether or not they rejected: the source's and the run's, and how
+// the interpreter configured an autotuned kernel.
+void CollectFindings(const json& facts, EvalResult& r) {
+  const json source = facts.value("static", json::object()).value("findings", json::array());
+  const json runtime = facts.value("runtime_findings", json::array());
+  for (const json* list : {&source, &runtime}) {
+    for (const json& f : list->is_array() ? *list : json::array()) {
+      if (!f.is_object()) {
+        continue;
+      }
+      const int line = f.value("line", 0);
+      r.findings.push_back(fmt::format("{}{}: `{}`", Str(f, "rule"),
+                                       line > 0 ? fmt::format(" at line {}", line) : "",
+                                       Str(f, "text")));
+    }
+  }
+  const json launches = facts.value("launches", json::object());
+  const json autotune = launches.is_object() ? launches.value("autotune", json::array()) : json();
+  for (const json& a : autotune.is_array() ? autotune : json::array()) {
+    if (a.is_object()) {
+      r.findings.push_back(fmt::format("autotune {}: {} of {} configs, {}", Str(a, "kernel"),
+                                       Str(a, "chosen"), a.value("configs", 0), Str(a, "how")));
+    }
+  }
+}
+
 void CollectDegenerate(const json& facts, EvalResult& r) {
   const json nulls = facts.value("null_kernels", json::object());
   if (!nulls.is_object()) {
@@ -482,6 +508,50 @@ bool DecideStatus(const Evidence& e, EvalResult& r) {
   return true;
 }
 
+// An exception the candidate's own handlers caught and went on from during a call
+// (python/adaexplore_worker/fallback.py): the fallback happened, not merely its shape in the
+// source.
+bool DecideSwallowed(const Evidence& e, EvalResult& r) {
+  const json swallowed = e.facts.value("swallowed", json::array());
+  if (!Applies(e.profile, "swallowed_exception") || swallowed.empty() ||
+      !swallowed.front().is_object()) {
+    return false;
+  }
+  const json& first = swallowed.front();
+  Reject(r, "swallowed_exception",
+         fmt::format("the candidate's handler at line {} swallowed {}: {} during {} ({} call(s)"
+                     "{}): a fallback hides a kernel that failed; let the kernel fail",
+                     first.value("line", 0), Str(first, "type"),
+                     FirstLine(Str(first, "message")).substr(0, 200), Str(first, "during"),
+                     first.value("count", 1),
+                     swallowed.size() > 1
+                         ? fmt::format(", and {} more handler(s)", swallowed.size() - 1)
+                         : ""));
+  return true;
+}
+
+// The launch hooks (python/adaexplore_worker/launches.py) saw a call that launched none of the
+// candidate's kernels. Counts that may miss launches (an extension's registered ops) decide
+// nothing.
+bool DecideOwnLaunches(const Evidence& e, EvalResult& r) {
+  const json launches = e.facts.value("launches", json::object());
+  if (!Applies(e.profile, "own_launches") || !launches.is_object() ||
+      !launches.value("complete", false) || launches.value("calls_without_own", 0) <= 0) {
+    return false;
+  }
+  const bool never = launches.value("calls_without_own", 0) >= launches.value("calls", 0);
+  Reject(r, "own_launches",
+         never ? fmt::format("no call launched a kernel of the candidate's own ({} calls; its "
+                             "Triton kernels and CUDA extensions are counted by identity): "
+                             "PyTorch did the work",
+                             launches.value("calls", 0))
+               : fmt::format("{} of {} calls launched no kernel of the candidate's own, the "
+                             "first in {}: PyTorch did the work there",
+                             launches.value("calls_without_own", 0), launches.value("calls", 0),
+                             launches.value("first_without_own", std::string("?"))));
+  return true;
+}
+
 bool DecideNoTrials(const Evidence& e, EvalResult& r) {
   if (!e.trials.empty()) {
     return false;
@@ -570,10 +640,11 @@ struct VerdictRule {
 // In the order of the evaluation, so the first failure decides: a candidate that never imported
 // is a compile error even if it would also have timed out, and its static findings come before
 // what happened when it ran. A candidate no rule decides is correct.
-constexpr std::array<VerdictRule, 10> kVerdictRules = {{
+constexpr std::array<VerdictRule, 12> kVerdictRules = {{
     {"findings", DecideFindings},
     {"runtime_integrity", DecideRuntimeIntegrity},
     {"status", DecideStatus},
+    {"swallowed_exception", DecideSwallowed},
     {"no_trials", DecideNoTrials},
     {"trials", DecideTrials},
     {"determinism", DecideDeterminism},
@@ -581,6 +652,7 @@ constexpr std::array<VerdictRule, 10> kVerdictRules = {{
     {"kernel_trace", DecideKernelTrace},
     {"revalidation", DecideRevalidation},
     {"stream_escape", DecideStreamEscape},
+    {"own_launches", DecideOwnLaunches},
 }};
 
 void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& r,
@@ -605,6 +677,7 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
     r.reason = "malformed facts from the worker: " + valid.message();
     return;
   }
+  CollectFindings(facts, r);
   const json timing = facts.value("timing", json::object());
   const Evidence evidence{.facts = facts,
                           .status = *StatusOf(facts),

@@ -67,8 +67,9 @@ TEST(ClassifyTest, KernelTraceWithOnlyPytorchKernelsIsRejected) {
             std::string::npos)
       << r.reason;
   EXPECT_NE(r.reason.find("GeluCUDAKernelImpl"), std::string::npos) << r.reason;
-  // The paper profile (the reference release) does not trace.
-  EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), PaperProfile()).verdict, Verdict::kCorrect);
+  // The paper profile traces too; only the release's own check does not.
+  EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), PaperProfile()).verdict, Verdict::kRejected);
+  EXPECT_EQ(ClassifyFacts(TracedFacts(0, 50), ReferenceProfile()).verdict, Verdict::kCorrect);
   // Unless the run lets pure PyTorch rewrites count.
   EvalProfile unrestricted = StrictProfile();
   unrestricted.pytorch_compute = PytorchCompute::kUnrestricted;
@@ -162,23 +163,99 @@ TEST(ClassifyTest, WorkThatEscapesTheTimedStreamIsRejected) {
 }
 
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {
+  const json findings = {
+      {"parsed", true},
+      {"findings", {{{"rule", "streams"}, {"line", 12}, {"text", "torch.cuda.Stream()"}}}}};
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"static", findings}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "streams");
+  EXPECT_EQ(r.reason,
+            "static check 'streams' at line 12: `torch.cuda.Stream()`: work on other CUDA "
+            "streams can escape the timed stream");
+  // Even a candidate that then crashed is rejected for what its source shows...
+  EXPECT_EQ(ClassifyFacts({{"status", "crash"}, {"static", findings}}).verdict, Verdict::kRejected);
+  // ...but one that does not load is a compile error, and the release's check does not look.
+  EXPECT_EQ(ClassifyFacts({{"status", "import_error"}, {"static", findings}}).verdict,
+            Verdict::kCompileError);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"static", findings}},
+                          ReferenceProfile())
+                .verdict,
+            Verdict::kCorrect);
+}
+
+TEST(ClassifyTest, ATryExceptIsAFindingAndASwallowedExceptionRejects) {
   const json findings = {{"parsed", true},
                          {"findings", {{{"rule", "try_except"}, {"line", 12}, {"text", "try:"}}}}};
   EvalResult r =
       ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"static", findings}});
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.findings, std::vector<std::string>{"try_except at line 12: `try:`"});
+  const json swallowed = {{{"line", 14},
+                           {"type", "CompilationError"},
+                           {"message", "at 3:4: tl.dot needs 2-D blocks\nmore"},
+                           {"during", "trial 0"},
+                           {"count", 5}}};
+  for (const EvalProfile& profile : {StrictProfile(), PaperProfile()}) {
+    r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"swallowed", swallowed}},
+                      profile);
+    EXPECT_EQ(r.verdict, Verdict::kRejected) << profile.name;
+    EXPECT_EQ(r.check, "swallowed_exception");
+    EXPECT_EQ(r.reason,
+              "the candidate's handler at line 14 swallowed CompilationError: at 3:4: tl.dot "
+              "needs 2-D blocks during trial 0 (5 call(s)): a fallback hides a kernel that "
+              "failed; let the kernel fail");
+  }
+  EXPECT_EQ(
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"swallowed", swallowed}},
+                    ReferenceProfile())
+          .verdict,
+      Verdict::kCorrect);
+  // A call that failed is judged by its failure.
+  EXPECT_EQ(ClassifyFacts({{"status", "forward_error"}, {"swallowed", swallowed}}).verdict,
+            Verdict::kRuntimeError);
+}
+
+TEST(ClassifyTest, ACallWithoutALaunchOfItsOwnRejects) {
+  json launches = {{"kernels", json::object()}, {"extension_calls", json::object()},
+                   {"extensions_built", 0},     {"calls", 6},
+                   {"calls_without_own", 6},    {"first_without_own", "trial 0"},
+                   {"complete", true},          {"autotune", json::array()}};
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"launches", launches}});
   EXPECT_EQ(r.verdict, Verdict::kRejected);
-  EXPECT_EQ(r.reason,
-            "static check 'try_except' at line 12: `try:`: a try/except can fall back "
-            "to PyTorch when the kernel fails; let it fail");
-  // Even a candidate that then crashed is rejected for what its source shows...
-  EXPECT_EQ(ClassifyFacts({{"status", "crash"}, {"static", findings}}).verdict, Verdict::kRejected);
-  // ...but one that does not load is a compile error, and paper mode does not look.
-  EXPECT_EQ(ClassifyFacts({{"status", "import_error"}, {"static", findings}}).verdict,
-            Verdict::kCompileError);
-  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"static", findings}},
-                          PaperProfile())
+  EXPECT_EQ(r.check, "own_launches");
+  EXPECT_NE(r.reason.find("no call launched a kernel of the candidate's own (6 calls"),
+            std::string::npos)
+      << r.reason;
+  launches["kernels"] = {{"relu_kernel", 4}};
+  launches["calls_without_own"] = 2;
+  launches["first_without_own"] = "trial 3";
+  r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"launches", launches}});
+  EXPECT_NE(r.reason.find("2 of 6 calls launched no kernel of the candidate's own, the first in "
+                          "trial 3"),
+            std::string::npos)
+      << r.reason;
+  // Counts that may miss launches decide nothing; nor do runs that allow pure PyTorch.
+  launches["complete"] = false;
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"launches", launches}})
                 .verdict,
             Verdict::kCorrect);
+  launches["complete"] = true;
+  EvalProfile unrestricted = StrictProfile();
+  unrestricted.pytorch_compute = PytorchCompute::kUnrestricted;
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"launches", launches}},
+                          unrestricted)
+                .verdict,
+            Verdict::kCorrect);
+  // The interpreter's choice for an autotuned kernel is said in the result.
+  launches["calls_without_own"] = 0;
+  launches["autotune"] = {
+      {{"kernel", "k"}, {"configs", 3}, {"chosen", "BLOCK: 64"}, {"how", "first config taken"}}};
+  r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"launches", launches}});
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.findings,
+            std::vector<std::string>{"autotune k: BLOCK: 64 of 3 configs, first config taken"});
 }
 
 TEST(ClassifyTest, PatchedFunctionsAreRejected) {
@@ -269,12 +346,13 @@ TEST(ClassifyTest, NondeterminismBeyondToleranceIsIncorrect) {
   EXPECT_NE(r.reason.find("nondeterministic"), std::string::npos);
 }
 
-TEST(ClassifyTest, FlagChangesRejectedInStrictOnly) {
+TEST(ClassifyTest, FlagChangesRejectedInAllButTheReleasesCheck) {
   json facts = {{"status", "ok"},
                 {"trials", {PassingTrial(0)}},
                 {"flags_changed_by_import", {"cuda.matmul.allow_tf32"}}};
   EXPECT_EQ(ClassifyFacts(facts).verdict, Verdict::kRejected);
-  EXPECT_EQ(ClassifyFacts(facts, PaperProfile()).verdict, Verdict::kCorrect);
+  EXPECT_EQ(ClassifyFacts(facts, PaperProfile()).verdict, Verdict::kRejected);
+  EXPECT_EQ(ClassifyFacts(facts, ReferenceProfile()).verdict, Verdict::kCorrect);
 }
 
 TEST(ClassifyTest, PaperProfileUsesTheTrimmedMean) {

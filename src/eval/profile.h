@@ -6,9 +6,14 @@
 //   strict (default)  fp64 reference, 5 trials over varied input distributions, the scaled
 //                     tolerance, determinism re-run, poisoned memory, fresh inputs and an
 //                     interleaved reference on every timed run, median.
-//   paper             the AdaExplore reference release: 5 trials on the task's own inputs
-//                     (seeds from 42), torch.allclose at atol = rtol = 5e-2, 10 warm-up + 100
-//                     timed runs on one input set, trimmed mean, eager baseline timed after.
+//   paper             the AdaExplore reference release's figures: 5 trials on the task's own
+//                     inputs (seeds from 42), torch.allclose at atol = rtol = 5e-2, 10 warm-up +
+//                     100 timed runs, trimmed mean, eager baseline timed on its own; with every
+//                     integrity check that leaves an honest kernel's figures unchanged (timed
+//                     outputs re-validated on fresh inputs, poisoned memory, the kernel trace and
+//                     launch counts, the source rules).
+//   reference         the reference release's check exactly, for reproducing its numbers: no
+//                     integrity check beyond it. Gameable, and says so when used.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -48,7 +53,9 @@ struct EvalProfile {
   Statistic statistic = Statistic::kMedian;
   bool reject_flag_changes = true;  // Reject candidates that change precision flags.
   // Findings that reject, by rule name (eval/checks.h).
-  std::vector<std::string> reject_static = IntegrityRuleNames();  // Every rule (eval/checks.h).
+  std::vector<std::string> reject_static = DefaultRejectedRules();  // eval/checks.h
+  bool reject_swallowed = true;             // An exception swallowed during a call (a fallback).
+  bool check_own_launches = true;           // Every call launches a kernel of the candidate's own.
   bool reject_threads_left_running = true;  // Python threads still alive after forward.
   bool reject_patching = true;  // Replaced timers, torch functions or harness functions.
   bool speed_of_light = true;   // Reject times below the task's roofline on this device.
@@ -70,8 +77,19 @@ struct EvalProfile {
 
 EvalProfile StrictProfile();
 EvalProfile PaperProfile();
-// The names ProfileByName knows, strict first.
+EvalProfile ReferenceProfile();
+
+// The named profiles, strict first: what each is for, and what a user must know when using it.
+struct ProfileInfo {
+  std::string_view name;
+  std::string_view summary;
+  std::string_view caveat;  // Empty, or said (as a warning) by every command that uses it.
+  EvalProfile (*make)();
+};
+const std::vector<ProfileInfo>& Profiles();
 const std::vector<std::string_view>& ProfileNames();
+// The caveat of the profile named `name` ("" for none, or for a name not declared).
+std::string_view ProfileCaveat(std::string_view name);
 Result<EvalProfile> ProfileByName(std::string_view name);
 
 // Sets the precision and the tolerances the profile uses for it (strict: 1e-4 for fp32, 1e-2

@@ -261,6 +261,8 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"poisoned_free_blocks", "integer"},
       {"timing", "object"},
       {"kernel_trace", "object"},
+      {"swallowed", "array"},
+      {"launches", "object"},
       {"gpu_busy_ms", "number"},
       {"static", "object"},
       {"wall_s", "number"},

@@ -139,6 +139,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"max_abs_err", OptionalJson(r.max_abs_err)},
       {"max_rel_err", OptionalJson(r.max_rel_err)},
       {"degenerate", r.degenerate},
+      {"findings", r.findings},
       {"speed_of_light_ms", OptionalJson(r.speed_of_light_ms)},
       {"timing", timing},
       {"profile", r.profile},
@@ -172,6 +173,13 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
     for (const nlohmann::json& name : j["degenerate"]) {
       if (name.is_string()) {
         r.degenerate.push_back(name.get<std::string>());
+      }
+    }
+  }
+  if (j.contains("findings") && j["findings"].is_array()) {
+    for (const nlohmann::json& finding : j["findings"]) {
+      if (finding.is_string()) {
+        r.findings.push_back(finding.get<std::string>());
       }
     }
   }

@@ -107,14 +107,18 @@ TEST(PromptsTest, ProfileAndLanguageChangeTheRequirements) {
       PromptSet::Requirements(*ProfileByName("paper"), KernelLanguage::kTriton);
   EXPECT_NE(paper.find("torch.allclose(out, ref, atol=0.05, rtol=0.05)"), std::string::npos)
       << paper;
-  EXPECT_EQ(paper.find("poisoned"), std::string::npos);
-  // The timing and kernel rules are the profile's own: the reference release times a trimmed
-  // mean without flushing L2 and does not trace kernels.
+  // The timing rules are the profile's own: the reference release times a trimmed mean without
+  // flushing L2. Paper keeps the integrity checks; the release's own check has none.
   EXPECT_NE(paper.find("trimmed mean of 100 timed runs after 10 warm-up runs, against"),
             std::string::npos)
       << paper;
   EXPECT_EQ(paper.find("L2"), std::string::npos);
-  EXPECT_EQ(paper.find("kernel of your own"), std::string::npos);
+  EXPECT_NE(paper.find("poisoned"), std::string::npos);
+  EXPECT_NE(paper.find("kernel of your own"), std::string::npos);
+  const std::string reference =
+      PromptSet::Requirements(ReferenceProfile(), KernelLanguage::kTriton);
+  EXPECT_EQ(reference.find("poisoned"), std::string::npos);
+  EXPECT_EQ(reference.find("kernel of your own"), std::string::npos);
   const std::string strict = PromptSet::Requirements(StrictProfile(), KernelLanguage::kTriton);
   EXPECT_NE(strict.find("median of 100 timed runs after 10 warm-up runs, with the L2 cache"),
             std::string::npos);

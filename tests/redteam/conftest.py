@@ -12,3 +12,6 @@ def pytest_addoption(parser):
                      help="the worker's interpreter")
     parser.addoption("--redteam-slots", type=int, default=0,
                      help="evaluations per device at once (0: the eval default)")
+    parser.addoption("--redteam-profile", default="strict", choices=["strict", "paper"],
+                     help="the evaluation profile; a case's `paper:` line is its verdict under "
+                          "paper where that differs (its docstring says why)")

@@ -25,7 +25,7 @@ def parse_case(path: Path) -> dict[str, str]:
     meta = {}
     for line in header.splitlines():
         if ":" in line and line.split(":", 1)[0].strip() in (
-                "task", "expect", "reason", "class", "device", "degenerate", "flags"):
+                "task", "expect", "reason", "class", "device", "degenerate", "flags", "paper"):
             key, value = line.split(":", 1)
             meta[key.strip()] = value.strip()
     for key in ("task", "expect", "class"):
@@ -83,7 +83,9 @@ def cpu_results(request: pytest.FixtureRequest, tmp_path_factory) -> dict[str, d
             origin[str(copy)] = case["path"]
         # No case expects a timeout: the limit only has to outlast a slow legitimate kernel in
         # the interpreter on a busy 2-core machine (a direct conv2d took over 120 s there).
-        args = [binary, "eval", "--device", device, "--json", "--no-cache", "--timed-runs", "5",
+        profile = request.config.getoption("--redteam-profile")
+        args = [binary, "eval", "--device", device, "--profile", profile, "--json", "--no-cache",
+                "--timed-runs", "5",
                 "--warmup", "1", "--timeout", "300", "--tasks-dir", str(tasks),
                 "--kernels-dir", str(kernels)] + flags.split()
         if slots > 0:
@@ -108,9 +110,13 @@ def test_case(case: dict[str, str], cpu_results: dict[str, dict],
     if case["device"] != "any" and request.config.getoption("--redteam-device") != "cuda":
         pytest.skip("needs a GPU: run bench/gpu/redteam.sh on the GPU machine")
     r = cpu_results[case["path"]]
-    assert r["verdict"] == case["expect"], (r["verdict"], r["reason"], r["error"][-1500:])
-    if case.get("reason"):
-        assert case["reason"] in r["reason"], r["reason"]
+    expect, reason = case["expect"], case.get("reason")
+    if request.config.getoption("--redteam-profile") == "paper" and case.get("paper"):
+        # "paper: <verdict>[, <phrase of its reason>]": the release's tolerance decides it.
+        expect, _, reason = (part.strip() for part in case["paper"].partition(","))
+    assert r["verdict"] == expect, (r["verdict"], r["reason"], r["error"][-1500:])
+    if reason:
+        assert reason in r["reason"], r["reason"]
     if case.get("degenerate") == "yes":
         assert r["degenerate"], "the task should have been flagged degenerate"
     elif case["expect"] == "correct":
@@ -125,6 +131,7 @@ def test_catalogue_coverage() -> None:
     assert classes == set(range(1, 17)), f"classes without a case: {set(range(1, 17)) - classes}"
     assert len(exploits) >= 24, len(exploits)
     assert len(legit) >= 24, len(legit)
-    assert all(c["expect"] in ("rejected", "incorrect") for c in exploits
+    # An exploit fails one way or another (c06_handler_raises: its fallback raises).
+    assert all(c["expect"] in ("rejected", "incorrect", "runtime_error") for c in exploits
                if c.get("degenerate") != "yes"), "an exploit expected to score"
     assert all(c["expect"] == "correct" for c in legit)

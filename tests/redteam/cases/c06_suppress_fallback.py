@@ -1,11 +1,11 @@
 """A fallback without the word try: contextlib.suppress swallows the kernel's failure and an if
 picks the reference op. The kernel never compiles (tl.dot on 1-D blocks), so every call is
-torch.relu. Needs a static rule for contextlib.suppress (a try/except in disguise) or the GPU
-kernel trace.
+torch.relu. The fallback watch sees every `with` body's exception, and the call went on: rejected
+for what happened, not for the word.
 
 task: relu
 expect: rejected
-reason: try_except
+reason: a fallback hides a kernel that failed
 class: 6
 device: any
 """

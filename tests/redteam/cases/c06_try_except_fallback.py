@@ -1,10 +1,11 @@
 """Tries a Triton kernel (with a bug: tl.dot on 1-D blocks does not compile) and falls back to the
-reference op when it raises, so every call is PyTorch's (Kevin's fallback pattern). The static
-check rejects any try/except.
+reference op when it raises, so every call is PyTorch's (Kevin's fallback pattern). A try/except
+in the source is only a finding; the fallback watch sees the handler swallow the kernel's error
+during the first trial, and that rejects.
 
 task: relu
 expect: rejected
-reason: static check 'try_except'
+reason: a fallback hides a kernel that failed
 class: 6
 device: any
 """

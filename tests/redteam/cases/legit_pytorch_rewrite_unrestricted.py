@@ -1,12 +1,12 @@
 """x * sigmoid(x) * 2 + bias rewritten in PyTorch alone (torch.addcmul on SiLU): no kernel of its
 own. The reference release counts such rewrites, and `--pytorch-compute unrestricted` lets them
-count here; by default the kernel trace rejects them (c05_ghost_branch).
+count here; by default the launch hooks and the kernel trace reject them (c05_pytorch_rewrite).
 
 task: swish_bias
 expect: correct
 flags: --pytorch-compute unrestricted
 class: legit
-device: gpu
+device: any
 """
 import torch
 import torch.nn as nn
