@@ -2,10 +2,14 @@
 zeros pass KernelBench's bf16 tolerance of 1e-2 (issue #165) but not the scaled fp32 criterion,
 so on a task that is not degenerate the shortcut fails.
 
+Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
+inputs, the reference release's gate, accepts this output; only strict rejects it.
+
 task: softmax_wide
 expect: incorrect
 reason: outside tolerance
 class: 2
+paper: correct
 device: any
 """
 import torch

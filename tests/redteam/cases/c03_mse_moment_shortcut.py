@@ -3,10 +3,14 @@
 inputs are independent, which holds in expectation only. Off by the sample covariance: outside
 the fp32 tolerance.
 
+Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
+inputs, the reference release's gate, accepts this output; only strict rejects it.
+
 task: mse_loss
 expect: incorrect
 reason: outside tolerance
 class: 3
+paper: correct
 device: any
 """
 import torch

@@ -1,10 +1,14 @@
 """MSE over a quarter of the elements (every 4th), rescaled as a mean of the sample: the
 subsampling hack of KernelBench PR #118 on a mean-type loss.
 
+Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
+inputs, the reference release's gate, accepts this output; only strict rejects it.
+
 task: mse_loss
 expect: incorrect
 reason: outside tolerance
 class: 4
+paper: correct
 device: any
 """
 import torch

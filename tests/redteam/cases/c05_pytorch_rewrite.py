@@ -4,7 +4,7 @@ GPU (legit_pytorch_rewrite_unrestricted is the same rewrite where the run allows
 
 task: swish_bias
 expect: rejected
-reason: no call launched a kernel of the candidate's own
+reason: PyTorch
 class: 5
 device: any
 """

@@ -1,10 +1,14 @@
 """RMS norm with the "fast inverse square root" bit trick (0x5f3759df) and a single Newton step
 in place of a real rsqrt: about 2e-3 relative error in every output, visible at fp32 tolerance.
 
+Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
+inputs, the reference release's gate, accepts this output; only strict rejects it.
+
 task: rmsnorm
 expect: incorrect
 reason: outside tolerance
 class: 13
+paper: correct
 device: any
 """
 import torch

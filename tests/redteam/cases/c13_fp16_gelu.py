@@ -2,10 +2,14 @@
 precision, result cast back): half the register traffic and faster math, about 1e-3 relative
 error, which the fp32 tolerance (1e-4 of the output's scale) does not admit.
 
+Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
+inputs, the reference release's gate, accepts this output; only strict rejects it.
+
 task: gelu
 expect: incorrect
 reason: outside tolerance
 class: 13
+paper: correct
 device: any
 """
 import torch

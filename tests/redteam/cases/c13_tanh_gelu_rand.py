@@ -2,10 +2,14 @@
 inputs), where it stays inside the fp32 tolerance (0.91x, per the harness docs). Strict's wider
 trials (normal, rescaled, heavy-tailed inputs) reach the region where it is off by a few times 1e-4.
 
+Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
+inputs, the reference release's gate, accepts this output; only strict rejects it.
+
 task: gelu_rand
 expect: incorrect
 reason: (normal inputs)
 class: 13
+paper: correct
 device: any
 """
 import torch

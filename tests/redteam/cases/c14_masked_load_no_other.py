@@ -3,10 +3,14 @@ lanes hold undefined values (in practice 0.0), which then enter the max and the 
 exponentials. Undefined behaviour that is stable on one machine and wrong: each padded lane adds
 exp(0 - max) to the denominator.
 
+Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
+inputs, the reference release's gate, accepts this output; only strict rejects it.
+
 task: softmax
 expect: incorrect
 reason: outside tolerance
 class: 14
+paper: correct
 device: gpu
 """
 import torch
