@@ -148,6 +148,24 @@ def count_mismatches(out: torch.Tensor, ref: torch.Tensor, criterion: str, atol:
     return bad
 
 
+def relative_error(out: torch.Tensor, ref: torch.Tensor) -> float:
+    """max |out - ref| / max |ref| over finite elements, in float32 (float64 for float64 outputs),
+    chunked: how accurate a timed output is, beside the trials' figures."""
+    o, r = out.detach().reshape(-1), ref.detach().reshape(-1)
+    if o.numel() != r.numel() or o.numel() == 0 or not o.is_floating_point():
+        return 0.0
+    work = torch.float64 if o.dtype == torch.float64 else torch.float32
+    worst = 0.0
+    for start in range(0, o.numel(), CHUNK_ELEMENTS):
+        oc = o[start:start + CHUNK_ELEMENTS].to(work)
+        rc = r[start:start + CHUNK_ELEMENTS].to(o.device, work)
+        both = torch.isfinite(oc) & torch.isfinite(rc)
+        d = torch.where(both, (oc - rc).abs(), torch.zeros_like(oc))
+        worst = max(worst, float(d.max()))
+    scale = max_abs_finite(r)
+    return worst / scale if scale > 0 else 0.0
+
+
 def constant_mismatches(value: float, ref: torch.Tensor, criterion: str, atol: float,
                         rtol: float, ref_max: float) -> int:
     """Elements of `ref` that a constant output `value` would get wrong (no full-size tensor is

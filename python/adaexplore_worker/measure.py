@@ -93,6 +93,7 @@ def time_candidate(ctx: Context) -> None:
     samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
                                        "candidate_wall_ms": [], "reference_wall_ms": []}
     failures, mutated, checked = 0, 0, 0
+    worst_error = 0.0  # The largest relative error of a re-validated timed output.
     previous: list[Any] | None = None  # The last run's candidate inputs.
     first_failure: dict[str, Any] | None = None
 
@@ -132,8 +133,9 @@ def time_candidate(ctx: Context) -> None:
                 record("reference", i, rms, rwall)
             if revalidate and i >= warmup:
                 checked += 1
-                ok, detail = _revalidate(out, ref_out, o.criterion, o.revalidate_atol,
-                                         o.revalidate_rtol)
+                ok, detail, error = _revalidate(out, ref_out, o.criterion, o.revalidate_atol,
+                                                o.revalidate_rtol)
+                worst_error = max(worst_error, error)
                 if fresh and not all(check.bitwise_equal(a, b) for a, b in zip(cx, x)):
                     mutated += 1
                     ok = False
@@ -149,7 +151,8 @@ def time_candidate(ctx: Context) -> None:
                               **_clock(ctx), "fresh_inputs": fresh,
                               "interleaved": interleave, "revalidated": checked,
                               "revalidation_failures": failures,
-                              "inputs_mutated_runs": mutated}
+                              "inputs_mutated_runs": mutated,
+                              "revalidated_relative_error": worst_error}
     if first_failure:
         timing["first_revalidation_failure"] = first_failure
     if o.compile_baseline:
@@ -181,14 +184,18 @@ def _timed_candidate(ctx: Context, timer: Timer, args: list[Any],
 
 
 def _revalidate(out: Any, ref_out: Any, criterion: str, atol: float,
-                rtol: float) -> tuple[bool, dict[str, Any]]:
+                rtol: float) -> tuple[bool, dict[str, Any], float]:
+    """Whether a timed output matches the reference's on the same inputs, what is wrong if not,
+    and its relative error."""
     got, want = check.flatten_outputs(out), check.flatten_outputs(ref_out)
     if len(got) != len(want):
-        return False, {"problem": "number of outputs changed"}
+        return False, {"problem": "number of outputs changed"}, 0.0
+    error = 0.0
     for g, w in zip(got, want):
         if not isinstance(g, torch.Tensor) or g.shape != w.shape:
-            return False, {"problem": "output form changed"}
+            return False, {"problem": "output form changed"}, error
+        error = max(error, check.relative_error(g, w))
         bad = check.count_mismatches(g, w, criterion, atol, rtol)
         if bad:
-            return False, {"problem": "values", "violations": bad}
-    return True, {}
+            return False, {"problem": "values", "violations": bad}, error
+    return True, {}, error

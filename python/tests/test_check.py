@@ -101,3 +101,12 @@ def test_count_mismatches_for_timed_runs() -> None:
     nan[5] = float("nan")
     assert check.count_mismatches(nan, ref, "scaled", 1e-3, 1e-3) == 1
     assert check.count_mismatches(torch.zeros(3), torch.zeros(4), "scaled", 1e-3, 1e-3) == 4
+
+
+def test_relative_error_of_a_timed_output() -> None:
+    ref = torch.tensor([4.0, -2.0, 1.0])
+    assert check.relative_error(ref.clone(), ref) == 0.0
+    assert check.relative_error(torch.tensor([4.0, -2.0, 1.5]), ref) == 0.125  # 0.5 of 4.
+    # Non-finite elements are the value checks' business, not this figure's.
+    assert check.relative_error(torch.tensor([4.0, float("nan"), 1.0]), ref) == 0.0
+    assert check.relative_error(torch.zeros(2), ref) == 0.0  # Shapes differ: no figure.

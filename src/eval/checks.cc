@@ -67,6 +67,10 @@ const std::vector<IntegrityCheck>& IntegrityChecks() {
       {"revalidation", kRuntime, "cache or replay results between calls",
        "every timed output is checked against the reference on the same fresh inputs",
        OnJob<&JobOptions::revalidate_timed>},
+      {"timed_accuracy", kRuntime, "compute less accurately when timed than when checked",
+       "a timed output far less accurate than every checked one means the kernel changes what "
+       "it computes once the checks are over",
+       OnJob<&JobOptions::revalidate_timed>},
       {"stream_escape", kRuntime, "leave work outside the timed stream",
        "work on side streams or threads escapes the timer", On<&EvalProfile::check_stream_escape>},
       {"swallowed_exception", kRuntime, "swallow an exception while called (a fallback)",

@@ -608,6 +608,50 @@ bool DecideRevalidation(const Evidence& e, EvalResult& r) {
   return true;
 }
 
+// The worst relative error (max |out - ref| / max |ref|) of the checked outputs, against the
+// trials' references.
+double TrialRelativeError(const json& trials) {
+  double worst = 0;
+  for (const json& trial : trials) {
+    for (const json& output : trial.value("outputs", json::array())) {
+      const json values = output.value("values", json::object());
+      const double scale = Num(values, "ref_max_abs").value_or(0.0);
+      if (scale > 0) {
+        worst = std::max(worst, Num(values, "max_abs_err").value_or(0.0) / scale);
+      }
+    }
+  }
+  return worst;
+}
+
+// Timed outputs much less accurate than every checked one: the kernel computes differently when
+// timed (fp16 from the seventh call on), even where the tolerance would let both pass. An honest
+// kernel's error on fresh inputs of the same task is of the same order as on the trials'; the
+// floor and the factor leave room for rounding that varies with the values and for atomics.
+bool DecideTimedAccuracy(const Evidence& e, EvalResult& r) {
+  constexpr double kFactor = 20;
+  constexpr double kFloor = 1e-5;  // Relative: ~80 float32 ulps of the output's scale.
+  const std::optional<double> timed = Num(e.timing, "revalidated_relative_error");
+  if (!Applies(e.profile, "timed_accuracy") || !timed) {
+    return false;
+  }
+  double self_error = 0;  // How far the task-precision reference (timing's) is from exact.
+  const json reference = e.facts.value("reference", json::object());
+  for (const json& v : reference.value("self_error", json::array())) {
+    self_error = std::max(self_error, v.is_number() ? v.get<double>() : 0.0);
+  }
+  const double checked = TrialRelativeError(e.trials) + self_error;
+  if (*timed <= kFactor * std::max(checked, kFloor)) {
+    return false;
+  }
+  Reject(r, "timed_accuracy",
+         fmt::format("timed outputs were up to {:.3g} of the output's scale from the reference, "
+                     "the checked ones at most {:.3g}: the kernel computes less accurately when "
+                     "timed",
+                     *timed, checked));
+  return true;
+}
+
 bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
   if (!Applies(e.profile, "stream_escape") || !e.timing.value("meaningful", false)) {
     return false;
@@ -640,7 +684,7 @@ struct VerdictRule {
 // In the order of the evaluation, so the first failure decides: a candidate that never imported
 // is a compile error even if it would also have timed out, and its static findings come before
 // what happened when it ran. A candidate no rule decides is correct.
-constexpr std::array<VerdictRule, 12> kVerdictRules = {{
+constexpr std::array<VerdictRule, 13> kVerdictRules = {{
     {"findings", DecideFindings},
     {"runtime_integrity", DecideRuntimeIntegrity},
     {"status", DecideStatus},
@@ -651,6 +695,7 @@ constexpr std::array<VerdictRule, 12> kVerdictRules = {{
     {"flags_changed_by_import", DecideFlagsChanged},
     {"kernel_trace", DecideKernelTrace},
     {"revalidation", DecideRevalidation},
+    {"timed_accuracy", DecideTimedAccuracy},
     {"stream_escape", DecideStreamEscape},
     {"own_launches", DecideOwnLaunches},
 }};

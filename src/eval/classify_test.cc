@@ -216,6 +216,31 @@ TEST(ClassifyTest, ATryExceptIsAFindingAndASwallowedExceptionRejects) {
             Verdict::kRuntimeError);
 }
 
+TEST(ClassifyTest, TimedOutputsLessAccurateThanTheCheckedOnesReject) {
+  // PassingTrial's output: max_abs_err over ref_max_abs.
+  const json trial = PassingTrial(0);
+  const json values = trial["outputs"][0]["values"];
+  const double checked = values["max_abs_err"].get<double>() / values["ref_max_abs"].get<double>();
+  json timing = Timing(0.5, 1.5);
+  timing["revalidated_relative_error"] = 1e-3;
+  const json facts = {{"status", "ok"}, {"trials", {trial}}, {"timing", timing}};
+  ASSERT_LT(20 * std::max(checked, 1e-5), 1e-3);
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "timed_accuracy");
+  EXPECT_NE(r.reason.find("computes less accurately when timed"), std::string::npos) << r.reason;
+  EXPECT_EQ(ClassifyFacts(facts, PaperProfile()).verdict, Verdict::kRejected);
+  EXPECT_EQ(ClassifyFacts(facts, ReferenceProfile()).verdict, Verdict::kCorrect);
+  // Rounding that varies with the values, within the factor and the floor, is no drift; nor is
+  // the task-precision reference's own distance from exact.
+  json honest = facts;
+  honest["timing"]["revalidated_relative_error"] = 1.5e-4;
+  EXPECT_EQ(ClassifyFacts(honest).verdict, Verdict::kCorrect);
+  json imprecise_reference = facts;
+  imprecise_reference["reference"] = {{"self_error", {1e-4}}};
+  EXPECT_EQ(ClassifyFacts(imprecise_reference).verdict, Verdict::kCorrect);
+}
+
 TEST(ClassifyTest, ACallWithoutALaunchOfItsOwnRejects) {
   json launches = {{"kernels", json::object()}, {"extension_calls", json::object()},
                    {"extensions_built", 0},     {"calls", 6},

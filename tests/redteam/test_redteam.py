@@ -119,7 +119,9 @@ def test_case(case: dict[str, str], cpu_results: dict[str, dict],
         assert reason in r["reason"], r["reason"]
     if case.get("degenerate") == "yes":
         assert r["degenerate"], "the task should have been flagged degenerate"
-    elif case["expect"] == "correct":
+    elif case["expect"] == "correct" and request.config.getoption("--redteam-profile") == "strict":
+        # Under paper (task inputs only, 5e-2) more tasks let a trivial output pass: flagged, and
+        # true there.
         assert not r["degenerate"], f"unexpectedly degenerate: {r['degenerate']}"
 
 
