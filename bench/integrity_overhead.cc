@@ -34,17 +34,8 @@ namespace {
 
 EvalProfile ChecksOff(EvalProfile p) {
   p.name = "strict-checks-off";
-  p.job.determinism_check = false;
-  p.job.poison_memory = false;
+  SetIntegrityChecks(p, false);
   p.job.null_selftest = false;
-  p.job.revalidate_timed = false;
-  p.check_stream_escape = false;
-  p.speed_of_light = false;
-  p.job.kernel_trace = false;
-  p.reject_static.clear();
-  p.reject_patching = false;
-  p.reject_threads_left_running = false;
-  p.reject_flag_changes = false;
   return p;
 }
 

@@ -12,6 +12,21 @@ constexpr uint64_t kPaperSeed = 42;
 
 EvalProfile StrictProfile() { return EvalProfile{}; }
 
+void SetIntegrityChecks(EvalProfile& p, bool on) {
+  p.job.determinism_check = on;
+  p.job.poison_memory = on;
+  p.job.revalidate_timed = on;
+  p.job.kernel_trace = on;
+  p.check_stream_escape = on;
+  p.speed_of_light = on;
+  p.reject_static = on ? DefaultRejectedRules() : std::vector<std::string>{};
+  p.reject_patching = on;
+  p.reject_threads_left_running = on;
+  p.reject_flag_changes = on;
+  p.reject_swallowed = on;
+  p.check_own_launches = on;
+}
+
 EvalProfile ReferenceProfile() {
   EvalProfile p;
   p.name = "reference";
@@ -21,25 +36,14 @@ EvalProfile ReferenceProfile() {
   p.job.reference_precision = ReferencePrecision::kTask;
   p.job.criterion = Criterion::kAllclose;
   p.job.atol = p.job.rtol = kPaperTolerance;
-  p.job.determinism_check = false;
-  p.job.poison_memory = false;
   p.job.warmup_runs = 10;
   p.job.timed_runs = 100;
   p.job.fresh_inputs_per_run = false;
   p.job.interleave_reference = false;
-  p.job.revalidate_timed = false;
   p.job.l2_flush = false;
-  p.check_stream_escape = false;
   p.job.generate_on = GenerateOn::kCpu;
   p.statistic = Statistic::kTrimmedMean;
-  p.reject_flag_changes = false;
-  p.reject_static.clear();
-  p.reject_threads_left_running = false;
-  p.reject_patching = false;
-  p.speed_of_light = false;
-  p.job.kernel_trace = false;
-  p.reject_swallowed = false;
-  p.check_own_launches = false;
+  SetIntegrityChecks(p, false);
   return p;
 }
 
@@ -50,33 +54,17 @@ EvalProfile PaperProfile() {
   // on the values) and each output is re-validated; the checks run in poisoned memory and are
   // repeated for determinism; the trace, the launch hooks and the source rules watch what runs.
   EvalProfile p = ReferenceProfile();
-  const EvalProfile strict = StrictProfile();
   p.name = "paper";
-  p.job.determinism_check = true;
-  p.job.poison_memory = true;
-  p.job.fresh_inputs_per_run = true;
-  p.job.revalidate_timed = true;
-  p.job.kernel_trace = true;
-  p.check_stream_escape = true;
-  p.reject_flag_changes = true;
-  p.reject_static = strict.reject_static;
-  p.reject_threads_left_running = true;
-  p.reject_patching = true;
-  p.speed_of_light = true;
-  p.reject_swallowed = true;
-  p.check_own_launches = true;
+  p.job.fresh_inputs_per_run = true;  // What re-validation needs to catch replayed results.
+  SetIntegrityChecks(p, true);
   return p;
 }
 
 const std::vector<ProfileInfo>& Profiles() {
   static const std::vector<ProfileInfo> profiles = {
-      {"strict", "fp64 references over varied inputs, tight tolerances, every integrity check", "",
-       StrictProfile},
-      {"paper",
-       "the reference release's tolerance, trials, statistic and baseline, with every integrity "
-       "check that leaves an honest kernel's figures unchanged",
-       "", PaperProfile},
-      {"reference", "the reference release's check exactly, to reproduce its numbers",
+      {"strict", "", StrictProfile},
+      {"paper", "", PaperProfile},
+      {"reference",
        "the 'reference' profile reproduces the reference release's check exactly and is "
        "gameable: timed results are not re-validated, side streams, threads, fallbacks and "
        "patched timers go unchecked; use 'paper' for its figures with integrity checks",

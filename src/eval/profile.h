@@ -79,10 +79,16 @@ EvalProfile StrictProfile();
 EvalProfile PaperProfile();
 EvalProfile ReferenceProfile();
 
-// The named profiles, strict first: what each is for, and what a user must know when using it.
+// Turns every integrity check that cannot change an honest kernel's figures on or off (the
+// determinism rerun, poisoning, re-validation of timed outputs, the kernel trace and launch
+// counts, the source rules, patching, threads, flags, side streams, fallbacks, speed of light):
+// the difference between paper and reference, declared once.
+void SetIntegrityChecks(EvalProfile& profile, bool on);
+
+// The named profiles, strict first (described at the top of this file), and what a user must
+// know when using one.
 struct ProfileInfo {
   std::string_view name;
-  std::string_view summary;
   std::string_view caveat;  // Empty, or said (as a warning) by every command that uses it.
   EvalProfile (*make)();
 };
