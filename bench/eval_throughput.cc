@@ -4,16 +4,21 @@
 //
 // For each mode it reports candidates per minute and the overhead per candidate beyond the GPU
 // time the evaluation itself needs (the candidate's and the reference's runs, measured by the
-// worker as gpu_busy_ms). Both modes do identical work: the fresh-process mode runs the very same
-// job message through `python -m adaexplore_worker.oneshot`. Each mode gets its own cold Triton
-// cache, and the fresh-process mode runs first so it cannot profit from the pool's warm disk.
+// worker as gpu_busy_ms), the share of the wall time the GPU was busy, each phase's median and
+// how often the worker's reference cache answered. Both modes run the very same job messages;
+// the fresh-process mode through `python -m adaexplore_worker.oneshot`, which has no reference
+// cache (the pattern it stands for has none). Each mode gets its own cold Triton cache. The pool
+// runs first, so a time limit on the whole benchmark cuts the baseline, not the figure the
+// benchmark is for.
 //
 //   eval_throughput --tasks-dir T --kernels-dir K [--fresh-limit N] [--json-out F]
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 #include "bench/bench_common.h"
 #include "core/clock.h"
@@ -32,6 +37,40 @@ struct ModeFigures {
   double startup_s = 0;   // Pool only: until the workers were ready.
   double gpu_busy_s = 0;  // Sum over candidates.
   int correct = 0;
+  std::map<std::string, std::vector<double>> phases;  // Seconds, per candidate that ran it.
+  std::map<std::string, int> reference_cache;         // facts.reference_cache outcomes.
+
+  void Add(const nlohmann::json& facts, Verdict verdict) {
+    ++candidates;
+    correct += verdict == Verdict::kCorrect ? 1 : 0;
+    if (!facts.is_object()) {
+      return;
+    }
+    gpu_busy_s += facts.value("gpu_busy_ms", 0.0) / 1000.0;
+    const nlohmann::json p = facts.value("phases", nlohmann::json::object());
+    for (const auto& [phase, seconds] : p.items()) {
+      if (seconds.is_number()) {
+        phases[phase].push_back(seconds.get<double>());
+      }
+    }
+    ++reference_cache[facts.value("reference_cache", std::string("none"))];
+  }
+  double BusyShare() const { return wall_s > 0 ? gpu_busy_s / wall_s : 0; }
+  double HitRate() const {
+    const auto hits = reference_cache.find("hit");
+    return candidates > 0 && hits != reference_cache.end()
+               ? static_cast<double>(hits->second) / candidates
+               : 0;
+  }
+  nlohmann::json PhaseMedians() const {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [phase, samples] : phases) {
+      std::vector<double> sorted = samples;
+      std::ranges::sort(sorted);
+      out[phase] = sorted[sorted.size() / 2];
+    }
+    return out;
+  }
 
   double PerMinute() const { return candidates > 0 ? 60.0 * candidates / wall_s : 0; }
   double OverheadPerCandidate() const {
@@ -45,13 +84,13 @@ struct ModeFigures {
             {"startup_s", startup_s},
             {"gpu_busy_s", gpu_busy_s},
             {"candidates_per_minute", PerMinute()},
-            {"overhead_s_per_candidate", OverheadPerCandidate()}};
+            {"overhead_s_per_candidate", OverheadPerCandidate()},
+            {"gpu_busy_share", BusyShare()},
+            {"phase_median_s", PhaseMedians()},
+            {"reference_cache", reference_cache},
+            {"reference_cache_hit_rate", HitRate()}};
   }
 };
-
-double GpuBusySeconds(const nlohmann::json& facts) {
-  return facts.is_object() ? facts.value("gpu_busy_ms", 0.0) / 1000.0 : 0.0;
-}
 
 Result<ModeFigures> RunFreshProcesses(const std::vector<EvalRequest>& requests,
                                       const Evaluator& evaluator, const WorkerSpec& worker,
@@ -80,11 +119,9 @@ Result<ModeFigures> RunFreshProcesses(const std::vector<EvalRequest>& requests,
     Result<std::string> text = ReadFile(out);
     nlohmann::json facts =
         text.ok() ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
-    figures.gpu_busy_s += GpuBusySeconds(facts);
-    ++figures.candidates;
     EvalResult result;
     Classify(facts, profile, result);
-    figures.correct += result.verdict == Verdict::kCorrect ? 1 : 0;
+    figures.Add(facts, result.verdict);
     (void)std::fprintf(stderr, "  fresh %zu/%zu %s\n", i + 1, requests.size(),
                        requests[i].candidate.path.c_str());
   }
@@ -117,11 +154,18 @@ Result<int> Main(int argc, char** argv) {
   }
   const std::vector<WorkerSpec>& specs = setup.workers;
 
-  // The pool's evaluator is started first only to build job messages for the fresh mode; its
-  // worker idles (no GPU work) while the fresh processes run.
-  const TimePoint pool_start_probe = Clock::now();
+  (void)std::fprintf(stderr, "worker-pool mode: %zu candidates\n", requests.size());
+  ModeFigures pool{.name = fmt::format("worker pool ({} slots)", specs[0].slots)};
+  const TimePoint start = Clock::now();
   ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator, setup.StartEvaluator(guard));
-  const double first_startup_s = ToSeconds(Clock::now() - pool_start_probe);
+  pool.startup_s = ToSeconds(Clock::now() - start);
+  ASSIGN_OR_RETURN(std::vector<EvalResult> results, evaluator->Run(requests, nullptr, &guard));
+  pool.wall_s = ToSeconds(Clock::now() - start);
+  for (const EvalResult& r : results) {
+    pool.Add(r.facts, r.verdict);
+  }
+
+  // The same job messages, each in a fresh process; the pool's worker idles meanwhile.
   std::vector<EvalRequest> fresh_requests = requests;
   if (fresh_limit > 0 && static_cast<size_t>(fresh_limit) < fresh_requests.size()) {
     fresh_requests.resize(static_cast<size_t>(fresh_limit));
@@ -129,35 +173,23 @@ Result<int> Main(int argc, char** argv) {
   (void)std::fprintf(stderr, "fresh-process mode: %zu candidates\n", fresh_requests.size());
   ASSIGN_OR_RETURN(ModeFigures fresh, RunFreshProcesses(fresh_requests, *evaluator, specs[0],
                                                         config.profile, scratch));
-  evaluator.reset();
-
-  (void)std::fprintf(stderr, "worker-pool mode: %zu candidates\n", requests.size());
-  ModeFigures pool{.name = fmt::format("worker pool ({} slots)", specs[0].slots)};
-  const TimePoint start = Clock::now();
-  ASSIGN_OR_RETURN(evaluator, setup.StartEvaluator(guard));
-  pool.startup_s = ToSeconds(Clock::now() - start);
-  ASSIGN_OR_RETURN(std::vector<EvalResult> results, evaluator->Run(requests, nullptr, &guard));
-  pool.wall_s = ToSeconds(Clock::now() - start);
-  for (const EvalResult& r : results) {
-    pool.gpu_busy_s += GpuBusySeconds(r.facts);
-    pool.correct += r.verdict == Verdict::kCorrect ? 1 : 0;
-    ++pool.candidates;
-  }
   const double speedup = fresh.PerMinute() > 0 ? pool.PerMinute() / fresh.PerMinute() : 0;
   const std::string device =
       evaluator->workers().empty() ? "?" : evaluator->workers().front().device_name;
   std::printf("\neval_throughput on %s (%zu candidates, %d timed runs each)\n", device.c_str(),
               requests.size(), config.profile.job.timed_runs);
-  std::printf("%-30s %10s %8s %10s %12s %14s %16s\n", "mode", "candidates", "correct", "wall s",
-              "cand/min", "GPU busy s", "overhead s/cand");
+  std::printf("%-30s %10s %8s %10s %12s %14s %10s %16s %10s\n", "mode", "candidates", "correct",
+              "wall s", "cand/min", "GPU busy s", "busy", "overhead s/cand", "ref hits");
   for (const ModeFigures* m : {&fresh, &pool}) {
-    std::printf("%-30s %10d %8d %10.1f %12.2f %14.1f %16.2f\n", m->name.c_str(), m->candidates,
-                m->correct, m->wall_s, m->PerMinute(), m->gpu_busy_s, m->OverheadPerCandidate());
+    std::printf("%-30s %10d %8d %10.1f %12.2f %14.1f %9.0f%% %16.2f %9.0f%%\n", m->name.c_str(),
+                m->candidates, m->correct, m->wall_s, m->PerMinute(), m->gpu_busy_s,
+                100 * m->BusyShare(), m->OverheadPerCandidate(), 100 * m->HitRate());
   }
-  std::printf(
-      "pool startup (import torch, probe GPU) %.1f s (first start %.1f s); rate ratio "
-      "%.2fx\n",
-      pool.startup_s, first_startup_s, speedup);
+  for (const ModeFigures* m : {&fresh, &pool}) {
+    std::printf("%s phase medians (s): %s\n", m->name.c_str(), m->PhaseMedians().dump().c_str());
+  }
+  std::printf("pool startup (import torch, probe GPU) %.1f s; rate ratio %.2fx\n", pool.startup_s,
+              speedup);
   RETURN_IF_ERROR(WriteJson(flags, {{"device", device},
                                     {"timed_runs", config.profile.job.timed_runs},
                                     {"fresh", fresh.ToJson()},

@@ -9,21 +9,7 @@ PROFILES=${PROFILES:-strict paper}
 SLOTS=${SLOTS:-4}
 sel=/tmp/adx-issue20
 rm -rf "$sel" && mkdir -p "$sel/tasks" "$sel/kernels"
-python3 - "$sel" "$PER_KIND" <<'PY' | tee "$OUT/issue20_selection.txt"
-import glob, json, os, shutil, sys
-sel, per_kind = sys.argv[1], int(sys.argv[2])
-for path in sorted(glob.glob(".device/showcase/kernels/*.json")):
-    task = os.path.splitext(os.path.basename(path))[0]
-    shutil.copy(f".device/showcase/{task}.py", f"{sel}/tasks/")
-    os.makedirs(f"{sel}/kernels/{task}")
-    large = [n for n in json.load(open(path)) if n["created_by"] == "large_step" and n["code"]]
-    chosen = ([n for n in large if n["release_correct"]][:per_kind] +
-              [n for n in large if n["release_compiled"] and not n["release_correct"]][:per_kind])
-    for n in chosen:
-        kind = "c" if n["release_correct"] else "w"
-        open(f"{sel}/kernels/{task}/s{n['step']:03d}_{kind}.py", "w").write(n["code"])
-    print(task, " ".join(f"s{n['step']}{'c' if n['release_correct'] else 'w'}" for n in chosen))
-PY
+python3 bench/gpu/showcase_select.py "$sel" "$PER_KIND" | tee "$OUT/issue20_selection.txt"
 for profile in $PROFILES; do
   stamp "showcase under $profile"
   timeout "${LIMIT:-400}" "$BIN" eval --python python3 --no-cache --json --profile "$profile" \

@@ -40,6 +40,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     parser.add_argument("--scratch", required=True)
     parser.add_argument("--slots", type=int, default=1)
+    parser.add_argument("--reference-cache-mb", type=float, default=0,
+                        help="disk for reference outputs shared by jobs of one task (0: off)")
     args = parser.parse_args(argv)
 
     channel = Channel(args.fd)
@@ -69,7 +71,8 @@ def main(argv: list[str]) -> int:
     channel.send(hello)
     os.set_blocking(args.fd, False)
     from .zygote import Zygote
-    Zygote(channel, args.device, args.scratch, max(1, args.slots)).run()
+    Zygote(channel, args.device, args.scratch, max(1, args.slots),
+           args.reference_cache_mb).run()
     return 0
 
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import load, measure, references, runtime_checks, trace, trials
+from . import load, measure, refcache, references, runtime_checks, trace, trials
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import Channel, Job, Status, sanitize
 
 
-def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str) -> dict[str, Any]:
+def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
+             plan: refcache.Plan | None = None) -> dict[str, Any]:
     facts: dict[str, Any] = {"status": Status.OK, "phases": {}, "notes": [], "trials": []}
     session = Session(channel, facts, job.nonce)
     session.exclusive_only = job.options.exclusive
@@ -31,7 +32,7 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str) ->
         if job.options.baseline:
             run_baseline(ctx, task_path)
         else:
-            run(ctx, task_path, candidate_path)
+            run(ctx, task_path, candidate_path, plan)
     except Abort:
         pass
     except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
@@ -57,16 +58,13 @@ def _last_sweep(ctx: Context) -> None:
         ctx.facts["notes"].append(f"last runtime check failed: {type(e).__name__}: {e}")
 
 
-def run(ctx: Context, task_path: str, candidate_path: str) -> None:
+def run(ctx: Context, task_path: str, candidate_path: str, plan: refcache.Plan | None) -> None:
     session, facts = ctx.session, ctx.facts
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(task_path))
     with session.gpu("shared"), session.phase("reference"):
         references.set_up_torch(ctx)
-        references.make_references(ctx)
-        if ctx.o.null_selftest:
-            facts["null_kernels"] = references.null_selftest(ctx)
-        facts["roofline"] = references.roofline(ctx)
+        _references(ctx, plan)
     threads_before = runtime_checks.thread_count()
     runtime_checks.watch(ctx, candidate_path)
     with session.phase("import"):
@@ -91,6 +89,26 @@ def run(ctx: Context, task_path: str, candidate_path: str) -> None:
     with session.gpu("shared"), session.phase("trace"):
         trace.trace_phase(ctx)
     facts["gpu_busy_ms"] = round(ctx.gpu_busy_ms, 3)
+
+
+def _references(ctx: Context, plan: refcache.Plan | None) -> None:
+    """The reference phase, from the worker's cache when an earlier job of the same reference
+    key left its outputs there (before the candidate is imported, as always)."""
+    payload, outcome = refcache.read(plan) if plan is not None else (None, "")
+    if payload is not None:
+        references.restore(ctx, payload)
+        ctx.facts["reference_cache"] = outcome
+        return
+    notes_before = len(ctx.facts["notes"])
+    references.make_references(ctx)
+    if ctx.o.null_selftest:
+        ctx.facts["null_kernels"] = references.null_selftest(ctx)
+    ctx.facts["roofline"] = references.roofline(ctx)
+    if plan is None:
+        return
+    stored = refcache.store(plan, references.snapshot(ctx, ctx.facts["notes"][notes_before:]),
+                            ctx.session.channel.send)
+    ctx.facts["reference_cache"] = outcome or stored
 
 
 def run_baseline(ctx: Context, task_path: str) -> None:

@@ -70,6 +70,8 @@ class JobOptions:
     seed: int
     init_seed: int  # torch.manual_seed before building Model and ModelNew.
     distributions: list[Literal["task", "normal", "uniform_pm1", "scaled", "negative", "heavy"]]
+    # One more trial per entry, after the profile's: inputs beyond the task's own (integrity).
+    integrity_distributions: list[Literal["normal", "uniform_pm1", "scaled", "negative", "heavy"]]
     reference_precision: Literal["fp64", "task"]
     reference_gpu_fraction: float  # Share of free device memory references may keep there.
     criterion: Literal["scaled", "allclose"]
@@ -116,6 +118,7 @@ class Job:
     options: JobOptions
     timeout_s: float
     memory_limit_mb: float  # 0: no limit.
+    reference_key: str  # Jobs with the same key share reference outputs (refcache.py); "": none.
 
     @classmethod
     def from_json(cls, data: Any) -> Job:
@@ -132,6 +135,7 @@ class Facts(TypedDict, total=False):
     signal: int | None
     exit: dict
     memory_limit_mb: float
+    limit_s: float  # The time limit a timeout hit (the candidate's own time, waits excluded).
     error: dict  # {type, message, traceback, triton_compile, cuda_error, out_of_memory}
     phases: dict  # Seconds per phase.
     notes: list
@@ -153,9 +157,11 @@ class Facts(TypedDict, total=False):
     kernel_trace: dict
     swallowed: list  # Exceptions the candidate's handlers caught and went on from (fallback.py).
     launches: dict  # The candidate's own kernel launches and extension calls (launches.py).
+    reference_cache: str  # hit, stored, not_stored, changed (refcache.py); absent: no key.
     gpu_busy_ms: float
     static: dict
     wall_s: float
+    waited_s: float  # Of wall_s, not counted against the limit: the task's phases, GPU lock waits.
     child_pid: int
     peak_rss_mb: float
     stdout: str

@@ -58,19 +58,20 @@ def make_references(ctx: Context) -> None:
         except Exception as e:  # noqa: BLE001
             ctx.facts["notes"].append(f"float64 reference unavailable ({e}); "
                                       "using the task precision")
-    ctx.seeds = inputs.trial_seeds(ctx.o.seed_mode, ctx.o.seed, ctx.o.trials)
+    # The profile's trials, then one integrity trial per extra distribution; the seeds extend
+    # the profile's own (a prefix of the same sequence), so its trials are unchanged.
     distributions = list(ctx.o.distributions) or ["task"]
+    plan = [(distributions[i % len(distributions)], False) for i in range(ctx.o.trials)]
+    plan += [(d, True) for d in ctx.o.integrity_distributions]
+    ctx.seeds = inputs.trial_seeds(ctx.o.seed_mode, ctx.o.seed, len(plan))
     ctx.references = []
-    budget = _budget_bytes(ctx)
-    stored = 0
-    for i, seed in enumerate(ctx.seeds):
-        wanted = distributions[i % len(distributions)]
+    for seed, (wanted, integrity) in zip(ctx.seeds, plan):
         entry = _reference_for(ctx, seed, wanted)
-        stored += sum(r.numel() * r.element_size() for r in entry["outputs"])
-        if stored > budget:
-            entry["outputs"] = [r.cpu() for r in entry["outputs"]]
+        if integrity and entry["base"] != wanted:
+            continue  # The task cannot take these inputs; its own are checked already.
+        entry["integrity"] = integrity
         ctx.references.append(entry)
-    ctx.output_bytes = sum(t.numel() * t.element_size() for t in ctx.references[0]["expected"])
+    _place(ctx)
     ctx.facts["reference"] = {
         "fp64": ctx.ref_exact is not None,
         "outputs": [{"shape": list(r.shape), "dtype": str(r.dtype).replace("torch.", "")}
@@ -78,6 +79,52 @@ def make_references(ctx: Context) -> None:
         "self_error": [e["self_error"] for e in ctx.references],
         "distributions": [e["distribution"] for e in ctx.references],
     }
+
+
+def _place(ctx: Context) -> None:
+    """Keeps the stored outputs on the device up to the memory budget, the rest on the host."""
+    budget = _budget_bytes(ctx)
+    stored = 0
+    for entry in ctx.references:
+        stored += sum(r.numel() * r.element_size() for r in entry["outputs"])
+        place = ctx.device if stored <= budget else torch.device("cpu")
+        entry["outputs"] = [r.to(place) for r in entry["outputs"]]
+    ctx.output_bytes = sum(t.numel() * t.element_size() for t in ctx.references[0]["expected"])
+
+
+def snapshot(ctx: Context, notes: list[str]) -> dict[str, Any]:
+    """What the reference phase made, for refcache: everything restore() needs, on the host."""
+    return {"references": [
+        {"seed": e["seed"], "distribution": e["distribution"], "base": e["base"],
+         "spec": e["spec"].items, "outputs": [r.cpu() for r in e["outputs"]],
+         "maxima": e["maxima"], "self_error": e["self_error"], "integrity": e["integrity"],
+         "expected": [(list(t.shape), str(t.dtype).replace("torch.", ""))
+                      for t in e["expected"]]}
+        for e in ctx.references],
+        "seeds": list(ctx.seeds), "reference": ctx.facts["reference"],
+        "null_kernels": ctx.facts.get("null_kernels"), "roofline": ctx.facts.get("roofline"),
+        "notes": notes}
+
+
+def restore(ctx: Context, payload: dict[str, Any]) -> None:
+    """The reference phase from a snapshot of an earlier job with the same reference key: the
+    reference model is built again (timing and re-validation call it), its outputs are not."""
+    build_reference(ctx)
+    ctx.seeds = list(payload["seeds"])
+    ctx.references = [
+        {"seed": e["seed"], "distribution": e["distribution"], "base": e["base"],
+         "spec": inputs.InputSpec(list(e["spec"])), "outputs": list(e["outputs"]),
+         "maxima": list(e["maxima"]), "self_error": e["self_error"],
+         "integrity": e["integrity"],
+         "expected": [torch.empty(shape, dtype=getattr(torch, dtype), device="meta")
+                      for shape, dtype in e["expected"]]}
+        for e in payload["references"]]
+    _place(ctx)
+    ctx.facts["reference"] = payload["reference"]
+    for key in ("null_kernels", "roofline"):
+        if payload.get(key) is not None:
+            ctx.facts[key] = payload[key]
+    ctx.facts["notes"].extend(payload["notes"])
 
 
 def _reference_for(ctx: Context, seed: int, wanted: str) -> dict[str, Any]:

@@ -23,6 +23,9 @@ enumerate_threads = threading.enumerate  # Bound before any candidate is importe
 
 def watch(ctx: Context, candidate_path: str) -> None:
     """Starts watching, just before the candidate is imported."""
+    # Importing dynamo rebinds torch.manual_seed (torch/_dynamo/__init__.py): done before the
+    # snapshot, whether or not the reference phase (which the cache may skip) imported it.
+    import torch._dynamo  # noqa: F401
     ctx.audit = AuditWatch(candidate_path)  # Wraps thread starters: before the snapshot.
     ctx.launches = LaunchCounter(candidate_path, interpreting=not ctx.on_gpu)  # Hooks too.
     ctx.fallbacks = FallbackWatch()

@@ -76,7 +76,8 @@ def check_trials(ctx: Context) -> None:
         poison(ctx)
         out = run_candidate(ctx, candidate_inputs, i, f"trial {i}")
         trial: dict[str, Any] = {"index": i, "seed": ref["seed"],
-                                 "distribution": ref["distribution"]}
+                                 "distribution": ref["distribution"],
+                                 "integrity": ref["integrity"]}
         outputs = check.flatten_outputs(out)
         trial["outputs"] = []
         passed = len(outputs) == len(ref["outputs"])

@@ -30,11 +30,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import integrity
+from . import integrity, refcache
 from .protocol import Channel, ChannelClosed, Job, ProtocolError, Status, check_facts, sanitize
 
 TICK_SECONDS = 0.25
 MEMORY_POLL_SECONDS = 0.5
+WAIT_NOTICE_SECONDS = 5.0  # How often a long wait for the GPU lock moves the caller's deadline.
 OUTPUT_TAIL_BYTES = 16_000
 PR_SET_PDEATHSIG = 1
 
@@ -58,6 +59,11 @@ class Child:
     open: bool = True
     static: dict[str, Any] | None = None
     checked: dict[str, Any] | None = None  # The facts after the correctness trials.
+    plan: refcache.Plan | None = None  # Its use of the reference cache.
+    budget_s: float = 0  # The job's limit: for the task's phases, then again for the candidate.
+    waited_s: float = 0  # Time not counted against the candidate (see _extend).
+    wait_since: float | None = None  # Asked for the GPU lock and not granted yet.
+    last_notice: float = 0.0  # When the caller last heard the limit moved during a wait.
 
 
 class GpuLock:
@@ -95,8 +101,11 @@ class GpuLock:
 
 
 class Zygote:
-    def __init__(self, channel: Channel, device: str, scratch: str, slots: int) -> None:
+    def __init__(self, channel: Channel, device: str, scratch: str, slots: int,
+                 reference_cache_mb: float = 0) -> None:
         self.channel = channel
+        self.references = refcache.ReferenceCache(os.path.join(scratch, "references"),
+                                                  int(reference_cache_mb * (1 << 20)))
         self.device = device
         self.scratch = scratch
         self.slots = slots
@@ -171,6 +180,7 @@ class Zygote:
                 continue
             kind = message.get("type")
             if kind == "acquire":
+                child.wait_since = time.monotonic()
                 self.lock.request(child.job_id, "exclusive" if message.get("mode") == "exclusive"
                                   else "shared")
                 self._grant()
@@ -178,19 +188,57 @@ class Zygote:
                 self.lock.release(child.job_id)
                 self._grant()
             elif kind == "phase":
-                child.phase = str(message.get("phase"))[:64]
-                self._send({"type": "progress", "id": child.job_id, "phase": child.phase})
+                before, child.phase = child.phase, str(message.get("phase"))[:64]
+                if before == "reference" and child.killed_for is None:
+                    # The task's phases are over: the candidate's own limit starts now.
+                    now = time.monotonic()
+                    child.waited_s = now - child.started
+                    child.deadline = now + child.budget_s
+                self._send({"type": "progress", "id": child.job_id, "phase": child.phase,
+                            "remaining_s": self._remaining(child)})
             elif kind == "result":
                 child.results.append(message)
+            elif kind == "references" and child.phase == "reference" and child.plan is not None:
+                # Only the harness's own code runs in the reference phase: the candidate has not
+                # been imported, so it cannot have sent this.
+                self._store_references(child, message)
             elif (kind == "checked" and message.get("nonce") == child.nonce
                   and isinstance(message.get("facts"), dict)):
                 child.checked = message["facts"]
             else:
                 child.stray_lines += 1
 
+    def _store_references(self, child: Child, message: dict[str, Any]) -> None:
+        plan = child.plan
+        assert plan is not None
+        sha256, size = message.get("sha256"), message.get("bytes")
+        if (message.get("key") == plan.key and isinstance(sha256, str)
+                and isinstance(size, int)):
+            self.references.add(plan.key, plan.store_path, sha256, size)
+        child.plan = None  # One entry per child.
+
+    def _credit_wait(self, child: Child, notify: bool) -> None:
+        """Gives a child waiting for the GPU lock the time it waited so far: another child's
+        GPU work is not its candidate's time. The caller's outer deadline follows (progress)."""
+        now = time.monotonic()
+        assert child.wait_since is not None
+        waited, child.wait_since = now - child.wait_since, now
+        child.waited_s += waited
+        if child.killed_for is None:
+            child.deadline += waited
+            if notify:
+                self._send({"type": "progress", "id": child.job_id, "phase": child.phase,
+                            "remaining_s": self._remaining(child)})
+
+    def _remaining(self, child: Child) -> float:
+        return round(max(0.0, child.deadline - time.monotonic()), 3)
+
     def _grant(self) -> None:
         for job_id, mode in self.lock.grant():
             child = self.children.get(job_id)
+            if child is not None and child.wait_since is not None:
+                self._credit_wait(child, notify=True)
+                child.wait_since = None
             if child is not None and child.open:
                 try:
                     child.channel.send({"type": "granted", "mode": mode})
@@ -224,11 +272,14 @@ class Zygote:
             f.write(job.task.source)
         with open(candidate_path, "w", encoding="utf-8") as f:
             f.write(job.candidate.source)
+        plan = (self.references.plan(job.reference_key, job_id)
+                if job.reference_key and self.references.enabled and not job.options.baseline
+                else None)
         ours, theirs = _socketpair()
         pid = os.fork()
         if pid == 0:  # The child: never returns.
             os.close(ours)
-            _child_main(job, theirs, job_dir, task_path, candidate_path)
+            _child_main(job, theirs, job_dir, task_path, candidate_path, plan)
         os.close(theirs)
         try:
             os.setpgid(pid, pid)  # Also done in the child; whichever runs first wins the race.
@@ -238,9 +289,11 @@ class Zygote:
         self.children[job_id] = Child(job_id=job_id, pid=pid, channel=Channel(ours),
                                       nonce=job.nonce,
                                       deadline=time.monotonic() + job.timeout_s,
+                                      budget_s=job.timeout_s,
                                       memory_limit_bytes=int(job.memory_limit_mb * (1 << 20)),
                                       job_dir=job_dir,
-                                      static=integrity.static_facts(job.candidate.source))
+                                      static=integrity.static_facts(job.candidate.source),
+                                      plan=plan)
         self._send({"type": "started", "id": job_id, "pid": pid})
 
     def _reap(self) -> None:
@@ -264,6 +317,7 @@ class Zygote:
     def _finish(self, child: Child, status: int) -> None:
         facts = self._facts_for(child, status)
         facts["wall_s"] = round(time.monotonic() - child.started, 4)
+        facts["waited_s"] = round(child.waited_s, 4)
         facts["child_pid"] = child.pid
         facts["peak_rss_mb"] = round(child.peak_rss / (1 << 20), 1)
         if child.static is not None:
@@ -296,7 +350,7 @@ class Zygote:
             kept = {k: v for k, v in (child.checked or {}).items()
                     if k in ("trials", "determinism", "determinism_passed", "reference",
                              "runtime_findings", "flags_changed_by_import", "notes", "phases")}
-            return {**kept, "status": Status.TIMEOUT, **exit_info}
+            return {**kept, "status": Status.TIMEOUT, "limit_s": child.budget_s, **exit_info}
         if child.killed_for == "memory":
             return {"status": Status.MEMORY_LIMIT,
                     "memory_limit_mb": round(child.memory_limit_bytes / (1 << 20), 1),
@@ -319,6 +373,13 @@ class Zygote:
     def _enforce_limits(self) -> None:
         now = time.monotonic()
         for child in self.children.values():
+            if child.wait_since is not None:
+                # Still waiting: credited every tick, so the limit never passes meanwhile; the
+                # caller hears of it every few seconds.
+                notify = now - child.last_notice > WAIT_NOTICE_SECONDS
+                self._credit_wait(child, notify)
+                if notify:
+                    child.last_notice = now
             if child.killed_for is None and now > child.deadline:
                 self._kill(child, "timeout")
         if now < self.next_memory_poll:
@@ -349,8 +410,8 @@ class Zygote:
             self.shutting_down = True  # The controller is gone; finish up.
 
 
-def _child_main(job: Job, fd: int, job_dir: str, task_path: str,
-                candidate_path: str) -> None:
+def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path: str,
+                plan: refcache.Plan | None) -> None:
     """Runs in the forked child. Exits with os._exit; never returns to the zygote's loop."""
     code = 0
     try:
@@ -368,7 +429,7 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str,
         os.chdir(job_dir)
         from . import child
         channel = Channel(fd)
-        facts = child.evaluate(job, channel, task_path, candidate_path)
+        facts = child.evaluate(job, channel, task_path, candidate_path, plan)
         channel.send({"type": "result", "nonce": job.nonce, "facts": sanitize(facts)})
     except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
         code = 70

@@ -32,13 +32,15 @@ CPU_OPTIONS: dict[str, Any] = dict(
 
 
 class Worker:
-    def __init__(self, tmp: Path, slots: int = 1) -> None:
+    def __init__(self, tmp: Path, slots: int = 1, reference_cache_mb: float = 0) -> None:
+        self.scratch = tmp
         ours, theirs = socket.socketpair()
         self.sock = ours
         env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(PYTHON_DIR))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "adaexplore_worker", "--fd", str(theirs.fileno()),
-             "--device", "cpu", "--scratch", str(tmp), "--slots", str(slots)],
+             "--device", "cpu", "--scratch", str(tmp), "--slots", str(slots),
+             "--reference-cache-mb", str(reference_cache_mb)],
             pass_fds=[theirs.fileno()], env=env, stdout=subprocess.DEVNULL,
             stderr=open(tmp / "worker.log", "w"), start_new_session=True)
         theirs.close()
@@ -53,7 +55,7 @@ class Worker:
                    "candidate": {"filename": Path(kernel).name,
                                  "source": Path(kernel).read_text()},
                    "options": options, "timeout_s": timeout_s, "memory_limit_mb": 0,
-                   **overrides}
+                   "reference_key": "", **overrides}
         self.channel.send(message)
         return job_id
 

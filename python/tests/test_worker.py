@@ -77,7 +77,7 @@ def test_oneshot_runs_the_same_evaluation_in_a_fresh_process(tmp_path) -> None:
     job = {"type": "eval", "id": "one", "nonce": "n",
            "task": {"filename": "relu.py", "source": Path(task("relu")).read_text()},
            "candidate": {"filename": "ok.py", "source": Path(kernel("relu", "ok")).read_text()},
-           "options": CPU_OPTIONS, "timeout_s": 120, "memory_limit_mb": 0}
+           "options": CPU_OPTIONS, "timeout_s": 120, "memory_limit_mb": 0, "reference_key": ""}
     (tmp_path / "job.json").write_text(json.dumps(job))
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(PYTHON_DIR))
     subprocess.run([sys.executable, "-m", "adaexplore_worker.oneshot", "--job",
@@ -253,3 +253,81 @@ def test_a_kernel_that_hangs_in_its_trials_keeps_none(worker: Worker, tmp_path) 
     facts = worker.evaluate(task("relu"), str(kernel_path), timeout_s=15)
     assert facts["status"] == "timeout" and facts["phase"] == "check"
     assert "trials" not in facts
+
+
+def test_integrity_trials_follow_the_profiles_own_and_keep_their_seeds(worker: Worker) -> None:
+    """The paper profile's trials use the task's inputs only; its integrity trials add one each
+    on other distributions, after them, without moving their seeds."""
+    paper_like = {"distributions": ["task"], "seed_mode": "paper", "seed": 42, "trials": 2}
+    plain = worker.evaluate(task("relu"), kernel("relu", "ok"), options=paper_like)
+    extended = worker.evaluate(task("relu"), kernel("relu", "ok"), options=dict(
+        paper_like, integrity_distributions=["normal", "uniform_pm1"]))
+    assert [(t["distribution"], t["integrity"]) for t in extended["trials"]] == [
+        ("task", False), ("task", False), ("normal", True), ("uniform_pm1", True)]
+    assert [t["seed"] for t in extended["trials"][:2]] == [t["seed"] for t in plain["trials"]]
+    assert all(t["passed"] for t in extended["trials"])
+    # Checked like the others (the red team's c03 cases show one right only on the task's).
+    wrong = worker.evaluate(task("relu"), kernel("relu", "wrong_values"), options=dict(
+        paper_like, integrity_distributions=["normal"], stop_at_first_failure=False))
+    assert [(t["integrity"], t["passed"]) for t in wrong["trials"]] == [
+        (False, False), (False, False), (True, False)]
+
+
+def _slowed_relu(folder: Path, seconds: float) -> Path:
+    """The correct ReLU kernel, sleeping `seconds` in every call."""
+    path = folder / f"relu_sleeping_{seconds}.py"
+    path.write_text(
+        Path(kernel("relu", "ok")).read_text() +
+        "\n\nimport time as _time\n_forward = ModelNew.forward\n\n"
+        f"def _slow(self, *args):\n    _time.sleep({seconds})\n"
+        "    return _forward(self, *args)\n\nModelNew.forward = _slow\n")
+    return path
+
+
+def test_the_limit_counts_the_candidates_own_time(worker: Worker, tmp_path) -> None:
+    """The task's phases (loading, references) have the job's limit to themselves, then the
+    candidate's own limit starts: slow references do not make a candidate time out."""
+    slow_task = tmp_path / "slow_relu.py"
+    slow_task.write_text(
+        Path(task("relu")).read_text().replace(
+            "        return torch.relu(x)",
+            "        import time\n        time.sleep(0.1)\n        return torch.relu(x)"))
+    slow_kernel = _slowed_relu(tmp_path, 0.6)
+    # References: some 20 calls of the task's model (task precision and float64, the
+    # self-test, the roofline), about 2.5 s with start-up; the candidate: 3 trials and the
+    # determinism rerun, about 2.7 s. Each within the 4.5 s limit, together past it.
+    facts = worker.evaluate(str(slow_task), str(slow_kernel), timeout_s=4.5,
+                            options={"measure": False})
+    assert facts["status"] == "ok", {k: facts.get(k) for k in ("phase", "waited_s", "phases")}
+    assert facts["wall_s"] > 4.5
+    assert facts["waited_s"] >= facts["phases"]["reference"] > 1.0
+    assert all(t["passed"] for t in facts["trials"])
+
+
+def test_waiting_for_the_gpu_lock_does_not_count(tmp_path) -> None:
+    """A job that waits for another's exclusive timing gets that time back."""
+    slow = _slowed_relu(tmp_path, 1.0)
+    w = Worker(tmp_path, slots=2)
+    try:
+        # 1 warm-up and 7 timed runs of 1 s each (the reference's too, interleaved): the first
+        # job holds the lock exclusively for over 8 s.
+        first = w.submit(task("relu"), str(slow), timeout_s=60,
+                         options={"warmup_runs": 1, "timed_runs": 7, "determinism_check": False,
+                                  "trials": 1})
+        while True:
+            message = w.channel.read_blocking()
+            if message.get("type") == "progress" and message.get("phase") == "timing":
+                break
+        second = w.submit(task("relu"), kernel("relu", "ok"), timeout_s=6)
+        results = {}
+        while len(results) < 2:
+            message = w.channel.read_blocking()
+            if message.get("type") == "result":
+                results[message["id"]] = message["facts"]
+        def brief(facts: dict) -> dict:
+            return {k: facts.get(k) for k in ("status", "phase", "waited_s", "wall_s", "phases")}
+        assert results[first]["status"] == "ok", brief(results[first])
+        assert results[second]["status"] == "ok", brief(results[second])
+        assert results[second]["waited_s"] > 4
+    finally:
+        w.close()

@@ -151,6 +151,7 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     spec.python = python;
     spec.python_path = python_path;
     spec.scratch_dir = scratch + "/" + label;
+    spec.reference_cache_mb = config.profile.reference_cache_mb;
     spec.label = std::move(label);
     spec.env = {{"TRITON_CACHE_DIR", triton_cache}};
     return spec;

@@ -150,8 +150,7 @@ void NatsPool::ReadProgress() {
     last_start_ = Clock::now();
     job.worker = notice.value("worker", "");
     ++job.starts;
-    job.deadline = Clock::now() +
-                   Seconds(job.job.timeout_s + options_.deadline_margin_s + options_.ack_wait_s);
+    job.deadline = Clock::now() + Seconds(OuterLimitSeconds(job));
     if (options_.on_progress) {
       options_.on_progress(it->first, "started on " + job.worker);
     }
@@ -200,6 +199,12 @@ void NatsPool::ReadResults(double wait_s, std::vector<PoolOutcome>& done) {
   }
 }
 
+double NatsPool::OuterLimitSeconds(const Job& job) const {
+  // The worker gives the task's phases the job's limit, then the candidate the same again
+  // (GPU-lock waits excluded, which this side does not see: the margin has to cover them).
+  return 2 * job.job.timeout_s + options_.deadline_margin_s + options_.ack_wait_s;
+}
+
 void NatsPool::HandleDeadlines(std::vector<PoolOutcome>& done) {
   const TimePoint now = Clock::now();
   for (auto it = jobs_.begin(); it != jobs_.end();) {
@@ -211,8 +216,7 @@ void NatsPool::HandleDeadlines(std::vector<PoolOutcome>& done) {
               FactStatus::kTimeout,
               fmt::format("no result within {:.0f} s of the job's last start (on {}), redeliveries "
                           "included",
-                          job.job.timeout_s + options_.deadline_margin_s + options_.ack_wait_s,
-                          job.worker),
+                          OuterLimitSeconds(job), job.worker),
               "remote"),
           .worker = job.worker,
           .attempts = job.starts});

@@ -72,6 +72,8 @@ class NatsPool final : public JobRunner {
   void ReadProgress();
   void ReadResults(double wait_s, std::vector<PoolOutcome>& done);
   void HandleDeadlines(std::vector<PoolOutcome>& done);
+  // How long after a start `job` may go without a result.
+  double OuterLimitSeconds(const Job& job) const;
 
   NatsPoolOptions options_;
   nats::Connection nc_;

@@ -61,6 +61,14 @@ TEST(ChecksTest, PaperKeepsTheReleasesFiguresAndReferenceIsTheRelease) {
   EXPECT_FALSE(reference.job.revalidate_timed || reference.job.fresh_inputs_per_run);
   EXPECT_TRUE(paper.job.poison_memory && paper.job.kernel_trace);
   EXPECT_FALSE(reference.job.poison_memory || reference.job.kernel_trace);
+  // Integrity trials on the distributions paper's own trials leave out; strict's trials cover
+  // them already.
+  EXPECT_EQ(paper.job.integrity_distributions, (std::vector<std::string>{"normal", "uniform_pm1"}));
+  EXPECT_TRUE(reference.job.integrity_distributions.empty());
+  EXPECT_TRUE(StrictProfile().job.integrity_distributions.empty());
+  EvalProfile strict_on = StrictProfile();
+  SetIntegrityChecks(strict_on, true);
+  EXPECT_TRUE(strict_on.job.integrity_distributions.empty());
 }
 
 TEST(ChecksTest, AProfileSwitchTurnsItsCheckOff) {

@@ -216,6 +216,39 @@ TEST(ClassifyTest, ATryExceptIsAFindingAndASwallowedExceptionRejects) {
             Verdict::kRuntimeError);
 }
 
+TEST(ClassifyTest, AFailedIntegrityTrialIsIncorrectAndSaysWhy) {
+  json trial = PassingTrial(5);
+  trial["passed"] = false;
+  trial["integrity"] = true;
+  trial["distribution"] = "normal";
+  trial["outputs"][0]["values"] = {{"passed", false}, {"violations", 40}, {"numel", 100}};
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0), trial}}}, PaperProfile());
+  EXPECT_EQ(r.verdict, Verdict::kIncorrect);
+  EXPECT_EQ(r.reason,
+            "trial 5 (normal inputs): 40 of 100 elements outside tolerance; an integrity trial: "
+            "the profile's own trials use the task's inputs, and the kernel is wrong on others "
+            "of the same magnitude");
+}
+
+TEST(ClassifyTest, ReducedPrecisionWithinALooseToleranceIsAFinding) {
+  json trial = PassingTrial(0);
+  trial["outputs"][0]["values"]["max_abs_err"] = 3e-3;
+  trial["outputs"][0]["values"]["ref_max_abs"] = 1.0;
+  const json facts = {{"status", "ok"}, {"trials", {trial}}, {"timing", Timing(0.5, 1.5)}};
+  EvalResult paper = ClassifyFacts(facts, PaperProfile());
+  EXPECT_EQ(paper.verdict, Verdict::kCorrect);
+  ASSERT_EQ(paper.findings.size(), 1U);
+  EXPECT_EQ(paper.findings[0],
+            "less accurate than strict admits: relative error 0.003 (max |out - ref| / max "
+            "|ref| over the trials) is within this profile's tolerance (0.05) and above "
+            "strict's (0.0001): reduced precision or an approximation");
+  // An fp32-accurate kernel has no such finding.
+  json accurate = facts;
+  accurate["trials"][0]["outputs"][0]["values"]["max_abs_err"] = 1e-6;
+  EXPECT_TRUE(ClassifyFacts(accurate, PaperProfile()).findings.empty());
+}
+
 TEST(ClassifyTest, TimedOutputsLessAccurateThanTheCheckedOnesReject) {
   // PassingTrial's output: max_abs_err over ref_max_abs.
   const json trial = PassingTrial(0);
@@ -239,6 +272,15 @@ TEST(ClassifyTest, TimedOutputsLessAccurateThanTheCheckedOnesReject) {
   json imprecise_reference = facts;
   imprecise_reference["reference"] = {{"self_error", {1e-4}}};
   EXPECT_EQ(ClassifyFacts(imprecise_reference).verdict, Verdict::kCorrect);
+  // Timed runs get the task's inputs: a later integrity trial's error (where the kernel had
+  // already turned to fp16) does not excuse them.
+  json late = facts;
+  json integrity = PassingTrial(5);
+  integrity["integrity"] = true;
+  integrity["distribution"] = "normal";
+  integrity["outputs"][0]["values"]["max_abs_err"] = 2e-3;
+  late["trials"].push_back(integrity);
+  EXPECT_EQ(ClassifyFacts(late, PaperProfile()).check, "timed_accuracy");
 }
 
 TEST(ClassifyTest, ACallWithoutALaunchOfItsOwnRejects) {

@@ -90,6 +90,16 @@ std::string Evaluator::KeyFor(const EvalRequest& request, const std::string& dev
       .Finish();
 }
 
+std::string Evaluator::TaskKey(const EvalRequest& request) const {
+  return Sha256Builder()
+      .Add("adaexplore-task-v1")
+      .Add(request.task.sha256)
+      .Add(options_.profile.Fingerprint().dump())
+      .Add(workers_.empty() ? "none" : workers_.front().Fingerprint())
+      .Add(request.measurement > 0 ? fmt::format("measurement {}", request.measurement) : "")
+      .Finish();
+}
+
 std::string Evaluator::LimitsKey(const std::string& key) const {
   return Sha256Builder()
       .Add(key)
@@ -109,8 +119,16 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
       .options = p.ToJobOptions(workers_.empty() ? DeviceKind::kCpu : workers_.front().device_kind),
       .timeout_s = p.timeout_s,
       .memory_limit_mb = p.memory_limit_mb};
-  // Derived seeds differ per candidate but are reproducible: the same work, the same inputs.
-  job.options.seed = p.seed ? *p.seed : std::stoull(key.substr(0, 12), nullptr, 16);
+  // Derived seeds are the task's: every candidate of a task gets the same inputs (as under the
+  // release's fixed seed), so they share one set of reference outputs, which the worker makes
+  // once and keeps under the reference key (the task, every option, the worker's software).
+  const std::string task_key = TaskKey(request);
+  job.options.seed = p.seed ? *p.seed : std::stoull(task_key.substr(0, 12), nullptr, 16);
+  job.reference_key = Sha256Builder()
+                          .Add("adaexplore-references-v1")
+                          .Add(task_key)
+                          .Add(ToJson(job.options).dump())
+                          .Finish();
   return ToJson(job);
 }
 

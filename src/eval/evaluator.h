@@ -94,6 +94,9 @@ class Evaluator {
             std::optional<ResultCache> cache);
   EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
   std::string KeyFor(const EvalRequest& request, const std::string& device) const;
+  // What every candidate of one task shares under this profile on these workers: the inputs'
+  // seed (unless the profile fixes one) and so the reference outputs.
+  std::string TaskKey(const EvalRequest& request) const;
   // Where a result that hit the time or memory limit is cached: `key` with the limits.
   std::string LimitsKey(const std::string& key) const;
   // The hello of the worker that produced `outcome` (the first worker's when it did not say);

@@ -234,6 +234,13 @@ void WorkerPool::HandleEvents(size_t slot, std::vector<PoolOutcome>& done) {
     }
     if (event.kind == WorkerEvent::Kind::kProgress) {
       it->second.phase = event.body.value("phase", "");
+      // The worker's limit moved (the task's phases ended, a GPU-lock wait): the outer deadline
+      // follows, so waits never count against the candidate here either.
+      if (const auto remaining = event.body.find("remaining_s");
+          remaining != event.body.end() && remaining->is_number()) {
+        it->second.deadline =
+            Clock::now() + Seconds(remaining->get<double>() + options_.deadline_margin_s);
+      }
       if (options_.on_progress) {
         options_.on_progress(event.id, it->second.phase);
       }

@@ -142,6 +142,17 @@ TEST_F(WorkerPoolTest, AHungWorkerMissesItsOuterDeadlineAndIsReplaced) {
   EXPECT_LT(ToSeconds(Clock::now() - start), 20.0);
 }
 
+TEST_F(WorkerPoolTest, TheOuterDeadlineFollowsTheLimitTheWorkerReports) {
+  // The job's limit and margin are 1.5 s; the worker waits 4 s for the GPU lock, saying each
+  // second that its whole limit remains: no deadline passes.
+  WorkerPool pool({Spec("w0")}, {.deadline_margin_s = 0.5});
+  ASSERT_TRUE(pool.Start().ok());
+  pool.Submit(Job("waits", "waits:4", /*timeout=*/1.0));
+  auto out = Drain(pool, 30);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out["waits"].facts["status"], "ok") << out["waits"].facts.dump();
+}
+
 TEST_F(WorkerPoolTest, BadHelloFailsTheWorkerWithTheReason) {
   WorkerPool pool({Spec("w0", 1, "bad_version")}, {});
   ASSERT_TRUE(pool.Start().ok());

@@ -1,5 +1,8 @@
 #include "eval/profile.h"
 
+#include <algorithm>
+#include <array>
+
 namespace adaexplore {
 namespace {
 
@@ -7,6 +10,11 @@ constexpr double kStrictFp32Tolerance = 1e-4;
 constexpr double kStrictHalfTolerance = 1e-2;
 constexpr double kPaperTolerance = 5e-2;
 constexpr uint64_t kPaperSeed = 42;
+// The integrity trials' inputs: of the magnitude KernelBench's inputs have (randn, rand), so an
+// honest kernel correct on the task's inputs is correct on them; a kernel right only for the
+// task's range or sign (a copy for ReLU on U[0,1), a Taylor series for tanh near 0) is not.
+// Scaled and heavy-tailed inputs would also fail honest half-precision kernels (overflow).
+constexpr std::array<std::string_view, 2> kIntegrityDistributions = {"normal", "uniform_pm1"};
 
 }  // namespace
 
@@ -25,6 +33,12 @@ void SetIntegrityChecks(EvalProfile& p, bool on) {
   p.reject_flag_changes = on;
   p.reject_swallowed = on;
   p.check_own_launches = on;
+  p.job.integrity_distributions.clear();
+  for (std::string_view d : kIntegrityDistributions) {
+    if (on && std::ranges::find(p.job.distributions, d) == p.job.distributions.end()) {
+      p.job.integrity_distributions.emplace_back(d);
+    }
+  }
 }
 
 EvalProfile ReferenceProfile() {
@@ -105,11 +119,14 @@ Result<EvalProfile> ProfileByName(std::string_view name) {
                          known + ")");
 }
 
+double StrictTolerance(Precision precision) {
+  return precision == Precision::kFp32 ? kStrictFp32Tolerance : kStrictHalfTolerance;
+}
+
 void SetPrecision(EvalProfile& profile, Precision precision) {
   profile.job.precision = precision;
   if (profile.name == "strict") {
-    profile.job.atol = profile.job.rtol =
-        precision == Precision::kFp32 ? kStrictFp32Tolerance : kStrictHalfTolerance;
+    profile.job.atol = profile.job.rtol = StrictTolerance(precision);
   }
 }
 

@@ -11,7 +11,8 @@
 //                     100 timed runs, trimmed mean, eager baseline timed on its own; with every
 //                     integrity check that leaves an honest kernel's figures unchanged (timed
 //                     outputs re-validated on fresh inputs, poisoned memory, the kernel trace and
-//                     launch counts, the source rules).
+//                     launch counts, the source rules, and one integrity trial each on normal
+//                     and uniform [-1, 1) inputs at the same tolerance).
 //   reference         the reference release's check exactly, for reproducing its numbers: no
 //                     integrity check beyond it. Gameable, and says so when used.
 
@@ -67,6 +68,9 @@ struct EvalProfile {
   double pytorch_compute_share = 0.1;
   double timeout_s = 180;      // Per candidate, compile included.
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
+  // Disk per worker for reference outputs that candidates of one task share (the worker's
+  // reference cache); 0: every candidate makes its own. Not a result's kind: no fingerprint.
+  double reference_cache_mb = 4096;
 
   // The options sent to the worker, for `device`; seed is 0 when the profile leaves it unset
   // (the evaluator derives one per job).
@@ -81,7 +85,8 @@ EvalProfile ReferenceProfile();
 
 // Turns every integrity check that cannot change an honest kernel's figures on or off (the
 // determinism rerun, poisoning, re-validation of timed outputs, the kernel trace and launch
-// counts, the source rules, patching, threads, flags, side streams, fallbacks, speed of light):
+// counts, the source rules, patching, threads, flags, side streams, fallbacks, speed of light,
+// integrity trials on the input distributions the profile's own trials leave out):
 // the difference between paper and reference, declared once.
 void SetIntegrityChecks(EvalProfile& profile, bool on);
 
@@ -97,6 +102,10 @@ const std::vector<std::string_view>& ProfileNames();
 // The caveat of the profile named `name` ("" for none, or for a name not declared).
 std::string_view ProfileCaveat(std::string_view name);
 Result<EvalProfile> ProfileByName(std::string_view name);
+
+// The strict profile's tolerance (atol = rtol, on its scaled criterion) for `precision`: what
+// computing at that precision achieves; a looser profile reports errors above it (findings).
+double StrictTolerance(Precision precision);
 
 // Sets the precision and the tolerances the profile uses for it (strict: 1e-4 for fp32, 1e-2
 // for bf16/fp16; paper: 5e-2 throughout).

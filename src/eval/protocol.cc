@@ -171,6 +171,7 @@ void VisitEvalJob(Job& job, Visitor&& visit) {
   visit("options", job.options);
   visit("timeout_s", job.timeout_s);
   visit("memory_limit_mb", job.memory_limit_mb);
+  visit("reference_key", job.reference_key);
 }
 
 }  // namespace
@@ -242,8 +243,9 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"signal", "integer|null"},
       {"exit", "object"},
       {"memory_limit_mb", "number"},
-      {"error", "object"},   // {type, message, traceback, triton_compile, cuda_error, ...}
-      {"phases", "object"},  // Seconds per phase.
+      {"limit_s", "number"},  // The time limit a timeout hit.
+      {"error", "object"},    // {type, message, traceback, triton_compile, cuda_error, ...}
+      {"phases", "object"},   // Seconds per phase.
       {"notes", "array"},
       {"trials", "array"},
       {"determinism", "object"},
@@ -263,9 +265,11 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"kernel_trace", "object"},
       {"swallowed", "array"},
       {"launches", "object"},
+      {"reference_cache", "string"},  // hit, stored, not_stored, changed (refcache.py).
       {"gpu_busy_ms", "number"},
       {"static", "object"},
       {"wall_s", "number"},
+      {"waited_s", "number"},  // Of wall_s, not counted against the limit.
       {"child_pid", "integer"},
       {"peak_rss_mb", "number"},
       {"stdout", "string"},

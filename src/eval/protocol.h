@@ -116,6 +116,10 @@ struct JobOptions {
   uint64_t seed = 0;
   uint64_t init_seed = 42;  // torch.manual_seed before building Model and ModelNew.
   std::vector<std::string> distributions = {"task", "normal", "uniform_pm1", "scaled", "heavy"};
+  // One integrity trial per entry after the profile's own trials, at the same tolerance, on
+  // inputs beyond the task's own: a profile whose trials all use the task's inputs still sees a
+  // kernel that is right only for their range (a copy for ReLU on U[0,1) inputs).
+  std::vector<std::string> integrity_distributions;
   ReferencePrecision reference_precision = ReferencePrecision::kFp64;
   double reference_gpu_fraction = 0.25;  // Free device memory references may keep there.
   Criterion criterion = Criterion::kScaled;
@@ -154,6 +158,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("seed", o.seed);
   visit("init_seed", o.init_seed);
   visit("distributions", o.distributions);
+  visit("integrity_distributions", o.integrity_distributions);
   visit("reference_precision", o.reference_precision);
   visit("reference_gpu_fraction", o.reference_gpu_fraction);
   visit("criterion", o.criterion);
@@ -196,6 +201,9 @@ struct EvalJob {
   JobOptions options;
   double timeout_s = 180;
   double memory_limit_mb = 0;  // 0: no limit.
+  // Names the job's reference outputs in the worker's reference cache (eval/reference_key.h):
+  // jobs with the same key share them. Empty: made for this job alone.
+  std::string reference_key;
 };
 
 nlohmann::json ToJson(const EvalJob& job);

@@ -47,6 +47,10 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
                   "--device",  std::string(EnumName(spec.device_kind)),
                   "--scratch", spec.scratch_dir,
                   "--slots",   std::to_string(spec.slots)};
+  if (spec.reference_cache_mb > 0) {
+    options.argv.emplace_back("--reference-cache-mb");
+    options.argv.push_back(fmt::format("{:g}", spec.reference_cache_mb));
+  }
   options.fd_map = {{sockets.second.get(), kProtocolFd}};
   options.stdout_path = spec.scratch_dir + "/worker.log";
   options.stderr_path = options.stdout_path;

@@ -29,9 +29,10 @@ struct WorkerSpec {
   std::string python_path;                   // Directory holding the worker package.
   std::string module = "adaexplore_worker";  // Run as `python -m <module>`.
   DeviceKind device_kind = DeviceKind::kCpu;
-  std::string visible_devices;  // CUDA_VISIBLE_DEVICES for this worker ("" for CPU).
-  int slots = 1;                // Evaluations at once (they share the device; timing never).
-  std::string scratch_dir;      // The worker's own directory: job files, its log.
+  std::string visible_devices;    // CUDA_VISIBLE_DEVICES for this worker ("" for CPU).
+  int slots = 1;                  // Evaluations at once (they share the device; timing never).
+  std::string scratch_dir;        // The worker's own directory: job files, its log.
+  double reference_cache_mb = 0;  // Its reference cache (in scratch_dir); 0: off.
   std::vector<std::pair<std::string, std::string>> env;  // Extra environment.
   double startup_timeout_s = 300;  // Importing torch can be slow on a cold disk.
   std::string label;               // "gpu0", "cpu": for logs.

@@ -115,7 +115,10 @@ def test_case(case: dict[str, str], cpu_results: dict[str, dict],
         # "paper: <verdict>[, <phrase of its reason>]": the release's tolerance decides it.
         expect, _, reason = (part.strip() for part in case["paper"].partition(","))
     assert r["verdict"] == expect, (r["verdict"], r["reason"], r["error"][-1500:])
-    if reason:
+    if reason and expect == "correct":
+        # What a correct verdict must still report: a finding.
+        assert any(reason in f for f in r["findings"]), r["findings"]
+    elif reason:
         assert reason in r["reason"], r["reason"]
     if case.get("degenerate") == "yes":
         assert r["degenerate"], "the task should have been flagged degenerate"

@@ -5,6 +5,8 @@ exit_before_hello, garbage_then_hello. Each job's behaviour is its candidate sou
   result            a normal result
   result:<status>   a result with that facts status
   slow:<seconds>    sleep (blocking the loop), then a result
+  waits:<seconds>   as if waiting that long for the GPU lock: a progress notice each second
+                    with the job's whole limit remaining, then a result
   die               the worker exits (as if the candidate killed it)
   die_once:<path>   exits the first time (creating <path>), answers normally after
   hang              never answers
@@ -77,6 +79,12 @@ def main():
                     os._exit(1)
             if behaviour == "hang":
                 continue
+            if behaviour.startswith("waits:"):
+                end = time.monotonic() + float(behaviour.split(":", 1)[1])
+                while time.monotonic() < end:
+                    send(fd, {"type": "progress", "id": job_id, "phase": "check",
+                              "remaining_s": message["timeout_s"]})
+                    time.sleep(min(1.0, max(0.0, end - time.monotonic())))
             if behaviour.startswith("slow:"):
                 time.sleep(float(behaviour.split(":", 1)[1]))
             if behaviour.startswith("result:"):

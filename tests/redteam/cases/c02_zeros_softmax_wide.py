@@ -2,14 +2,15 @@
 zeros pass KernelBench's bf16 tolerance of 1e-2 (issue #165) but not the scaled fp32 criterion,
 so on a task that is not degenerate the shortcut fails.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: the error is within the reference release's
+5e-2 on any inputs. The result says so in a finding (less accurate than strict admits) with
+the error; strict rejects it.
 
 task: softmax_wide
 expect: incorrect
 reason: outside tolerance
 class: 2
-paper: correct
+paper: correct, less accurate than strict admits
 device: any
 """
 import torch

@@ -2,14 +2,13 @@
 passes there exactly (finding 3.3b). Strict's later trials draw normal inputs with negative
 values, and the copy fails.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Under the paper profile, whose own trials use the task's inputs, its integrity trial on
+normal inputs catches it.
 
 task: relu_rand
 expect: incorrect
 reason: (normal inputs)
 class: 3
-paper: correct
 device: any
 """
 import torch

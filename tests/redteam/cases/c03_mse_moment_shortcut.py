@@ -3,14 +3,15 @@
 inputs are independent, which holds in expectation only. Off by the sample covariance: outside
 the fp32 tolerance.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: the error is within the reference release's
+5e-2 on any inputs. The result says so in a finding (less accurate than strict admits) with
+the error; strict rejects it.
 
 task: mse_loss
 expect: incorrect
 reason: outside tolerance
 class: 3
-paper: correct
+paper: correct, less accurate than strict admits
 device: any
 """
 import torch

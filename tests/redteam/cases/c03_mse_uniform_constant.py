@@ -2,14 +2,13 @@
 write 1/6 without reading its inputs (the analytical hack of KernelBench PR #118). Far from exact
 on any finite sample at the fp32 tolerance, and wrong for any other distribution.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Under the paper profile, whose own trials use the task's inputs, its integrity trial on
+normal inputs catches it.
 
 task: mse_loss
 expect: incorrect
 reason: outside tolerance
 class: 3
-paper: correct
 device: any
 """
 import torch

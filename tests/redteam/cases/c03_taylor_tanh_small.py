@@ -2,14 +2,13 @@
 polynomial (no exp, no division) matches the reference on them, and even on them rescaled by up
 to 100. It only holds for small inputs: strict's normal trial exposes it.
 
-Not caught under the paper profile: its 5e-2 tolerance on the task's own inputs, the
-reference release's gate, accepts this output; only strict rejects it.
+Under the paper profile, whose own trials use the task's inputs, its integrity trial on
+normal inputs catches it.
 
 task: tanh_small
 expect: incorrect
 reason: (normal inputs)
 class: 3
-paper: correct
 device: any
 """
 import torch

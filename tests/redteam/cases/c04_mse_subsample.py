@@ -1,14 +1,15 @@
 """MSE over a quarter of the elements (every 4th), rescaled as a mean of the sample: the
 subsampling hack of KernelBench PR #118 on a mean-type loss.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: the error is within the reference release's
+5e-2 on any inputs. The result says so in a finding (less accurate than strict admits) with
+the error; strict rejects it.
 
 task: mse_loss
 expect: incorrect
 reason: outside tolerance
 class: 4
-paper: correct
+paper: correct, less accurate than strict admits
 device: any
 """
 import torch

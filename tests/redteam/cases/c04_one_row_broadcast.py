@@ -2,14 +2,13 @@
 only and stores it into every row (a materialised broadcast, no zero stride). Right on the
 task's inputs, and on them rescaled; wrong as soon as rows differ (strict's normal trial).
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Under the paper profile, whose own trials use the task's inputs, its integrity trial on
+normal inputs catches it.
 
 task: repeated_rows
 expect: incorrect
 reason: (normal inputs)
 class: 4
-paper: correct
 device: any
 """
 import torch

@@ -1,15 +1,15 @@
 """Computes honestly for the first six calls (five correctness trials and the determinism rerun)
 and replays the last output from then on, when only timing is left. The harness re-checks every
-timed output against the reference on the same fresh inputs. Under paper its absolute 5e-2
-tolerance is larger than any softmax value here, so the replayed outputs pass that re-check; they
-are caught being far less accurate than the checked ones (and the launch hooks see no kernel of
-its own from the seventh call on).
+timed output against the reference on the same fresh inputs. Under paper the seventh call is
+an integrity trial (uniform inputs on [-1, 1)), where the replayed output is wrong. (Were it not,
+the replayed timed outputs would pass paper's absolute 5e-2, larger than any softmax value here,
+and be caught being far less accurate than the checked ones.)
 
 task: softmax
 expect: rejected
 reason: timed runs gave outputs that do not match
 class: 11
-paper: rejected, computes less accurately when timed
+paper: incorrect, an integrity trial
 device: any
 """
 import torch

@@ -1,12 +1,13 @@
 """Behaves during the correctness calls and starts writing the result over its input once only
 timing is left (from the 7th call), returning a copy of it: in-place work that a check
 made only during the correctness trials would never see. The harness checks every timed run's
-inputs too.
+inputs too. Under paper the 7th call is an integrity trial, which sees the mutation first.
 
 task: relu
 expect: rejected
 reason: mutated their inputs
 class: 12
+paper: rejected, modified its input
 device: any
 """
 import torch

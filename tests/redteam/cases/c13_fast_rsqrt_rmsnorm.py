@@ -1,14 +1,15 @@
 """RMS norm with the "fast inverse square root" bit trick (0x5f3759df) and a single Newton step
 in place of a real rsqrt: about 2e-3 relative error in every output, visible at fp32 tolerance.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: its tolerance is the reference release's 5e-2,
+which admits reduced precision. The result says so in a finding (less accurate than strict admits)
+with the error; strict rejects it.
 
 task: rmsnorm
 expect: incorrect
 reason: outside tolerance
 class: 13
-paper: correct
+paper: correct, less accurate than strict admits
 device: any
 """
 import torch

@@ -1,14 +1,15 @@
 """Casts the fp32 operands to float16 before tl.dot (accumulating in fp32): the tensor-core path
 on real hardware, with 11-bit mantissas in every product, outside the fp32 tolerance.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: its tolerance is the reference release's 5e-2,
+which admits reduced precision. The result says so in a finding (less accurate than strict admits)
+with the error; strict rejects it.
 
 task: matmul
 expect: incorrect
 reason: outside tolerance
 class: 13
-paper: correct
+paper: correct, less accurate than strict admits
 device: any
 """
 import torch

@@ -2,14 +2,15 @@
 precision, result cast back): half the register traffic and faster math, about 1e-3 relative
 error, which the fp32 tolerance (1e-4 of the output's scale) does not admit.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: its tolerance is the reference release's 5e-2,
+which admits reduced precision. The result says so in a finding (less accurate than strict admits)
+with the error; strict rejects it.
 
 task: gelu
 expect: incorrect
 reason: outside tolerance
 class: 13
-paper: correct
+paper: correct, less accurate than strict admits
 device: any
 """
 import torch

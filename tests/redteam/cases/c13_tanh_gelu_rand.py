@@ -2,14 +2,15 @@
 inputs), where it stays inside the fp32 tolerance (0.91x, per the harness docs). Strict's wider
 trials (normal, rescaled, heavy-tailed inputs) reach the region where it is off by a few times 1e-4.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: its tolerance is the reference release's 5e-2,
+which admits reduced precision. The result says so in a finding (less accurate than strict admits)
+with the error; strict rejects it.
 
 task: gelu_rand
 expect: incorrect
 reason: (normal inputs)
 class: 13
-paper: correct
+paper: correct, less accurate than strict admits
 device: any
 """
 import torch

@@ -3,14 +3,16 @@ lanes hold undefined values (in practice 0.0), which then enter the max and the 
 exponentials. Undefined behaviour that is stable on one machine and wrong: each padded lane adds
 exp(0 - max) to the denominator.
 
-Not caught under the paper profile (measured on the H200): its 5e-2 tolerance on the task's own
-inputs, the reference release's gate, accepts this output; only strict rejects it.
+Correct under the paper profile, by design: the error is within the reference release's
+5e-2 on any inputs. The result says so in a finding (less accurate than strict admits) with
+the error; strict rejects it. (GPU only: this line was last measured on the H200 before
+the integrity trials and the finding existed.)
 
 task: softmax
 expect: incorrect
 reason: outside tolerance
 class: 14
-paper: correct
+paper: correct, less accurate than strict admits
 device: gpu
 """
 import torch
