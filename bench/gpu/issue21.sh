@@ -44,7 +44,7 @@ base = counts[0]
 kernels = sorted(set.intersection(*(set(r) for r in runs.values())))
 same = [k for k in kernels if len({runs[s][k]["verdict"] for s in counts}) == 1]
 print(f"{len(kernels)} kernels evaluated at every slot count; identical verdicts: {len(same)}")
-hits = {s: sum(1 for r in runs[s].values() if r["facts"].get("reference_cache") == "hit")
+hits = {s: sum(1 for r in runs[s].values() if r["details"].get("reference_cache") == "hit")
         for s in counts}
 print("reference cache hits per slot count:", hits)
 for k in kernels:

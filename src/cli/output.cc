@@ -122,8 +122,8 @@ std::string FormatJsonLine(const EvalResult& r) {
   // readable summary of where the time went.
   nlohmann::json details = nlohmann::json::object();
   if (r.facts.is_object()) {
-    for (const char* key :
-         {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "notes", "kernel_trace"}) {
+    for (const char* key : {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "waited_s", "limit_s",
+                            "notes", "kernel_trace", "reference_cache"}) {
       if (r.facts.contains(key)) {
         details[key] = r.facts[key];
       }
