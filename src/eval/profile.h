@@ -70,7 +70,9 @@ struct EvalProfile {
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
   // Disk per worker for reference outputs that candidates of one task share (the worker's
   // reference cache); 0: every candidate makes its own. Not a result's kind: no fingerprint.
-  double reference_cache_mb = 4096;
+  // Off by default: on the H200 it cost more than it saved (writing and hashing large Level-2
+  // references; README, "evaluation throughput").
+  double reference_cache_mb = 0;
 
   // The options sent to the worker, for `device`; seed is 0 when the profile leaves it unset
   // (the evaluator derives one per job).

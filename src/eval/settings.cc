@@ -111,7 +111,7 @@ std::vector<EvalSetting> MakeTable() {
       Bound({.name = "reference_cache_mb",
              .kind = SettingKind::kNumber,
              .flag = "--reference-cache-mb",
-             .default_text = "4096",
+             .default_text = "0 (off)",
              .help = "disk per worker for reference outputs shared by a task's candidates "
                      "(least recently used dropped; 0: made for every candidate)",
              .min = 0},
