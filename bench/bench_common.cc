@@ -15,6 +15,8 @@ void AddCommonFlags(CLI::App& app, BenchFlags& f) {
   app.add_option("--python", f.python, "Worker interpreter");
   app.add_option("--device", f.device, "auto, cuda or cpu");
   app.add_option("--slots", f.slots, "Evaluations per device at once");
+  app.add_option("--prepare-ahead", f.prepare_ahead,
+                 "Candidates per GPU prepared while the slots are taken (default: the profile's)");
   app.add_option("--timed-runs", f.timed_runs, "Timed runs per evaluation");
   app.add_option("--json-out", f.json_out, "Write the figures here as JSON");
   app.add_option("--log-level", f.log_level, "Log level");
@@ -30,6 +32,9 @@ Result<BenchSetup> SetUp(const BenchFlags& f) {
   config.log_level = f.log_level;
   if (f.timed_runs > 0) {
     config.profile.job.timed_runs = f.timed_runs;
+  }
+  if (f.prepare_ahead >= 0) {
+    config.profile.prepare_ahead = f.prepare_ahead;
   }
   ASSIGN_OR_RETURN(setup.logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(setup.requests, CollectRequests(f.sources));

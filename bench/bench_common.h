@@ -22,6 +22,7 @@ struct BenchFlags {
   std::string python;
   std::string device = "auto";
   int slots = 0;
+  int prepare_ahead = -1;  // -1: the profile's default.
   int timed_runs = 0;
   std::string json_out;
   std::string log_level = "warn";

@@ -155,7 +155,8 @@ Result<int> Main(int argc, char** argv) {
   const std::vector<WorkerSpec>& specs = setup.workers;
 
   (void)std::fprintf(stderr, "worker-pool mode: %zu candidates\n", requests.size());
-  ModeFigures pool{.name = fmt::format("worker pool ({} slots)", specs[0].slots)};
+  ModeFigures pool{
+      .name = fmt::format("worker pool ({} slots, {} ahead)", specs[0].slots, specs[0].ahead)};
   const TimePoint start = Clock::now();
   ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator, setup.StartEvaluator(guard));
   pool.startup_s = ToSeconds(Clock::now() - start);

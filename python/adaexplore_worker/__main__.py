@@ -40,6 +40,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     parser.add_argument("--scratch", required=True)
     parser.add_argument("--slots", type=int, default=1)
+    parser.add_argument("--ahead", type=int, default=0,
+                        help="jobs beyond the slots whose task phases run before a slot frees")
     parser.add_argument("--reference-cache-mb", type=float, default=0,
                         help="disk for reference outputs shared by jobs of one task (0: off)")
     args = parser.parse_args(argv)
@@ -60,6 +62,7 @@ def main(argv: list[str]) -> int:
         "type": "hello", "protocol": PROTOCOL_VERSION, "pid": os.getpid(),
         "python": platform.python_version(), "torch": torch.__version__,
         "triton": triton.__version__, "device": device, "slots": max(1, args.slots),
+        "ahead": max(0, args.ahead),
         "import_s": round(import_s, 3),
         "triton_interpret": os.environ.get("TRITON_INTERPRET") == "1",
         "harness": harness_digest(),
@@ -72,7 +75,7 @@ def main(argv: list[str]) -> int:
     os.set_blocking(args.fd, False)
     from .zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
-           args.reference_cache_mb).run()
+           args.reference_cache_mb, max(0, args.ahead)).run()
     return 0
 
 

@@ -1,12 +1,13 @@
 """One evaluation, in a freshly forked child: the only process that initialises CUDA.
 
 Order matters for trust: the task is loaded, and every trial's inputs and reference outputs are
-made, before the candidate is imported (references.py). The candidate then runs on fresh copies of
-the same inputs; its outputs are checked for form and value, the inputs for mutation, and the
-first trial is run twice for determinism (trials.py). Timing takes the device exclusively (the
-zygote arbitrates) and interleaves the reference with the candidate on fresh inputs every run,
-re-checking every timed output (measure.py); one more call runs under the profiler (trace.py).
-After any candidate code ran, runtime_checks.py records what it did.
+made, before the candidate is imported (references.py). All of that may run ahead of a worker
+slot while other candidates hold them; the candidate's phases wait for one. The candidate then
+runs on fresh copies of the same inputs; its outputs are checked for form and value, the inputs
+for mutation, and the first trial is run twice for determinism (trials.py). Timing takes the
+device exclusively (the zygote arbitrates) and interleaves the reference with the candidate on
+fresh inputs every run, re-checking every timed output (measure.py); one more call runs under
+the profiler (trace.py). After any candidate code ran, runtime_checks.py records what it did.
 
 This file only orders the phases over one context.Context. The result is a dict of facts.
 Verdicts are decided by the C++ side.
@@ -63,8 +64,10 @@ def run(ctx: Context, task_path: str, candidate_path: str, plan: refcache.Plan |
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(task_path))
     with session.gpu("shared"), session.phase("reference"):
-        references.set_up_torch(ctx)
+        with session.part("reference.cuda"):
+            references.set_up_torch(ctx)
         _references(ctx, plan)
+    session.slot()  # Everything above ran ahead of a slot; the candidate's phases take one.
     threads_before = runtime_checks.thread_count()
     runtime_checks.watch(ctx, candidate_path)
     with session.phase("import"):
@@ -100,10 +103,13 @@ def _references(ctx: Context, plan: refcache.Plan | None) -> None:
         ctx.facts["reference_cache"] = outcome
         return
     notes_before = len(ctx.facts["notes"])
-    references.make_references(ctx)
+    with ctx.session.part("reference.outputs"):
+        references.make_references(ctx)
     if ctx.o.null_selftest:
-        ctx.facts["null_kernels"] = references.null_selftest(ctx)
-    ctx.facts["roofline"] = references.roofline(ctx)
+        with ctx.session.part("reference.selftest"):
+            ctx.facts["null_kernels"] = references.null_selftest(ctx)
+    with ctx.session.part("reference.roofline"):
+        ctx.facts["roofline"] = references.roofline(ctx)
     if plan is None:
         return
     stored = refcache.store(plan, references.snapshot(ctx, ctx.facts["notes"][notes_before:]),
@@ -128,6 +134,7 @@ def run_baseline(ctx: Context, task_path: str) -> None:
             Status.TASK_ERROR, lambda: ctx.make_inputs(o.seed, "task"))
         if o.compile_baseline:
             compiled = measure.compile_reference(ctx, rng)
+    session.slot()
     with session.gpu("exclusive"), session.phase("timing"):
         ctx.facts["timing"] = measure.time_baseline(ctx, rng, fixed, compiled)
     ctx.facts["gpu_busy_ms"] = round(ctx.gpu_busy_ms, 3)

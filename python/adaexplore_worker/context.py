@@ -60,9 +60,25 @@ class Session:
                 torch.cuda.empty_cache()
             self.channel.send({"type": "release"})
 
+    def slot(self) -> None:
+        """Waits for one of the worker's slots. The task's phases may run ahead of one (CUDA
+        start-up, the task, its references), the candidate's may not (zygote.py)."""
+        self.channel.send({"type": "ready"})
+        while True:
+            message = self.channel.read_blocking()
+            if message.get("type") == "go":
+                return
+
     @contextlib.contextmanager
     def phase(self, name: str) -> Iterator[None]:
         self.channel.send({"type": "phase", "phase": name})
+        with self.part(name):
+            yield
+
+    @contextlib.contextmanager
+    def part(self, name: str) -> Iterator[None]:
+        """Times a part of a phase, named "phase.part" in the facts' phases; the zygote is not
+        told (its limits follow whole phases)."""
         start = time.perf_counter()
         try:
             yield

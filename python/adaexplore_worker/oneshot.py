@@ -18,13 +18,13 @@ from typing import Any
 
 
 class _ImmediateChannel:
-    """Stands in for the zygote: every lock request is granted at once."""
+    """Stands in for the zygote: every lock and slot request is granted at once."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.last = message
 
     def read_blocking(self) -> dict[str, Any]:
-        return {"type": "granted"}
+        return {"type": "go" if self.last.get("type") == "ready" else "granted"}
 
 
 def main(argv: list[str]) -> int:

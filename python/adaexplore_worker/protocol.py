@@ -137,7 +137,7 @@ class Facts(TypedDict, total=False):
     memory_limit_mb: float
     limit_s: float  # The time limit a timeout hit (the candidate's own time, waits excluded).
     error: dict  # {type, message, traceback, triton_compile, cuda_error, out_of_memory}
-    phases: dict  # Seconds per phase.
+    phases: dict  # Seconds per phase; parts of one as "phase.part".
     notes: list
     trials: list
     determinism: dict

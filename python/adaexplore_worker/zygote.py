@@ -6,7 +6,7 @@ Protocol with the C++ side (JSON lines on --fd, see docs/protocol.md):
 
     zygote                                 C++
       | ---- hello {protocol, device...} --> |
-      | <--- eval {id, nonce, task, ...} --- |   (up to `slots` at a time)
+      | <--- eval {id, nonce, task, ...} --- |   (up to `slots` + `ahead` at a time)
       | ---- started {id, pid} ------------> |
       | ---- progress {id, phase} ---------> |   (zero or more)
       | ---- result {id, facts} -----------> |   (exactly one per eval)
@@ -16,6 +16,11 @@ Each child is the leader of its own process group; a timeout or the memory watch
 whole group. Children share the device through a reader-writer lock the zygote arbitrates:
 loading and correctness runs take it shared, timing takes it exclusively, so a timed run never
 shares the GPU with another child's work.
+
+Up to `ahead` children beyond the `slots` run the task's phases (CUDA start-up, the task, its
+reference outputs) while the slots are taken, then wait for one (`ready`, `go`): a candidate
+whose slot frees starts with its references made. Waiting for a slot, like waiting for the lock,
+does not count against the candidate's limit.
 """
 
 from __future__ import annotations
@@ -62,7 +67,8 @@ class Child:
     plan: refcache.Plan | None = None  # Its use of the reference cache.
     budget_s: float = 0  # The job's limit: for the task's phases, then again for the candidate.
     waited_s: float = 0  # Time not counted against the candidate (see _extend).
-    wait_since: float | None = None  # Asked for the GPU lock and not granted yet.
+    wait_since: float | None = None  # Asked for the GPU lock or a slot, not granted yet.
+    holds_slot: bool = False
     last_notice: float = 0.0  # When the caller last heard the limit moved during a wait.
 
 
@@ -102,14 +108,16 @@ class GpuLock:
 
 class Zygote:
     def __init__(self, channel: Channel, device: str, scratch: str, slots: int,
-                 reference_cache_mb: float = 0) -> None:
+                 reference_cache_mb: float = 0, ahead: int = 0) -> None:
         self.channel = channel
         self.references = refcache.ReferenceCache(os.path.join(scratch, "references"),
                                                   int(reference_cache_mb * (1 << 20)))
         self.device = device
         self.scratch = scratch
         self.slots = slots
+        self.ahead = ahead
         self.children: dict[str, Child] = {}
+        self.slot_queue: deque[str] = deque()  # Children ready for a slot, in order.
         self.waiting: deque[dict[str, Any]] = deque()
         self.lock = GpuLock()
         self.shutting_down = False
@@ -187,6 +195,12 @@ class Zygote:
             elif kind == "release":
                 self.lock.release(child.job_id)
                 self._grant()
+            elif (kind == "ready" and child.phase == "reference" and not child.holds_slot
+                  and child.job_id not in self.slot_queue):
+                # Before the candidate is imported, as for "references" below.
+                child.wait_since = time.monotonic()
+                self.slot_queue.append(child.job_id)
+                self._grant_slots()
             elif kind == "phase":
                 before, child.phase = child.phase, str(message.get("phase"))[:64]
                 if before == "reference" and child.killed_for is None:
@@ -245,10 +259,27 @@ class Zygote:
                 except OSError:
                     child.open = False
 
+    def _grant_slots(self) -> None:
+        taken = sum(1 for c in self.children.values() if c.holds_slot)
+        while self.slot_queue and taken < self.slots:
+            child = self.children.get(self.slot_queue.popleft())
+            if child is None or child.killed_for is not None:
+                continue
+            if child.wait_since is not None:
+                self._credit_wait(child, notify=False)  # Its next phase message tells the caller.
+                child.wait_since = None
+            child.holds_slot = True
+            taken += 1
+            try:
+                child.channel.send({"type": "go"})
+            except OSError:
+                child.open = False
+
     # -- children ---------------------------------------------------------------------------------
 
     def _start_waiting(self) -> None:
-        while self.waiting and len(self.children) < self.slots and not self.shutting_down:
+        while (self.waiting and len(self.children) < self.slots + self.ahead
+               and not self.shutting_down):
             message = self.waiting.popleft()
             try:
                 self._fork(Job.from_json(message))
@@ -339,6 +370,7 @@ class Zygote:
         del self.children[child.job_id]
         shutil.rmtree(child.job_dir, ignore_errors=True)
         self._grant()
+        self._grant_slots()
 
     def _facts_for(self, child: Child, status: int) -> dict[str, Any]:
         exit_info = {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,

@@ -32,7 +32,8 @@ CPU_OPTIONS: dict[str, Any] = dict(
 
 
 class Worker:
-    def __init__(self, tmp: Path, slots: int = 1, reference_cache_mb: float = 0) -> None:
+    def __init__(self, tmp: Path, slots: int = 1, reference_cache_mb: float = 0,
+                 ahead: int = 0) -> None:
         self.scratch = tmp
         ours, theirs = socket.socketpair()
         self.sock = ours
@@ -40,7 +41,7 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "adaexplore_worker", "--fd", str(theirs.fileno()),
              "--device", "cpu", "--scratch", str(tmp), "--slots", str(slots),
-             "--reference-cache-mb", str(reference_cache_mb)],
+             "--reference-cache-mb", str(reference_cache_mb), "--ahead", str(ahead)],
             pass_fds=[theirs.fileno()], env=env, stdout=subprocess.DEVNULL,
             stderr=open(tmp / "worker.log", "w"), start_new_session=True)
         theirs.close()

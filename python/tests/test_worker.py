@@ -334,3 +334,51 @@ def test_waiting_for_the_gpu_lock_does_not_count(tmp_path) -> None:
         assert results[second]["waited_s"] > 8
     finally:
         w.close()
+
+
+def _slowed_task(folder: Path, seconds: float) -> Path:
+    """The ReLU task, its model sleeping `seconds` in every call."""
+    path = folder / f"relu_task_sleeping_{seconds}.py"
+    path.write_text(Path(task("relu")).read_text().replace(
+        "        return torch.relu(x)",
+        f"        import time\n        time.sleep({seconds})\n        return torch.relu(x)"))
+    return path
+
+
+def test_a_job_ahead_makes_its_references_while_the_slot_is_taken(tmp_path) -> None:
+    """One slot, one ahead: the second job's task phases run beside the first candidate, its
+    candidate phases only after the first job ends, and waiting for the slot is not its time."""
+    slow_task = _slowed_task(tmp_path, 0.3)
+    slow_kernel = _slowed_relu(tmp_path, 0.5)
+    w = Worker(tmp_path, slots=1, ahead=1)
+    try:
+        assert w.hello["slots"] == 1 and w.hello["ahead"] == 1
+        first = w.submit(str(slow_task), str(slow_kernel), timeout_s=60)
+        second = w.submit(str(slow_task), str(slow_kernel), timeout_s=60)
+        events: list[tuple[str, str, str]] = []  # (type, id, phase)
+        results: dict[str, dict] = {}
+        while len(results) < 2:
+            message = w.channel.read_blocking()
+            events.append((message["type"], message.get("id", ""), message.get("phase", "")))
+            if message["type"] == "result":
+                results[message["id"]] = message["facts"]
+        # Whichever finished its references first took the slot; call it the first.
+        if events.index(("progress", second, "import")) < events.index(
+                ("progress", first, "import")):
+            first, second = second, first
+        first_done = events.index(("result", first, ""))
+        # Its task phases ran beside the first candidate's.
+        assert events.index(("started", second, "")) < first_done
+        assert events.index(("progress", second, "reference")) < first_done
+        # Its candidate phases start only once the slot is free.
+        assert events.index(("progress", second, "import")) > first_done
+        for facts in results.values():
+            assert facts["status"] == "ok", {k: facts.get(k) for k in ("phase", "phases")}
+            assert all(t["passed"] for t in facts["trials"])
+            assert set(facts["phases"]) >= {"reference.cuda", "reference.outputs",
+                                            "reference.roofline"}
+        # Its wait for the slot is on top of its reference phase, and not counted.
+        waited = results[second]["waited_s"] - results[second]["phases"]["reference"]
+        assert waited > 1.0
+    finally:
+        w.close()

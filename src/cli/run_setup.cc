@@ -168,18 +168,19 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
       spec.device_kind = DeviceKind::kCuda;
       spec.visible_devices = gpu;
       spec.slots = config.slots > 0 ? config.slots : kGpuSlotsDefault;
+      spec.ahead = config.profile.prepare_ahead;  // On a CPU it would take the slots' cores.
       specs.push_back(std::move(spec));
     }
   }
-  logger->info("workers: {} x {} ({} slot(s) each), python {}", specs.size(), plan.kind,
-               specs.front().slots, python);
+  logger->info("workers: {} x {} ({} slot(s) and {} ahead each), python {}", specs.size(),
+               plan.kind, specs.front().slots, specs.front().ahead, python);
   return specs;
 }
 
 double DefaultMemoryLimitMb(const std::vector<WorkerSpec>& specs) {
   int evaluations = 0;
   for (const WorkerSpec& s : specs) {
-    evaluations += s.slots;
+    evaluations += s.slots + s.ahead;  // Children preparing ahead hold memory too.
   }
   const double share = MemTotalMb() * kMemoryFractionForEvaluations / std::max(1, evaluations);
   return std::clamp(share, kMemoryLimitFloorMb, kMemoryLimitCapMb);

@@ -84,7 +84,7 @@ int WorkerPool::capacity() const {
   int total = 0;
   for (const Slot& slot : slots_) {
     if (slot.worker && slot.worker->state() == Worker::State::kReady) {
-      total += std::max(1, slot.spec.slots);
+      total += std::max(1, slot.spec.slots) + std::max(0, slot.spec.ahead);
     }
   }
   return total;
@@ -135,7 +135,8 @@ void WorkerPool::Dispatch() {
         continue;
       }
       const size_t busy = RunningOn(i);
-      const size_t capacity = it->solo ? 1 : static_cast<size_t>(slot.worker->hello().slots);
+      const WorkerHello& hello = slot.worker->hello();
+      const size_t capacity = it->solo ? 1 : static_cast<size_t>(hello.slots + hello.ahead);
       if (busy < capacity && (!it->solo || busy == 0) && busy < least_busy) {
         chosen = i;
         least_busy = busy;

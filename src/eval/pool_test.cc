@@ -153,6 +153,23 @@ TEST_F(WorkerPoolTest, TheOuterDeadlineFollowsTheLimitTheWorkerReports) {
   EXPECT_EQ(out["waits"].facts["status"], "ok") << out["waits"].facts.dump();
 }
 
+TEST_F(WorkerPoolTest, AWorkerPreparingAheadIsSentJobsBeyondItsSlots) {
+  WorkerSpec spec = Spec("w0", 2);
+  spec.ahead = 1;
+  WorkerPool pool({spec}, {});
+  ASSERT_TRUE(pool.Start().ok());
+  ASSERT_TRUE(pool.WaitReady(Clock::now() + Seconds(20), nullptr).ok());
+  EXPECT_EQ(pool.ready_workers()[0].ahead, 1);
+  EXPECT_EQ(pool.capacity(), 3);
+  for (const char* id : {"a", "b", "c", "d"}) {
+    pool.Submit(Job(id, "slow:1"));
+  }
+  // The fake answers one at a time: the first Step dispatches and returns before any result.
+  ASSERT_TRUE(pool.Step(Clock::now() + Seconds(0.2), nullptr).ok());
+  EXPECT_EQ(pool.in_flight(), 3u);
+  EXPECT_EQ(Drain(pool).size(), 4u);  // The one left over runs after.
+}
+
 TEST_F(WorkerPoolTest, BadHelloFailsTheWorkerWithTheReason) {
   WorkerPool pool({Spec("w0", 1, "bad_version")}, {});
   ASSERT_TRUE(pool.Start().ok());

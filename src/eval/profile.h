@@ -73,6 +73,9 @@ struct EvalProfile {
   // Off by default: on the H200 it cost more than it saved (writing and hashing large Level-2
   // references; README, "evaluation throughput").
   double reference_cache_mb = 0;
+  // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
+  // outputs) run while its slots are taken, so each starts its own phases when a slot frees.
+  int prepare_ahead = 2;
 
   // The options sent to the worker, for `device`; seed is 0 when the profile leaves it unset
   // (the evaluator derives one per job).

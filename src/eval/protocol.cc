@@ -377,6 +377,7 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
     hello.device = m.value("device", nlohmann::json::object());
     hello.device_name = hello.device.value("name", "");
     hello.slots = std::max(1, m.value("slots", 1));
+    hello.ahead = std::max(0, m.value("ahead", 0));
     hello.import_s = m.value("import_s", 0.0);
     hello.triton_interpret = m.value("triton_interpret", false);
     hello.harness = m.value("harness", "");
@@ -406,6 +407,7 @@ nlohmann::json HelloToJson(const WorkerHello& hello) {
           {"triton", hello.triton},
           {"device", hello.device},
           {"slots", hello.slots},
+          {"ahead", hello.ahead},
           {"import_s", hello.import_s},
           {"triton_interpret", hello.triton_interpret},
           {"harness", hello.harness}};

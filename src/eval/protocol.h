@@ -244,6 +244,7 @@ struct WorkerHello {
   nlohmann::json device;    // Everything the worker said about its device.
   DeviceCeilings ceilings;  // Unknown (zeros) on the CPU or when measuring failed.
   int slots = 1;            // Evaluations it runs at once.
+  int ahead = 0;            // Jobs beyond those whose task phases it runs ahead of a free slot.
   double import_s = 0;
   bool triton_interpret = false;
   std::string harness;  // SHA-256 of the worker's own sources (its checks and timer).

@@ -46,7 +46,8 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
                   "--fd",      std::to_string(kProtocolFd),
                   "--device",  std::string(EnumName(spec.device_kind)),
                   "--scratch", spec.scratch_dir,
-                  "--slots",   std::to_string(spec.slots)};
+                  "--slots",   std::to_string(spec.slots),
+                  "--ahead",   std::to_string(spec.ahead)};
   if (spec.reference_cache_mb > 0) {
     options.argv.emplace_back("--reference-cache-mb");
     options.argv.push_back(fmt::format("{:g}", spec.reference_cache_mb));

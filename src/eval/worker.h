@@ -29,8 +29,10 @@ struct WorkerSpec {
   std::string python_path;                   // Directory holding the worker package.
   std::string module = "adaexplore_worker";  // Run as `python -m <module>`.
   DeviceKind device_kind = DeviceKind::kCpu;
-  std::string visible_devices;    // CUDA_VISIBLE_DEVICES for this worker ("" for CPU).
-  int slots = 1;                  // Evaluations at once (they share the device; timing never).
+  std::string visible_devices;  // CUDA_VISIBLE_DEVICES for this worker ("" for CPU).
+  int slots = 1;                // Evaluations at once (they share the device; timing never).
+  int ahead =
+      0;  // Jobs beyond the slots whose task phases (CUDA, references) run before one frees.
   std::string scratch_dir;        // The worker's own directory: job files, its log.
   double reference_cache_mb = 0;  // Its reference cache (in scratch_dir); 0: off.
   std::vector<std::pair<std::string, std::string>> env;  // Extra environment.

@@ -34,12 +34,13 @@ def main():
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--scratch", default="/tmp")
     parser.add_argument("--slots", type=int, default=1)
+    parser.add_argument("--ahead", type=int, default=0)
     args = parser.parse_args()
     fd = args.fd
     startup = os.environ.get("FAKE_WORKER_STARTUP", "ok")
     hello = {"type": "hello", "protocol": 2, "pid": os.getpid(), "python": "3", "torch": "fake",
              "triton": "fake", "device": {"kind": "cpu", "name": "fake-cpu"},
-             "slots": args.slots, "import_s": 0.0}
+             "slots": args.slots, "ahead": args.ahead, "import_s": 0.0}
     if startup == "exit_before_hello":
         sys.exit(3)
     if startup == "bad_version":
