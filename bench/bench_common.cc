@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "core/json_text.h"
 #include "sys/fs.h"
 
 namespace adaexplore::bench {
@@ -63,7 +64,7 @@ Status WriteJson(const BenchFlags& flags, const nlohmann::json& figures) {
   if (flags.json_out.empty()) {
     return Status::Ok();
   }
-  return WriteFileAtomic(flags.json_out, figures.dump(2) + "\n");
+  return WriteFileAtomic(flags.json_out, JsonText(figures, 2) + "\n");
 }
 
 Spread SpreadOf(const std::vector<double>& values) {

@@ -22,6 +22,7 @@
 
 #include "bench/bench_common.h"
 #include "core/clock.h"
+#include "core/json_text.h"
 #include "eval/classify.h"
 #include "sys/fs.h"
 #include "sys/process.h"
@@ -100,7 +101,7 @@ Result<ModeFigures> RunFreshProcesses(const std::vector<EvalRequest>& requests,
   for (size_t i = 0; i < requests.size(); ++i) {
     const std::string job = fmt::format("{}/job{}.json", scratch, i);
     const std::string out = fmt::format("{}/result{}.json", scratch, i);
-    RETURN_IF_ERROR(WriteFileAtomic(job, evaluator.JobMessage(requests[i]).dump()));
+    RETURN_IF_ERROR(WriteFileAtomic(job, JsonText(evaluator.JobMessage(requests[i]))));
     SpawnOptions options{
         .argv = {worker.python, "-m", "adaexplore_worker.oneshot", "--job", job, "--out", out},
         .env_set = worker.env,
@@ -187,7 +188,7 @@ Result<int> Main(int argc, char** argv) {
                 100 * m->BusyShare(), m->OverheadPerCandidate(), 100 * m->HitRate());
   }
   for (const ModeFigures* m : {&fresh, &pool}) {
-    std::printf("%s phase medians (s): %s\n", m->name.c_str(), m->PhaseMedians().dump().c_str());
+    std::printf("%s phase medians (s): %s\n", m->name.c_str(), JsonText(m->PhaseMedians()).c_str());
   }
   std::printf("pool startup (import torch, probe GPU) %.1f s; rate ratio %.2fx\n", pool.startup_s,
               speedup);

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/json_text.h"
 #include "fake_llm_server.h"
 #include "llm/client.h"
 #include "sys/fs.h"
@@ -192,11 +193,11 @@ int main(int argc, char** argv) {
       {"sequential_client_cpu_ms_per_call", 1000 * one.cpu_s / sequential},
       {"hardware_threads", std::thread::hardware_concurrency()}};
   if (!json_out.empty()) {
-    std::ofstream(json_out) << figures.dump(2) << "\n";
+    std::ofstream(json_out) << JsonText(figures, 2) << "\n";
   }
   std::printf("%-40s %s\n", "figure", "value");
   for (const auto& [name, value] : figures.items()) {
-    std::printf("%-40s %s\n", name.c_str(), value.dump().c_str());
+    std::printf("%-40s %s\n", name.c_str(), JsonText(value).c_str());
   }
   return wide.failures + one.failures == 0 ? 0 : 1;
 }

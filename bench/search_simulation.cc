@@ -15,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "core/json_text.h"
 #include "search/policy.h"
 
 namespace adaexplore {
@@ -178,7 +179,7 @@ int main(int argc, char** argv) {
     figures["methods"][std::string(SearchMethodName(method))] = rows;
   }
   if (!json_out.empty()) {
-    std::ofstream(json_out) << figures.dump(2) << "\n";
+    std::ofstream(json_out) << JsonText(figures, 2) << "\n";
   }
   return 0;
 }

@@ -278,8 +278,10 @@ class Channel:
         self._pending: list[dict[str, Any] | str] = []
 
     def send(self, message: dict[str, Any]) -> None:
-        data = (_dumps(message, separators=(",", ":"), allow_nan=False, default=_default)
-                + "\n").encode()
+        # Raw UTF-8, not \u escapes: a string from a candidate may hold a lone surrogate,
+        # which escaped would be JSON the C++ side must refuse; here it becomes "?".
+        data = (_dumps(message, separators=(",", ":"), allow_nan=False, default=_default,
+                       ensure_ascii=False) + "\n").encode("utf-8", "replace")
         view = memoryview(data)
         while view:
             try:

@@ -123,3 +123,36 @@ def test_the_rules_findings_name_are_the_registrys() -> None:
     assert list(integrity.RULES) == golden("rules.json")
     assert set(audit._EVENTS.values()) <= set(integrity.RULES)
     assert {"torch_compile", "model_inheritance"} <= set(integrity.RULES)  # runtime_checks.py's own.
+
+
+def test_any_string_a_candidate_makes_reaches_the_other_side_as_utf8() -> None:
+    """A lone surrogate (from bytes decoded with surrogateescape, say) escaped as \\udc80 would
+    be a line the C++ side must refuse; it is sent as "?" instead, the rest as it was."""
+    import socket
+
+    from adaexplore_worker.protocol import Channel
+    ours, theirs = socket.socketpair()
+    try:
+        Channel(ours.fileno()).send({"message": "bad \udc80 byte, caf\u00e9 \U0001f600",
+                                     "\ud800key": 1})
+        raw = theirs.recv(1 << 16)
+        text = raw.decode("utf-8")  # Strict: it is UTF-8.
+        assert "\\u" not in text
+        assert json.loads(text) == {"message": "bad ? byte, caf\u00e9 \U0001f600", "?key": 1}
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_an_exception_message_with_a_lone_surrogate_is_a_result_not_a_timeout(
+        tmp_path: Path) -> None:
+    path = tmp_path / "surrogate.py"
+    path.write_text(Path(kernel("relu", "ok")).read_text() +
+                    "\n\nraise RuntimeError(b'bad \\xff byte'.decode('utf-8', 'surrogateescape'))\n")
+    w = Worker(tmp_path)
+    try:
+        facts = w.result(w.submit(task("relu"), str(path), timeout_s=60), limit_s=50)
+        assert facts["status"] == "import_error"
+        assert "bad ? byte" in facts["error"]["message"]
+    finally:
+        w.close()

@@ -16,6 +16,7 @@
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
+#include "core/json_text.h"
 #include "llm/client.h"
 #include "llm/provider.h"
 #include "search/session.h"
@@ -233,7 +234,7 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   summary["status"] = WorkStatusName(exit_code == 0 ? WorkStatus::kFinished : WorkStatus::kStopped);
   summary["adapt_cost"] = llm->ledger().Summary()["total"];
   if (flags.json) {
-    std::printf("%s\n", summary.dump().c_str());
+    std::printf("%s\n", JsonText(summary).c_str());
   } else {
     std::printf(
         "memory %s: %zu rules, %zu at count >= %d; this adapt: %d failures, %d clusters, "

@@ -5,6 +5,7 @@
 
 #include "cli/adapt_command.h"
 #include "cli/bench_command.h"
+#include "cli/did_you_mean.h"
 #include "cli/eval_command.h"
 #include "cli/llm_command.h"
 #include "cli/memory_command.h"
@@ -56,7 +57,12 @@ Result<int> RunCli(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);  // Prints help, version or the usage error; 0 for --help.
+    if (app.exit(e) == 0) {  // Prints help, version or the usage error.
+      return 0;              // --help, --version.
+    }
+    (void)std::fputs(DidYouMean(app, std::vector<std::string>(argv + 1, argv + argc)).c_str(),
+                     stderr);
+    return 2;  // Every usage error, whatever CLI11's own code for it.
   }
   if (app.got_subcommand("eval")) {
     return RunEval(eval_flags);

@@ -11,6 +11,7 @@
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/hash.h"
+#include "core/json_text.h"
 #include "eval/baseline.h"
 #include "report/html_report.h"
 #include "report/run_report.h"
@@ -52,7 +53,7 @@ Result<std::string> SettingsHash(const RunSpec& spec, const RunFlags& r, const C
                                    {"confirm_best", spec.confirm_best},
                                    {"reasoning_effort", spec.reasoning_effort},
                                    {"max_output_tokens", spec.max_output_tokens}};
-  return Sha256Hex(settings.dump()).substr(0, 12);
+  return Sha256Hex(JsonText(settings)).substr(0, 12);
 }
 
 // Times every task's own Model once (eager, and torch.compile unless the mode is "eager") on the
@@ -264,7 +265,7 @@ Result<int> RunBench(const BenchFlags& f) {
     reports.insert(reports.end(), one.begin(), one.end());
   }
   if (f.json) {
-    std::printf("%s\n", ReportJson(reports).dump().c_str());
+    std::printf("%s\n", JsonText(ReportJson(reports)).c_str());
   } else {
     (void)std::fputs(ReportMarkdown(reports).c_str(), stdout);
   }

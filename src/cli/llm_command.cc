@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "config/config.h"
+#include "core/json_text.h"
 #include "core/log.h"
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
@@ -117,7 +118,7 @@ Result<int> RunLlmAsk(const LlmFlags& flags) {
     LlmCompletion done = client->Wait(id);
     failures += done.reply ? 0 : 1;
     if (flags.json) {
-      std::printf("%s\n", CompletionJson(done).dump().c_str());
+      std::printf("%s\n", JsonText(CompletionJson(done)).c_str());
     } else if (done.reply) {
       if (flags.samples > 1) {
         std::printf("--- sample %lld (%s, %.1f s) ---\n",
@@ -133,7 +134,7 @@ Result<int> RunLlmAsk(const LlmFlags& flags) {
   }
   const nlohmann::json ledger = client->ledger().Summary();
   if (flags.json) {
-    std::printf("%s\n", nlohmann::json({{"ledger", ledger}}).dump().c_str());
+    std::printf("%s\n", JsonText(nlohmann::json({{"ledger", ledger}})).c_str());
   } else {
     const nlohmann::json& total = ledger["total"];
     (void)std::fprintf(stderr, "%lld call(s), %lld input + %lld output tokens, cost %s\n",
@@ -175,7 +176,7 @@ Result<int> RunLlmEdits(const LlmFlags& flags) {
     RETURN_IF_ERROR(WriteFileAtomic(flags.out_path, result));
   }
   if (flags.json) {
-    std::printf("%s\n", report.dump().c_str());
+    std::printf("%s\n", JsonText(report).c_str());
   } else {
     for (const std::string& problem : parse.problems) {
       (void)std::fprintf(stderr, "problem: %s\n", problem.c_str());

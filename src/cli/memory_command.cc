@@ -9,6 +9,7 @@
 #include <set>
 
 #include "adapt/skill_memory.h"
+#include "core/json_text.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -29,7 +30,7 @@ Result<int> List(SkillMemory& memory, const MemoryFlags& f) {
     for (const Rule& rule : rules) {
       out.push_back(RuleJson(rule));
     }
-    std::printf("%s\n", out.dump().c_str());
+    std::printf("%s\n", JsonText(out).c_str());
     return 0;
   }
   for (const Rule& rule : rules) {
@@ -48,7 +49,7 @@ Result<int> Show(SkillMemory& memory, const MemoryFlags& f) {
       out["support"].push_back(
           {{"task", s.task}, {"model", s.model}, {"signature", s.signature}, {"source", s.source}});
     }
-    std::printf("%s\n", out.dump().c_str());
+    std::printf("%s\n", JsonText(out).c_str());
     return 0;
   }
   std::printf("rule %lld (count %lld): %s\n", static_cast<long long>(rule.id),
@@ -116,16 +117,16 @@ Result<int> Stats(SkillMemory& memory, const MemoryFlags& f) {
     for (const auto& [count, n] : histogram) {
       h[std::to_string(count)] = n;
     }
-    std::printf("%s\n",
-                nlohmann::json{{"rules", rules.size()},
-                               {"rules_at_3", at_least(3)},
-                               {"learned_rules", learned},
-                               {"supporting_failures", failures},
-                               {"tasks", tasks.size()},
-                               {"models", std::vector<std::string>(models.begin(), models.end())},
-                               {"count_histogram", h}}
-                    .dump()
-                    .c_str());
+    std::printf(
+        "%s\n",
+        JsonText(nlohmann::json{{"rules", rules.size()},
+                                {"rules_at_3", at_least(3)},
+                                {"learned_rules", learned},
+                                {"supporting_failures", failures},
+                                {"tasks", tasks.size()},
+                                {"models", std::vector<std::string>(models.begin(), models.end())},
+                                {"count_histogram", h}})
+            .c_str());
     return 0;
   }
   std::printf(

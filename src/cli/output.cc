@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "core/json_text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -135,7 +137,7 @@ std::string FormatJsonLine(const EvalResult& r) {
   }
   j.erase("facts");
   j["details"] = details;
-  return j.dump() + "\n";
+  return JsonText(j) + "\n";
 }
 
 std::string FormatSummary(const std::vector<EvalResult>& results) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/json_text.h"
 #include "report/html_report.h"
 #include "report/run_report.h"
 #include "sys/fs.h"
@@ -40,7 +41,7 @@ Result<int> RunReportCommand(const ReportFlags& f) {
     return InvalidArgument("--json and --csv: pick one");
   }
   ASSIGN_OR_RETURN(std::vector<RunReport> reports, LoadRunReports(f.db_path, RunOf(f)));
-  const std::string text = f.json  ? ReportJson(reports).dump(2) + "\n"
+  const std::string text = f.json  ? JsonText(ReportJson(reports), 2) + "\n"
                            : f.csv ? ReportCsv(reports)
                                    : ReportMarkdown(reports);
   if (f.out.empty()) {
@@ -115,7 +116,7 @@ Result<int> RunExport(const ReportFlags& f) {
                      {"node", it->second.node},
                      {"speedup", it->second.speedup}});
   }
-  RETURN_IF_ERROR(WriteFileAtomic(f.out + "/index.json", index.dump(2) + "\n"));
+  RETURN_IF_ERROR(WriteFileAtomic(f.out + "/index.json", JsonText(index, 2) + "\n"));
   std::printf("%zu of %zu tasks exported to %s (index.json lists them)\n", best.size(), seen.size(),
               f.out.c_str());
   return 0;

@@ -11,6 +11,7 @@
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
+#include "core/json_text.h"
 #include "core/text.h"
 #include "llm/provider.h"
 #include "search/session.h"
@@ -238,7 +239,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                    RunSummaryJson(outcome, session->db(), *llm, flags.db_path));
   RETURN_IF_ERROR(WriteRunOutput(outcome, summary, flags.out_dir));
   if (flags.json) {
-    std::printf("%s\n", summary.dump().c_str());
+    std::printf("%s\n", JsonText(summary).c_str());
   } else {
     for (const TaskSummary& s : outcome.tasks) {
       std::printf("%-40s %3d steps  best %s%s\n", s.task.c_str(), s.steps, s.best_verdict.c_str(),

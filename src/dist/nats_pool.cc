@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/json_text.h"
 #include "core/nonce.h"
 #include "eval/protocol.h"
 
@@ -122,7 +123,7 @@ void NatsPool::PublishPending() {
     if (job.published) {
       continue;
     }
-    Status s = nc_.Publish(nats::JobSubject(options_.queue), JobEnvelope(job.job, run_).dump(),
+    Status s = nc_.Publish(nats::JobSubject(options_.queue), JsonText(JobEnvelope(job.job, run_)),
                            job.msg_id);
     if (!s.ok()) {
       options_.logger->debug("job {} not published yet: {}", id, s.message());

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 
+#include "core/json_text.h"
 #include "dist/nats.h"
 #include "dist/nats_pool.h"
 
@@ -78,7 +79,7 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
   nlohmann::json hello_json =
       HelloJson(first, host, static_cast<int>(hellos.size()), pool.capacity());
   hello_json["queue"] = queue;
-  const std::string hello = hello_json.dump();
+  const std::string hello = JsonText(hello_json);
   (void)std::fprintf(stderr, "worker %s: %zu worker(s), %d slot(s), serving queue %s on %s\n",
                      host.c_str(), hellos.size(), pool.capacity(), queue.c_str(),
                      options.url.c_str());
@@ -112,7 +113,7 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
       running.erase(it);
       const std::string worker = fmt::format("{}/{}", host, outcome.worker);
       std::string data =
-          ResultEnvelope(held.id, outcome.facts, worker, held.delivered, outcome.hello).dump();
+          JsonText(ResultEnvelope(held.id, outcome.facts, worker, held.delivered, outcome.hello));
       outbox.push_back({std::move(held), std::move(data)});
     }
     // Publish, then ack: a host that dies in between makes a duplicate, never a loss.
@@ -177,7 +178,7 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
           .id = msg_id, .message = job["message"], .timeout_s = job.value("timeout_s", 180.0)});
       (void)nc.PublishCore(
           job.value("progress", ""),
-          nlohmann::json{{"id", held.id}, {"worker", host}, {"delivered", delivered}}.dump());
+          JsonText(nlohmann::json{{"id", held.id}, {"worker", host}, {"delivered", delivered}}));
       options.logger->info("job {} (delivery {}) started", held.id, delivered);
       running.emplace(msg_id, std::move(held));
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/hash.h"
+#include "core/json_text.h"
 #include "core/nonce.h"
 
 namespace adaexplore {
@@ -108,7 +109,7 @@ std::string BaselineKey(const std::string& task_sha256, const EvalProfile& profi
   return Sha256Builder()
       .Add("adaexplore-baseline-v1")
       .Add(task_sha256)
-      .Add(TimingFingerprint(profile, with_compile).dump())
+      .Add(JsonText(TimingFingerprint(profile, with_compile)))
       .Add(hello.Fingerprint())
       .Add(hello.python)
       .Finish();

@@ -9,6 +9,7 @@
 #include <array>
 #include <string>
 
+#include "core/json_text.h"
 #include "eval/checks.h"
 
 namespace adaexplore {
@@ -243,7 +244,7 @@ bool ClassifyTrials(const json& trials, EvalResult& r) {
     if (!mutated.empty()) {
       Reject(r, "inputs_mutated",
              fmt::format("trial {}: the candidate modified its input(s) {}",
-                         trial.value("index", 0), mutated.dump()));
+                         trial.value("index", 0), JsonText(mutated)));
       return true;
     }
     r.verdict = Verdict::kIncorrect;
@@ -381,7 +382,7 @@ bool ClassifyRuntimeIntegrity(const json& facts, const EvalProfile& profile, Eva
   const json patched = facts.value("patched", json::array());
   if (Applies(profile, "patching") && patched.is_array() && !patched.empty()) {
     Reject(r, "patching",
-           "the candidate replaced " + patched.dump() +
+           "the candidate replaced " + JsonText(patched) +
                " (restored before checking): timers, synchronisation and the functions checks "
                "use must not be patched");
     return true;
@@ -390,7 +391,7 @@ bool ClassifyRuntimeIntegrity(const json& facts, const EvalProfile& profile, Eva
   const bool threads_checked = Applies(profile, "threads_left_running");
   if (threads_checked && threads.is_array() && !threads.empty()) {
     Reject(r, "threads_left_running",
-           "the candidate left Python thread(s) " + threads.dump() +
+           "the candidate left Python thread(s) " + JsonText(threads) +
                " running after forward returned: work outside the timed window");
     return true;
   }
@@ -587,7 +588,7 @@ bool DecideFlagsChanged(const Evidence& e, EvalResult& r) {
     return false;
   }
   Reject(r, "flags_changed_by_import",
-         "the candidate changed precision flags when imported: " + flags.dump() +
+         "the candidate changed precision flags when imported: " + JsonText(flags) +
              " (they were restored; a kernel must not change global numerics)");
   return true;
 }

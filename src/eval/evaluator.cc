@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/hash.h"
+#include "core/json_text.h"
 #include "core/nonce.h"
 #include "eval/classify.h"
 
@@ -84,7 +85,7 @@ std::string Evaluator::KeyFor(const EvalRequest& request, const std::string& dev
       .Add("adaexplore-eval-v2")
       .Add(request.task.sha256)
       .Add(request.candidate.sha256)
-      .Add(options_.profile.Fingerprint().dump())
+      .Add(JsonText(options_.profile.Fingerprint()))
       .Add(device)
       .Add(request.measurement > 0 ? fmt::format("measurement {}", request.measurement) : "")
       .Finish();
@@ -94,7 +95,7 @@ std::string Evaluator::TaskKey(const EvalRequest& request) const {
   return Sha256Builder()
       .Add("adaexplore-task-v1")
       .Add(request.task.sha256)
-      .Add(options_.profile.Fingerprint().dump())
+      .Add(JsonText(options_.profile.Fingerprint()))
       .Add(workers_.empty() ? "none" : workers_.front().Fingerprint())
       .Add(request.measurement > 0 ? fmt::format("measurement {}", request.measurement) : "")
       .Finish();
@@ -127,7 +128,7 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   job.reference_key = Sha256Builder()
                           .Add("adaexplore-references-v1")
                           .Add(task_key)
-                          .Add(ToJson(job.options).dump())
+                          .Add(JsonText(ToJson(job.options)))
                           .Finish();
   return ToJson(job);
 }

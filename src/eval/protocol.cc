@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "core/enum_names.h"
+#include "core/json_text.h"
 
 namespace adaexplore {
 namespace {
@@ -99,8 +100,8 @@ Status Decode(const json& value, const std::string& where, Field& field) {
   const bool negative_unsigned = std::is_unsigned_v<Field> && value.is_number_integer() &&
                                  !value.is_number_unsigned() && value.get<int64_t>() < 0;
   if (!HasKind(value, JsonKind<Field>()) || negative_unsigned) {
-    return ProtocolError(fmt::format("{} = {} is not of type {}", where, value.dump().substr(0, 80),
-                                     JsonKind<Field>()));
+    return ProtocolError(fmt::format("{} = {} is not of type {}", where,
+                                     JsonText(value).substr(0, 80), JsonKind<Field>()));
   }
   try {
     field = value.get<Field>();
@@ -291,7 +292,7 @@ Status ValidateFacts(const json& facts) {
     }
     if (!HasAnyKind(value, it->second)) {
       return ProtocolError(fmt::format("facts.{} = {} is not of type {}", key,
-                                       value.dump().substr(0, 80), it->second));
+                                       JsonText(value).substr(0, 80), it->second));
     }
   }
   return Status::Ok();

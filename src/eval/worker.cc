@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "core/json_text.h"
 #include "core/secrets.h"
 #include "sys/fs.h"
 
@@ -143,7 +144,7 @@ Status Worker::Send(const nlohmann::json& message) {
   if (state_ != State::kReady) {
     return Unavailable("worker " + spec_.label + " is " + std::string(WorkerStateName(state_)));
   }
-  return SendAll(socket_.get(), message.dump() + "\n", kSendTimeoutMs);
+  return SendAll(socket_.get(), JsonText(message) + "\n", kSendTimeoutMs);
 }
 
 void Worker::Kill() {

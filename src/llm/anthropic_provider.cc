@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -69,7 +71,7 @@ Result<HttpRequest> AnthropicProvider::Build(const ChatRequest& request) const {
   HttpRequest http{.url = settings_.base_url + "/v1/messages",
                    .headers = {"Content-Type: application/json",
                                "anthropic-version: " + std::string(kApiVersion)},
-                   .body = body.dump()};
+                   .body = JsonText(body)};
   if (!settings_.api_key.empty()) {
     http.headers.push_back("x-api-key: " + settings_.api_key);
   }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -67,7 +69,7 @@ Result<HttpRequest> OpenAiProvider::Build(const ChatRequest& request) const {
   }
   HttpRequest http{.url = settings_.base_url + "/chat/completions",
                    .headers = {"Content-Type: application/json"},
-                   .body = body.dump()};
+                   .body = JsonText(body)};
   if (!settings_.api_key.empty()) {
     http.headers.push_back("Authorization: Bearer " + settings_.api_key);
   }

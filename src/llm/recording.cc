@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/hash.h"
+#include "core/json_text.h"
 
 namespace adaexplore {
 namespace {
@@ -107,7 +108,7 @@ Status RecordingWriter::Append(const ChatRequest& request, const ChatReply& repl
                {"role", LlmRoleName(request.role)}, {"task", request.task},
                {"sample", request.sample},          {"messages", MessagesJson(request)},
                {"reply", ReplyToJson(reply)}};
-  std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string text = JsonText(line) + "\n";
   std::lock_guard lock(mutex_);
   RETURN_IF_ERROR(failed_);
   failed_ = WriteAll(fd_.get(), text).WithContext("writing recording " + path_);

@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "core/json_text.h"
 #include "llm/recording.h"
 
 namespace adaexplore {
@@ -46,7 +47,7 @@ Status ResponseCache::Store(const std::string& key, const ModelSpec& model,
                    db_.Prepare("INSERT OR REPLACE INTO llm_responses VALUES (?, ?, ?, ?)"));
   insert.Bind(1, key)
       .Bind(2, model.ToString())
-      .Bind(3, ReplyToJson(reply).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .Bind(3, JsonText(ReplyToJson(reply)))
       .Bind(4, static_cast<int64_t>(std::time(nullptr)));
   return insert.Run();
 }

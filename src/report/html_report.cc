@@ -6,6 +6,7 @@
 #include <ctime>
 #include <vector>
 
+#include "core/json_text.h"
 #include "eval/verdict.h"
 
 namespace adaexplore {
@@ -155,8 +156,7 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
   if (at == std::string::npos) {
     return InternalError("the report template has no data placeholder");
   }
-  page.replace(at, kPlaceholder.size(),
-               ScriptSafeJson(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  page.replace(at, kPlaceholder.size(), ScriptSafeJson(JsonText(data)));
   return page;
 }
 

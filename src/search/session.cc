@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/hash.h"
+#include "core/json_text.h"
 #include "llm/provider.h"
 #include "sys/fs.h"
 
@@ -163,7 +164,7 @@ Status WriteRunOutput(const RunOutcome& outcome, const nlohmann::json& summary,
       RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + s.task + ".py", s.best_kernel));
     }
   }
-  return WriteFileAtomic(out_dir + "/summary.json", summary.dump(2) + "\n");
+  return WriteFileAtomic(out_dir + "/summary.json", JsonText(summary, 2) + "\n");
 }
 
 }  // namespace adaexplore

@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "core/json_text.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -62,7 +63,7 @@ Status ResultCache::Store(const std::string& key, const std::string& verdict,
                    db_.Prepare("INSERT OR REPLACE INTO eval_results VALUES (?, ?, ?, ?)"));
   return put.Bind(1, key)
       .Bind(2, verdict)
-      .Bind(3, result.dump())
+      .Bind(3, JsonText(result))
       .Bind(4, static_cast<int64_t>(std::time(nullptr)))
       .Run();
 }
@@ -70,7 +71,7 @@ Status ResultCache::Store(const std::string& key, const std::string& verdict,
 Status ResultCache::StoreBaseline(const std::string& key, const nlohmann::json& baseline) {
   ASSIGN_OR_RETURN(Statement put, db_.Prepare("INSERT OR REPLACE INTO baselines VALUES (?, ?, ?)"));
   return put.Bind(1, key)
-      .Bind(2, baseline.dump())
+      .Bind(2, JsonText(baseline))
       .Bind(3, static_cast<int64_t>(std::time(nullptr)))
       .Run();
 }

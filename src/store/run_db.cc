@@ -4,6 +4,8 @@
 
 #include <ctime>
 
+#include "core/json_text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -31,9 +33,7 @@ CREATE TABLE IF NOT EXISTS baselines (
   result TEXT NOT NULL, recorded_at INTEGER NOT NULL);
 )sql";
 
-std::string Dump(const nlohmann::json& value) {
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+std::string Dump(const nlohmann::json& value) { return JsonText(value); }
 
 nlohmann::json Load(const std::string& text) {
   nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -1,9 +1,12 @@
 #include "task/source_file.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 
 #include "core/hash.h"
+#include "core/json_text.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -26,6 +29,12 @@ Result<SourceFile> ReadSourceFile(const std::string& path) {
   }
   if (text->find('\0') != std::string::npos) {
     return InvalidArgument(path + " contains NUL bytes; not a Python source file");
+  }
+  if (const std::optional<size_t> at = FirstInvalidUtf8(*text)) {
+    const size_t line = static_cast<size_t>(std::count(text->begin(), text->begin() + *at, '\n'));
+    return InvalidArgument(fmt::format(
+        "{} is not UTF-8 (byte 0x{:02x} at offset {}, line {}); Python source must be UTF-8", path,
+        static_cast<unsigned char>((*text)[*at]), *at, line + 1));
   }
   SourceFile file;
   file.path = path;

@@ -26,6 +26,17 @@ TEST(SourceFileTest, RejectsEmptyAndBinaryFiles) {
   EXPECT_EQ(ReadSourceFile(dir->path() + "/missing.py").status().code(), StatusCode::kNotFound);
 }
 
+TEST(SourceFileTest, AByteThatIsNotUtf8IsAnErrorNamingWhere) {
+  Result<TempDir> dir = TempDir::Create("adx-src-");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteFileAtomic(dir->path() + "/latin1.py", "import torch\n# caf\xe9\n").ok());
+  Result<SourceFile> f = ReadSourceFile(dir->path() + "/latin1.py");
+  ASSERT_EQ(f.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(f.status().message().find("not UTF-8 (byte 0xe9 at offset 18, line 2)"),
+            std::string::npos)
+      << f.status().message();
+}
+
 TEST(SourceFileTest, ListsPythonFilesSorted) {
   Result<std::vector<std::string>> files =
       ListPythonFiles(std::string(ADAEXPLORE_SOURCE_DIR) + "/examples/tasks");

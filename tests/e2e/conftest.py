@@ -3,68 +3,19 @@ interpreter), the example tasks and kernels. Every verdict and every kind of bad
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
-
-sys.path.insert(0, str(ROOT / "tests" / "fakes"))
-from openai_stub import Reply, serve  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from cli import EXAMPLES, ROOT, Cli, example, llm_server, serve  # noqa: E402,F401
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--adaexplore-binary", default=str(ROOT / "build" / "adaexplore"))
 
 
-class Cli:
-    def __init__(self, binary: str, tmp: Path) -> None:
-        self.binary = str(Path(binary).resolve())
-        self.tmp = tmp
-        self.env = dict(os.environ, XDG_CACHE_HOME=str(tmp / "cache"),
-                        ADAEXPLORE_PYTHON=str(ROOT / ".venv" / "bin" / "python"))
-
-    def run(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([self.binary, *args], capture_output=True, text=True,
-                              env=self.env, timeout=timeout, cwd=self.tmp)
-
-    def eval_json(self, *args: str, timeout: float = 600) -> tuple[int, dict[str, dict[str, Any]]]:
-        """Runs eval --json on the CPU; returns the exit code and results by kernel file name."""
-        p = self.run("eval", "--device", "cpu", "--json", *args, timeout=timeout)
-        results: dict[str, dict[str, Any]] = {}
-        for line in p.stdout.splitlines():
-            if line.strip():
-                r = json.loads(line)
-                results[Path(r["kernel"]).name] = r
-        if not results:
-            raise AssertionError(f"no results; exit {p.returncode}\nstderr:\n{p.stderr}")
-        return p.returncode, results
-
-
 @pytest.fixture()
 def cli(request: pytest.FixtureRequest, tmp_path: Path) -> Cli:
     return Cli(request.config.getoption("--adaexplore-binary"), tmp_path)
-
-
-def example(*parts: str) -> str:
-    return str(EXAMPLES.joinpath(*parts))
-
-
-@contextlib.contextmanager
-def llm_server(cli: Cli, reply: Reply, key: str) -> Iterator[str]:
-    """An OpenAI-compatible server on loopback answering with `reply`, which `cli`'s commands
-    reach through OPENAI_BASE_URL with OPENAI_API_KEY=`key`, for the duration of the block."""
-    httpd, url = serve(reply)
-    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY=key)
-    try:
-        yield url
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
