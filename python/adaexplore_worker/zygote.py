@@ -13,7 +13,9 @@ Protocol with the C++ side (JSON lines on --fd, see docs/protocol.md):
       | <--- cancel {id} / shutdown -------- |
 
 Each child is the leader of its own process group; a timeout or the memory watchdog kills the
-whole group. Children share the device through a reader-writer lock the zygote arbitrates:
+whole group. A process that leaves the group (setsid, a double fork) is still contained: each
+child is a subreaper and kills every process left below it before it reports (the facts' notes
+say so), and the zygote is one too and kills whatever is reparented to it after a child died. Children share the device through a reader-writer lock the zygote arbitrates:
 loading and correctness runs take it shared, timing takes it exclusively, so a timed run never
 shares the GPU with another child's work.
 
@@ -43,6 +45,7 @@ MEMORY_POLL_SECONDS = 0.5
 WAIT_NOTICE_SECONDS = 5.0  # How often a long wait for the GPU lock moves the caller's deadline.
 OUTPUT_TAIL_BYTES = 16_000
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 
 
 @dataclass
@@ -122,6 +125,7 @@ class Zygote:
         self.lock = GpuLock()
         self.shutting_down = False
         self.next_memory_poll = 0.0
+        _set_subreaper()
 
     # -- the loop ---------------------------------------------------------------------------------
 
@@ -417,6 +421,8 @@ class Zygote:
         if now < self.next_memory_poll:
             return
         self.next_memory_poll = now + MEMORY_POLL_SECONDS
+        for pid in _kill_descendants(os.getpid(), {c.pid for c in self.children.values()}):
+            _log(f"killed process {pid}, left by an evaluation child that died")
         for child in self.children.values():
             if child.killed_for is not None:
                 continue
@@ -459,9 +465,16 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(job_dir, "torch_extensions")
         os.chdir(job_dir)
+        _set_subreaper()  # What the candidate starts and orphans stays below this process.
+        os.environ["HOME"] = job_dir
         from . import child
         channel = Channel(fd)
         facts = child.evaluate(job, channel, task_path, candidate_path, plan)
+        left = _kill_descendants(os.getpid(), set())
+        if left:
+            facts.setdefault("notes", []).append(
+                f"killed {len(left)} process(es) the evaluation left running: pids "
+                + ", ".join(map(str, left[:10])))
         channel.send({"type": "result", "nonce": job.nonce, "facts": sanitize(facts)})
     except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
         code = 70
@@ -476,6 +489,47 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path:
             except Exception:  # noqa: BLE001
                 pass
         os._exit(code)  # Skips atexit handlers, including any the candidate registered.
+
+
+def _set_subreaper() -> None:
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1)
+    except Exception:  # noqa: BLE001 - best effort: process groups still hold the rest.
+        pass
+
+
+def _kill_descendants(root: int, spare: set[int]) -> list[int]:
+    """Kills every process below `root` except the subtrees of `spare` (the zygote's live
+    children), and reaps those that were its own children. Returns the pids killed."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            parents[int(name)] = int(stat[stat.rfind(b")") + 2:].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    below: list[int] = []
+    frontier = [pid for pid, parent in parents.items() if parent == root and pid not in spare]
+    while frontier:
+        pid = frontier.pop()
+        below.append(pid)
+        frontier.extend(p for p, parent in parents.items() if parent == pid)
+    for pid in below:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    for pid in below:
+        if parents.get(pid) == root:
+            try:
+                os.waitpid(pid, os.WNOHANG)  # One stuck in the driver is reaped on a later sweep.
+            except ChildProcessError:
+                pass
+    return below
 
 
 def _die_with_parent() -> None:

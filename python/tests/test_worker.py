@@ -1,5 +1,7 @@
 """The worker process end to end (CPU mode): the facts it reports for real kernels."""
 
+import os
+import time
 from pathlib import Path
 
 from conftest import Worker, kernel, task
@@ -380,5 +382,62 @@ def test_a_job_ahead_makes_its_references_while_the_slot_is_taken(tmp_path) -> N
         # Its wait for the slot is on top of its reference phase, and not counted.
         waited = results[second]["waited_s"] - results[second]["phases"]["reference"]
         assert waited > 1.0
+    finally:
+        w.close()
+
+
+def _daemon_kernel(folder: Path, pid_file: Path) -> Path:
+    """The correct ReLU kernel, which at import leaves a daemon behind (a double fork with
+    setsid: outside its process group) and says where HOME points."""
+    path = folder / "daemon.py"
+    path.write_text(Path(kernel("relu", "ok")).read_text() + f"""
+
+import os as _os, time as _time
+print("HOME=" + _os.environ.get("HOME", ""))
+if _os.fork() == 0:
+    _os.setsid()
+    if _os.fork() == 0:
+        with open({str(pid_file)!r}, "w") as _f:
+            _f.write(str(_os.getpid()))
+        _time.sleep(120)
+    _os._exit(0)
+_time.sleep(0.5)
+""")
+    return path
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().split(b") ")[1][:1] != b"Z"
+    except OSError:
+        return False
+
+
+def test_a_process_left_outside_the_group_ends_with_the_evaluation(worker: Worker,
+                                                                   tmp_path) -> None:
+    pid_file = tmp_path / "daemon.pid"
+    facts = worker.evaluate(task("relu"), str(_daemon_kernel(tmp_path, pid_file)))
+    assert facts["status"] == "ok"
+    daemon = int(pid_file.read_text())
+    assert not _alive(daemon)
+    assert any(f"pids {daemon}" in n or f", {daemon}" in n for n in facts["notes"]), facts["notes"]
+    home = next(line for line in facts["stdout"].splitlines() if line.startswith("HOME="))
+    assert Path(home[len("HOME="):]).parent.name == "jobs"  # Its own job folder.
+
+
+def test_a_daemon_of_a_child_killed_at_its_limit_is_killed_by_the_zygote(tmp_path) -> None:
+    pid_file = tmp_path / "daemon.pid"
+    path = _daemon_kernel(tmp_path, pid_file)
+    path.write_text(path.read_text() + "\n_time.sleep(120)\n")  # Then hangs at import.
+    w = Worker(tmp_path)
+    try:
+        facts = w.evaluate(task("relu"), str(path), timeout_s=8)
+        assert facts["status"] == "timeout"
+        daemon = int(pid_file.read_text())
+        deadline = time.monotonic() + 10
+        while _alive(daemon) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(daemon)
     finally:
         w.close()
