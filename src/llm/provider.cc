@@ -1,8 +1,10 @@
 #include "llm/provider.h"
 
+#include <curl/curl.h>
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <memory>
 
 #include "llm/anthropic_provider.h"
 #include "llm/openai_provider.h"
@@ -24,6 +26,40 @@ bool IsLoopbackUrl(std::string_view url) {
     }
   }
   return false;
+}
+
+// A base URL curl can reach: well formed (libcurl's own parser), http or https, a host, a valid
+// port. Anything else is the user's configuration, said before any work starts; a call to it
+// would only ever fail, and be retried as if the network were down.
+Status CheckBaseUrl(const std::string& url, const std::string& env) {
+  const std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle(curl_url(), curl_url_cleanup);
+  auto bad = [&](std::string_view why) {
+    return InvalidArgument(
+        fmt::format("the LLM endpoint '{}' ({} or [llm.<provider>] base_url) "
+                    "{}",
+                    url, env, why));
+  };
+  if (!handle) {
+    return InternalError("out of memory parsing a URL");
+  }
+  if (const CURLUcode rc = curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0);
+      rc != CURLUE_OK) {
+    return bad(fmt::format("is not a usable URL: {}", curl_url_strerror(rc)));
+  }
+  char* scheme = nullptr;
+  if (curl_url_get(handle.get(), CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK) {
+    return bad("has no scheme");
+  }
+  const std::string scheme_text = scheme;
+  curl_free(scheme);
+  if (scheme_text != "http" && scheme_text != "https") {
+    return bad(fmt::format("has the scheme '{}': use http or https", scheme_text));
+  }
+  char* host = nullptr;
+  const bool has_host = curl_url_get(handle.get(), CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+                        host != nullptr && *host != '\0';
+  curl_free(host);
+  return has_host ? Status::Ok() : bad("names no host");
 }
 
 }  // namespace
@@ -88,6 +124,7 @@ Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings) {
   while (settings.base_url.ends_with('/')) {
     settings.base_url.pop_back();
   }
+  RETURN_IF_ERROR(CheckBaseUrl(settings.base_url, base_env));
   settings.api_key = EnvOr(settings.api_key_env, "");
   // Local servers (vLLM, Ollama, llama.cpp) usually need no key; a public endpoint always does.
   if (settings.api_key.empty() && !IsLoopbackUrl(settings.base_url)) {

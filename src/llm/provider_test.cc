@@ -51,6 +51,31 @@ TEST(ProviderSettingsTest, MissingKeyForAPublicEndpointNamesTheVariable) {
   EXPECT_EQ(resolved->base_url, "http://localhost:8000/v1");
 }
 
+TEST(ProviderSettingsTest, AnUnusableEndpointIsAConfigurationError) {
+  ::setenv("ADAEXPLORE_TEST_KEY", "sk-test", 1);
+  auto resolve = [](std::string url) {
+    return ResolveProviderSettings(
+        {.name = "openai", .base_url = std::move(url), .api_key_env = "ADAEXPLORE_TEST_KEY"});
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"htp://localhost:8000/v1", "Unsupported URL scheme"},
+      {"http://localhost:99999/v1", "Port number"},
+      {"http://localhost:80a/v1", "Port number"},
+      {"localhost:8000/v1", "scheme"},
+      {"http://[::1/v1", "usable URL"},
+      {"ftp://example.com/v1", "scheme 'ftp'"}};
+  for (const auto& [url, why] : cases) {
+    Result<ProviderSettings> resolved = resolve(url);
+    ASSERT_FALSE(resolved.ok()) << url;
+    EXPECT_EQ(resolved.status().code(), StatusCode::kInvalidArgument) << url;
+    const std::string message = resolved.status().message();
+    EXPECT_NE(message.find("'" + url + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find(why), std::string::npos) << url << ": " << message;
+  }
+  EXPECT_TRUE(resolve("https://api.example.com:8443/v1").ok());
+  ::unsetenv("ADAEXPLORE_TEST_KEY");
+}
+
 TEST(ProviderSettingsTest, EnvironmentSuppliesBaseUrlAndKey) {
   ::setenv("OPENAI_BASE_URL", "http://127.0.0.1:1234/v1", 1);
   ::setenv("ADAEXPLORE_TEST_KEY", "sk-from-env", 1);

@@ -6,16 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-from cli import EXAMPLES, ROOT, Cli, example, llm_server, serve  # noqa: E402,F401
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--adaexplore-binary", default=str(ROOT / "build" / "adaexplore"))
-
-
-@pytest.fixture()
-def cli(request: pytest.FixtureRequest, tmp_path: Path) -> Cli:
-    return Cli(request.config.getoption("--adaexplore-binary"), tmp_path)
+# The option and the fixture are pytest's once named here.
+from cli import (EXAMPLES, ROOT, Cli, cli, example, llm_server,  # noqa: E402,F401
+                 pytest_addoption, serve)

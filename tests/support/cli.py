@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
@@ -58,3 +60,12 @@ def llm_server(cli: Cli, reply: Reply, key: str) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--adaexplore-binary", default=str(ROOT / "build" / "adaexplore"))
+
+
+@pytest.fixture()
+def cli(request: pytest.FixtureRequest, tmp_path: Path) -> Cli:
+    return Cli(request.config.getoption("--adaexplore-binary"), tmp_path)
