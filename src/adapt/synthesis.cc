@@ -152,7 +152,7 @@ std::string CheckTask(const std::string& path, const SynthesisOptions& options) 
                      .env_set = {{"PYTHONPATH", options.python_path},
                                  {"PYTHONDONTWRITEBYTECODE", "1"},
                                  {"ADAEXPLORE_CHECK_NONCE", nonce}},
-                     .env_unset = CredentialVariablesInEnvironment(),
+                     .env_unset = VariablesWithheldFromCandidates(),
                      .stdout_path = log,
                      .stderr_path = log};
   if (options.device == "cpu") {

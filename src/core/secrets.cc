@@ -65,12 +65,52 @@ bool IsCredentialVariable(std::string_view name) {
          upper.find("SECRET") != std::string::npos || upper.find("PASSWORD") != std::string::npos;
 }
 
-std::vector<std::string> CredentialVariablesInEnvironment() {
+bool PassesToCandidates(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"PATH",
+                                                "HOME",
+                                                "USER",
+                                                "LOGNAME",
+                                                "SHELL",
+                                                "LANG",
+                                                "LANGUAGE",
+                                                "TZ",
+                                                "TERM",
+                                                "TMPDIR",
+                                                "HOSTNAME",
+                                                "PWD",
+                                                "LD_LIBRARY_PATH",
+                                                "CC",
+                                                "CXX",
+                                                "CPATH",
+                                                "LIBRARY_PATH",
+                                                "VIRTUAL_ENV",
+                                                "CONDA_PREFIX",
+                                                "XDG_CACHE_HOME"};
+  static constexpr std::string_view kPrefixes[] = {
+      "LC_",   "CUDA_",    "NVIDIA_", "CUBLAS", "CUDNN_", "NCCL_", "NVCC_",     "CUPTI_",
+      "TORCH", "PYTORCH_", "TRITON_", "OMP_",   "MKL_",   "KMP_",  "OPENBLAS_", "PYTHON"};
+  if (IsCredentialVariable(name)) {
+    return false;
+  }
+  for (std::string_view allowed : kNames) {
+    if (name == allowed) {
+      return true;
+    }
+  }
+  for (std::string_view prefix : kPrefixes) {
+    if (name.starts_with(prefix)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> VariablesWithheldFromCandidates() {
   std::vector<std::string> names;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     std::string_view text(*entry);
     std::string_view name = text.substr(0, text.find('='));
-    if (IsCredentialVariable(name)) {
+    if (!PassesToCandidates(name)) {
       names.emplace_back(name);
     }
   }

@@ -16,10 +16,15 @@ namespace adaexplore {
 std::string RedactSecrets(std::string text, const std::vector<std::string>& secrets);
 
 // True for environment variable names that conventionally hold credentials (*_API_KEY,
-// *_TOKEN, *_SECRET*, *_PASSWORD*): they are removed from every process that runs candidate code.
+// *_TOKEN, *_SECRET*, *_PASSWORD*).
 bool IsCredentialVariable(std::string_view name);
 
-// The names of credential variables in this process's environment.
-std::vector<std::string> CredentialVariablesInEnvironment();
+// Whether a variable of ours may reach a process that runs candidate code: an allowlist of what
+// Python, torch, Triton, CUDA and compilers read (PATH, LANG, LC_*, CUDA_*, TORCH_*, TRITON_*,
+// ...), never a credential by name. Everything else (DATABASE_URL, GH_PAT, *_PASSWD) stays here.
+bool PassesToCandidates(std::string_view name);
+
+// The names in this process's environment that do not pass: what a candidate's process unsets.
+std::vector<std::string> VariablesWithheldFromCandidates();
 
 }  // namespace adaexplore

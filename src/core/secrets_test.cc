@@ -26,11 +26,25 @@ TEST(SecretsTest, RecognisesCredentialVariables) {
   EXPECT_FALSE(IsCredentialVariable("OPENAI_BASE_URL"));
 }
 
-TEST(SecretsTest, FindsCredentialVariablesInTheEnvironment) {
-  ::setenv("ADAEXPLORE_TEST_SECRETS_API_KEY", "x", 1);
-  std::vector<std::string> names = CredentialVariablesInEnvironment();
-  EXPECT_NE(std::find(names.begin(), names.end(), "ADAEXPLORE_TEST_SECRETS_API_KEY"), names.end());
-  ::unsetenv("ADAEXPLORE_TEST_SECRETS_API_KEY");
+TEST(SecretsTest, OnlyAllowlistedVariablesPassToCandidates) {
+  for (const char* name :
+       {"PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "TORCH_HOME", "TRITON_CACHE_DIR",
+        "PYTHONPATH", "LD_LIBRARY_PATH", "OMP_NUM_THREADS"}) {
+    EXPECT_TRUE(PassesToCandidates(name)) << name;
+  }
+  // Secrets under names no denylist guesses, and credentials under allowed prefixes.
+  for (const char* name : {"DATABASE_URL", "GH_PAT", "DB_PASSWD", "OPENAI_API_KEY", "SSH_AUTH_SOCK",
+                           "AWS_PROFILE", "TORCH_HUB_TOKEN", "PYTHON_SECRET"}) {
+    EXPECT_FALSE(PassesToCandidates(name)) << name;
+  }
+}
+
+TEST(SecretsTest, FindsTheVariablesWithheldFromCandidates) {
+  ::setenv("ADAEXPLORE_TEST_DATABASE_URL", "postgres://x", 1);
+  std::vector<std::string> names = VariablesWithheldFromCandidates();
+  EXPECT_NE(std::find(names.begin(), names.end(), "ADAEXPLORE_TEST_DATABASE_URL"), names.end());
+  EXPECT_EQ(std::find(names.begin(), names.end(), "PATH"), names.end());
+  ::unsetenv("ADAEXPLORE_TEST_DATABASE_URL");
 }
 
 }  // namespace

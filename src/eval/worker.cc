@@ -65,12 +65,9 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
     options.env_set.emplace_back("TRITON_INTERPRET", "1");
     options.env_set.emplace_back("CUDA_VISIBLE_DEVICES", "");
   }
-  // Keys for LLM providers, and any other credential in our environment, never reach candidate
-  // code (the worker forks every candidate from this environment).
-  options.env_unset = CredentialVariablesInEnvironment();
-  for (const char* name : {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ADAEXPLORE_API_KEY"}) {
-    options.env_unset.emplace_back(name);
-  }
+  // Only an allowlist of our environment reaches candidate code (the worker forks every
+  // candidate from this environment): no LLM key, no other secret whatever its name.
+  options.env_unset = VariablesWithheldFromCandidates();
   Result<Process> process = Process::Spawn(options);
   if (!process.ok()) {
     return process.status().WithContext("starting worker " + spec.label);

@@ -79,3 +79,16 @@ def test_an_unusable_endpoint_is_a_configuration_error_before_any_work(cli: Cli,
         assert p.returncode == 2, p.stderr
         assert f"the LLM endpoint '{url}'" in p.stderr and why in p.stderr, p.stderr
         assert time.monotonic() - start < 30  # No worker started, no retries.
+
+
+def test_secrets_under_any_name_do_not_reach_a_candidate(cli: Cli, tmp_path: Path) -> None:
+    """The environment is an allowlist: names no denylist guesses stay out too."""
+    secrets = ["DATABASE_URL", "GH_PAT", "DB_PASSWD", "OPENAI_API_KEY", "MY_SERVICE_CREDENTIALS"]
+    cli.env.update({name: "s3cr3t-value" for name in secrets})
+    kernel = tmp_path / "env_reader.py"
+    kernel.write_text(_ok_kernel() + "\n\nimport os as _os\n"
+                      "_seen = sorted(k for k, v in _os.environ.items() if 's3cr3t' in v)\n"
+                      "raise RuntimeError('SEEN=' + ','.join(_seen) + '=END')\n")
+    _, results = cli.eval_json(*FAST, "--task", example("tasks", "relu.py"), "--kernel",
+                               str(kernel))
+    assert "SEEN==END" in results["env_reader.py"]["reason"], results["env_reader.py"]
