@@ -16,6 +16,7 @@
 #include "llm/provider.h"
 #include "search/session.h"
 #include "store/run_db.h"
+#include "sys/file_lock.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
 
@@ -208,6 +209,16 @@ Result<int> RunSearch(const RunFlags& flags) {
   ASSIGN_OR_RETURN(Config config, LoadRunConfig(flags));
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(flags.db_path));
+  // One process at a time runs from a database: a second `run --resume` of a run still going
+  // refuses at once rather than racing it to the same steps. Held until this function returns.
+  Result<FileLock> lock = FileLock::TryAcquire(flags.db_path + ".lock");
+  if (!lock.ok()) {
+    return lock.status().code() == StatusCode::kUnavailable
+               ? Unavailable(fmt::format("the run database {} is in use: {}; wait for that run to "
+                                         "end (or stop it), or give this one another --db",
+                                         flags.db_path, lock.status().message()))
+               : lock.status();
+  }
 
   // The run: a new one from the flags, or the one being resumed, judged by its own settings.
   std::optional<RunInfo> resumed;

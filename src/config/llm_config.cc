@@ -8,7 +8,7 @@ namespace {
 const std::set<std::string> kTopKeys = {
     "model",        "max_attempts", "initial_backoff_s", "max_backoff_s", "max_retry_after_s",
     "max_reply_mb", "budget_usd",   "budget_tokens",     "cache",         "cache_path",
-    "record",       "openai",       "anthropic",         "prices"};
+    "record",       "openai",       "anthropic",         "prices",        "max_failures_in_a_row"};
 const std::set<std::string> kProviderKeys = {
     "base_url",          "api_key_env",       "concurrency",     "timeout_s",
     "connect_timeout_s", "max_output_tokens", "max_tokens_field"};
@@ -104,12 +104,14 @@ Status ApplyLlmConfig(const toml::table& root, const std::string& origin, LlmOpt
   RETURN_IF_ERROR(CheckTable(*llm, kTopKeys, where, origin));
   int64_t max_attempts = options.retry.max_attempts;
   double max_reply_mb = static_cast<double>(options.max_reply_bytes) / (1 << 20);
+  int64_t max_failures = options.max_failures_in_a_row;
   RETURN_IF_ERROR(Get(*llm, "model", where, origin, options.model));
   RETURN_IF_ERROR(Get(*llm, "max_attempts", where, origin, max_attempts));
   RETURN_IF_ERROR(Get(*llm, "initial_backoff_s", where, origin, options.retry.initial_backoff_s));
   RETURN_IF_ERROR(Get(*llm, "max_backoff_s", where, origin, options.retry.max_backoff_s));
   RETURN_IF_ERROR(Get(*llm, "max_retry_after_s", where, origin, options.retry.max_retry_after_s));
   RETURN_IF_ERROR(Get(*llm, "max_reply_mb", where, origin, max_reply_mb));
+  RETURN_IF_ERROR(Get(*llm, "max_failures_in_a_row", where, origin, max_failures));
   RETURN_IF_ERROR(Get(*llm, "budget_usd", where, origin, options.budget.max_usd));
   RETURN_IF_ERROR(Get(*llm, "budget_tokens", where, origin, options.budget.max_tokens));
   RETURN_IF_ERROR(Get(*llm, "cache", where, origin, options.cache_enabled));
@@ -117,11 +119,13 @@ Status ApplyLlmConfig(const toml::table& root, const std::string& origin, LlmOpt
   RETURN_IF_ERROR(Get(*llm, "record", where, origin, options.record_path));
   if (max_attempts < 1 || options.retry.initial_backoff_s < 0 ||
       options.retry.max_backoff_s < options.retry.initial_backoff_s || max_reply_mb <= 0 ||
-      options.budget.max_usd < 0 || options.budget.max_tokens < 0) {
+      options.budget.max_usd < 0 || options.budget.max_tokens < 0 || max_failures < 0 ||
+      max_failures > 1000000) {
     return InvalidArgument(origin +
                            ": [llm] max_attempts >= 1, 0 <= initial_backoff_s <= max_backoff_s, "
-                           "max_reply_mb > 0 and budgets >= 0");
+                           "max_reply_mb > 0, max_failures_in_a_row >= 0 and budgets >= 0");
   }
+  options.max_failures_in_a_row = static_cast<int>(max_failures);
   options.retry.max_attempts = static_cast<int>(max_attempts);
   options.max_reply_bytes = static_cast<int64_t>(max_reply_mb * (1 << 20));
   for (const char* provider : {"openai", "anthropic"}) {

@@ -8,7 +8,8 @@
 //   initial_backoff_s = 1.0
 //   max_backoff_s = 60.0
 //   max_retry_after_s = 300.0
-//   max_reply_mb = 16
+//   max_reply_mb = 2
+//   max_failures_in_a_row = 10       # failed calls (after retries) that stop a run; 0: never
 //   budget_usd = 0.0                 # 0: no limit (needs prices for every model used)
 //   budget_tokens = 0                # 0: no limit
 //   cache = true                     # the response cache

@@ -145,6 +145,15 @@ void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfi
                      error, facts, r);
       break;
     case FactStatus::kTimeout:
+      if (phase == "load_task" || phase == "reference") {
+        // The candidate is imported after these phases: only the task's own code ran.
+        SetError(r, Verdict::kTaskError,
+                 fmt::format("the task did not load and make its reference outputs within {:g} s "
+                             "(stuck during {}): no candidate can be judged against it",
+                             Num(facts, "limit_s").value_or(p.timeout_s), phase),
+                 facts);
+        break;
+      }
       r.passed_trials = PassedEveryTrial(facts, p);
       SetError(r, Verdict::kTimeout,
                r.passed_trials

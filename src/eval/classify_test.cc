@@ -459,6 +459,12 @@ TEST(ClassifyTest, FailureStatusesMapToVerdicts) {
        Verdict::kRuntimeError,
        "ModelNew(*get_init_inputs()) raised TypeError: args"},
       {{{"status", "timeout"}, {"phase", "check"}}, Verdict::kTimeout, "during check"},
+      // Before the candidate is imported only the task's code runs: its hang is the task's.
+      {{{"status", "timeout"}, {"phase", "reference"}, {"limit_s", 30}},
+       Verdict::kTaskError,
+       "the task did not load and make its reference outputs within 30 s (stuck during "
+       "reference)"},
+      {{{"status", "timeout"}, {"phase", "load_task"}}, Verdict::kTaskError, "during load_task"},
       {{{"status", "memory_limit"}, {"memory_limit_mb", 512}}, Verdict::kRuntimeError, "512 MiB"},
       {{{"status", "crash"}, {"signal", 11}, {"phase", "check"}}, Verdict::kCrash, "SIGSEGV"},
       {{{"status", "crash"}, {"exit_code", 3}}, Verdict::kCrash, "exit code 3"},

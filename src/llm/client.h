@@ -65,6 +65,8 @@ class LlmClient {
   // Queues `request` and returns its id. Never blocks on the network.
   uint64_t Submit(ChatRequest request);
 
+  const LlmOptions& options() const { return options_; }
+
   // Readable while completions are waiting.
   int wakeup_fd() const { return wakeup_.fd(); }
 

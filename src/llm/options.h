@@ -23,7 +23,12 @@ struct LlmOptions {
   RetryPolicy retry;
   PriceTable prices;
   Budget budget;
-  int64_t max_reply_bytes = int64_t{16} << 20;  // Bigger replies are refused, not buffered.
+  // Bigger replies are refused as they stream, never buffered, written into prompts or stored:
+  // a kernel and its reasoning fit in far less.
+  int64_t max_reply_bytes = int64_t{2} << 20;
+  // A run stops (an error naming the endpoint and the last errors) after this many LLM calls in
+  // a row failed, each after its retries; 0: never. A dead endpoint is not a search result.
+  int max_failures_in_a_row = 10;
   bool cache_enabled = true;
   std::string cache_path;   // Empty: $XDG_CACHE_HOME/adaexplore/llm-cache.sqlite.
   std::string record_path;  // Non-empty: append every live or cached exchange here.

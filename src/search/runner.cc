@@ -329,10 +329,27 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
         return Unavailable(fmt::format("{} ({}): {}", options_.model.ToString(),
                                        LlmErrorKindName(error.kind), error.message));
       case LlmErrorKind::kTransient:
-      case LlmErrorKind::kBadRequest:
+      case LlmErrorKind::kBadRequest: {
+        failures_in_a_row_.push_back(error.message);
+        const int limit = llm_.options().max_failures_in_a_row;
+        if (limit > 0 && static_cast<int>(failures_in_a_row_.size()) >= limit) {
+          // A dead or broken endpoint: every further step would be no_kernel. The unfinished
+          // steps are not recorded; a resume redoes them once the endpoint works.
+          const size_t shown = std::min<size_t>(3, failures_in_a_row_.size());
+          std::string last;
+          for (size_t i = failures_in_a_row_.size() - shown; i < failures_in_a_row_.size(); ++i) {
+            last += "\n  " + failures_in_a_row_[i];
+          }
+          return Unavailable(fmt::format(
+              "stopping the run: {} LLM calls in a row to {} failed after their retries ([llm] "
+              "max_failures_in_a_row); the last {}:{}",
+              failures_in_a_row_.size(), options_.model.ToString(), shown, last));
+        }
         return NoKernel(task, "the LLM call failed: " + error.message);
+      }
     }
   }
+  failures_in_a_row_.clear();
   const std::string& text = completion.reply->text;
   switch (completion.request.role) {
     case LlmRole::kReviser: {

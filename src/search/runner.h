@@ -118,7 +118,9 @@ class SearchRunner {
   std::map<uint64_t, Task*> llm_waiting_;
   std::map<uint64_t, Task*> eval_waiting_;
   std::function<void(const TaskProgress&)> on_progress_;
-  std::optional<std::string> stop_reason_;  // Set when the run must end: no new steps start.
+  std::optional<std::string> stop_reason_;      // Set when the run must end: no new steps start.
+  std::vector<std::string> failures_in_a_row_;  // Errors of the LLM calls failed since the last
+                                                // that did not (the circuit breaker).
 };
 
 }  // namespace adaexplore

@@ -1,10 +1,12 @@
 #include "sys/fs.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -114,14 +116,51 @@ Status MakeDirectories(const std::string& path) {
   return Status::Ok();
 }
 
+namespace {
+
+constexpr const char* kKeepMarker = ".kept";
+
+// Removes base/<prefix><pid>-* folders whose process no longer exists. A live process of
+// another user (EPERM) and a folder we cannot remove are left alone.
+void RemoveScratchOfDeadProcesses(const std::string& base, const std::string& prefix) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(base, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix) || !entry.is_directory(ec)) {
+      continue;
+    }
+    const std::string rest = name.substr(prefix.size());
+    const size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash) {
+      continue;  // Not one of ours (an older name, another tool's).
+    }
+    const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH ||
+        std::filesystem::exists(entry.path() / kKeepMarker, ec)) {
+      continue;
+    }
+    std::filesystem::remove_all(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
 Result<TempDir> TempDir::Create(const std::string& prefix) {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/" + prefix + "XXXXXX";
+  const char* env = std::getenv("TMPDIR");
+  const std::string base = env != nullptr && *env != '\0' ? env : "/tmp";
+  RemoveScratchOfDeadProcesses(base, prefix);
+  std::string pattern = base + "/" + prefix + std::to_string(::getpid()) + "-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) {
     return ErrnoStatus("mkdtemp " + pattern);
   }
   return TempDir(pattern);
+}
+
+void TempDir::Release() {
+  if (!path_.empty()) {
+    (void)WriteFileAtomic(path_ + "/" + kKeepMarker, "kept for its logs\n");
+    path_.clear();
+  }
 }
 
 TempDir::~TempDir() {

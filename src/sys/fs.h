@@ -21,8 +21,9 @@ Status MakeDirectories(const std::string& path);
 // $XDG_CACHE_HOME/adaexplore, or ~/.cache/adaexplore.
 std::string DefaultCacheDirectory();
 
-// A fresh private directory under $TMPDIR (or /tmp) named "<prefix>XXXXXX", removed with its
-// contents when the object dies.
+// A fresh private directory under $TMPDIR (or /tmp) named "<prefix><pid>-XXXXXX", removed with
+// its contents when the object dies. A process killed with SIGKILL cannot remove its own, so
+// Create first removes those of the same prefix whose process is gone (unless released).
 class TempDir {
  public:
   static Result<TempDir> Create(const std::string& prefix);
@@ -33,8 +34,9 @@ class TempDir {
   ~TempDir();
 
   const std::string& path() const { return path_; }
-  // Stops owning the directory: it stays on disk (kept for the user to read logs).
-  void Release() { path_.clear(); }
+  // Stops owning the directory: it stays on disk (kept for the user to read logs), marked so that
+  // no later Create removes it.
+  void Release();
 
  private:
   explicit TempDir(std::string path) : path_(std::move(path)) {}

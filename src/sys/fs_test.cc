@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -42,6 +44,46 @@ TEST(FsTest, TempDirIsRemoved) {
     ASSERT_TRUE(MakeDirectories(path + "/a/b").ok());
   }
   EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(FsTest, TheScratchOfAKilledProcessIsRemovedAtTheNextStartUnlessKept) {
+  // Two processes that die without cleaning up (as SIGKILL leaves them): one folder plain, one
+  // released for its logs. A unique prefix keeps other tests' folders out of it.
+  const std::string prefix = "adx-dead-" + std::to_string(::getpid()) + "-";
+  std::string paths[2];
+  for (int kept = 0; kept < 2; ++kept) {
+    int pipe_fds[2];
+    ASSERT_EQ(::pipe(pipe_fds), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      Result<TempDir> dir = TempDir::Create(prefix);
+      if (!dir.ok()) {
+        ::_exit(1);
+      }
+      const std::string path = dir->path();
+      if (kept == 1) {
+        dir->Release();
+      }
+      (void)::write(pipe_fds[1], path.data(), path.size());
+      ::_exit(0);  // No destructors: the folder stays, as after SIGKILL.
+    }
+    ::close(pipe_fds[1]);
+    char buffer[512] = {};
+    const ssize_t n = ::read(pipe_fds[0], buffer, sizeof(buffer) - 1);
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_GT(n, 0);
+    paths[kept] = std::string(buffer, static_cast<size_t>(n));
+    ASSERT_TRUE(std::filesystem::exists(paths[kept]));
+  }
+  Result<TempDir> mine = TempDir::Create(prefix);
+  ASSERT_TRUE(mine.ok());
+  EXPECT_FALSE(std::filesystem::exists(paths[0]));  // Its process is gone.
+  EXPECT_TRUE(std::filesystem::exists(paths[1]));   // Released: kept for its logs.
+  EXPECT_TRUE(std::filesystem::exists(mine->path()));
+  std::filesystem::remove_all(paths[1]);
 }
 
 }  // namespace

@@ -92,3 +92,101 @@ def test_secrets_under_any_name_do_not_reach_a_candidate(cli: Cli, tmp_path: Pat
     _, results = cli.eval_json(*FAST, "--task", example("tasks", "relu.py"), "--kernel",
                                str(kernel))
     assert "SEEN==END" in results["env_reader.py"]["reason"], results["env_reader.py"]
+
+
+def test_a_second_process_on_a_run_database_in_use_refuses_at_once(cli: Cli,
+                                                                   tmp_path: Path) -> None:
+    """The database's lock is what a running `adaexplore run` holds; here this test holds it."""
+    import fcntl
+    import os
+
+    db = tmp_path / "run.sqlite"
+    with open(f"{db}.lock", "w") as holder:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        holder.write(str(os.getpid()))
+        holder.flush()
+        start = time.monotonic()
+        p = cli.run("run", "--resume", "--db", str(db), *CPU, timeout=60)
+        assert p.returncode == 1, p.stderr
+        assert f"the run database {db} is in use" in p.stderr, p.stderr
+        assert f"pid {os.getpid()}" in p.stderr
+        assert time.monotonic() - start < 20
+    p = cli.run("run", "--resume", "--db", str(db), *CPU, timeout=60)  # Free again.
+    assert "no run to resume" in p.stderr, p.stderr
+
+
+def test_a_dead_endpoint_stops_the_run_after_failures_in_a_row(cli: Cli, tmp_path: Path) -> None:
+    """Connection refused on every call (nothing listens on port 1): no_kernel steps are not a
+    search; after max_failures_in_a_row the run stops with an error naming the errors."""
+    config = tmp_path / "breaker.toml"
+    config.write_text("[llm]\nmax_attempts = 1\nmax_failures_in_a_row = 3\ncache = false\n")
+    cli.env.update(OPENAI_BASE_URL="http://127.0.0.1:1/v1", OPENAI_API_KEY="sk-test")
+    start = time.monotonic()
+    p = cli.run("run", "--config", str(config), "--task", example("tasks", "relu.py"), "--llm",
+                "openai:any", "--steps", "20", "--db", str(tmp_path / "run.sqlite"), *CPU,
+                timeout=300)
+    assert p.returncode == 1, p.stderr
+    assert "stopping the run: 3 LLM calls in a row to openai:any failed" in p.stderr, p.stderr
+    assert "127.0.0.1:1" in p.stderr  # The errors name the endpoint.
+    assert time.monotonic() - start < 200
+
+
+def test_a_reply_over_the_size_limit_is_no_kernel_and_not_stored(cli: Cli, tmp_path: Path) -> None:
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fakes"))
+    from openai_stub import serve
+
+    httpd, url = serve(lambda path, headers, body: "x" * (3 << 20))  # 3 MiB of text.
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    db = tmp_path / "run.sqlite"
+    try:
+        p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:big",
+                    "--steps", "2", "--db", str(db), "--json", *CPU, timeout=300)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert p.returncode == 0, p.stderr
+    [task] = json.loads(p.stdout)["tasks"]
+    assert task["verdicts"] == {"no_kernel": 2}, task
+    assert db.stat().st_size < (1 << 20)  # Nothing of the replies was stored.
+
+
+def _hanging_task(tmp_path: Path) -> Path:
+    """The ReLU task, its model hanging while it is built (before any candidate is imported)."""
+    source = Path(example("tasks", "relu.py")).read_text()
+    task = tmp_path / "hanging_task.py"
+    task.write_text(source.replace("        super().__init__()",
+                                   "        super().__init__()\n        import time\n"
+                                   "        time.sleep(600)", 1))
+    assert task.read_text() != source
+    return task
+
+
+def test_a_task_that_hangs_is_a_task_error_and_run_spends_no_more_steps(cli: Cli,
+                                                                       tmp_path: Path) -> None:
+    import json
+    import sys
+
+    task = _hanging_task(tmp_path)
+    _, results = cli.eval_json(*FAST, "--timeout", "10", "--task", str(task), "--kernel",
+                               example("kernels", "relu", "ok.py"))
+    assert results["ok.py"]["verdict"] == "task_error", results["ok.py"]
+    assert "stuck during reference" in results["ok.py"]["reason"]
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fakes"))
+    from openai_stub import serve
+
+    kernel = Path(example("kernels", "relu", "ok.py")).read_text()
+    httpd, url = serve(lambda path, headers, body: f"```python\n{kernel}\n```")
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    try:
+        p = cli.run("run", "--task", str(task), "--llm", "openai:stub", "--steps", "5", "--db",
+                    str(tmp_path / "run.sqlite"), "--json", *CPU, "--timeout", "10",
+                    timeout=300)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    [summary] = json.loads(p.stdout)["tasks"]
+    assert summary["status"] == "broken" and summary["steps"] == 1, summary
