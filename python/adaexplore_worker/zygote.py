@@ -491,27 +491,39 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path:
         os._exit(code)  # Skips atexit handlers, including any the candidate registered.
 
 
-def _set_subreaper() -> None:
+def _prctl(option: int, value: int) -> None:
+    """Best effort: where prctl is unavailable, process groups and the C++ side still hold."""
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1)
-    except Exception:  # noqa: BLE001 - best effort: process groups still hold the rest.
+        ctypes.CDLL(None, use_errno=True).prctl(option, value)
+    except Exception:  # noqa: BLE001
         pass
 
 
-def _kill_descendants(root: int, spare: set[int]) -> list[int]:
-    """Kills every process below `root` except the subtrees of `spare` (the zygote's live
-    children), and reaps those that were its own children. Returns the pids killed."""
-    parents: dict[int, int] = {}
+def _set_subreaper() -> None:
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _processes() -> dict[int, tuple[int, int]]:
+    """Every process now: pid -> (parent pid, process group), from /proc/<pid>/stat."""
+    found: dict[int, tuple[int, int]] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
             with open(f"/proc/{name}/stat", "rb") as f:
                 stat = f.read()
-            parents[int(name)] = int(stat[stat.rfind(b")") + 2:].split()[1])
+            fields = stat[stat.rfind(b")") + 2:].split()  # The name may hold spaces and ")".
+            found[int(name)] = (int(fields[1]), int(fields[2]))
         except (OSError, ValueError, IndexError):
             continue
+    return found
+
+
+def _kill_descendants(root: int, spare: set[int]) -> list[int]:
+    """Kills every process below `root` except the subtrees of `spare` (the zygote's live
+    children), and reaps those that were its own children. Returns the pids killed."""
+    parents = {pid: parent for pid, (parent, _) in _processes().items()}
     below: list[int] = []
     frontier = [pid for pid, parent in parents.items() if parent == root and pid not in spare]
     while frontier:
@@ -533,12 +545,7 @@ def _kill_descendants(root: int, spare: set[int]) -> list[int]:
 
 
 def _die_with_parent() -> None:
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except Exception:  # noqa: BLE001 - best effort: the C++ side also kills orphans.
-        pass
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() == 1:
         os._exit(71)
 
@@ -586,16 +593,11 @@ def _group_rss(pgid: int) -> int:
     """Resident bytes of every process in group `pgid` (the child and what it started)."""
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
+    for pid, (_, group) in _processes().items():
+        if group != pgid:
             continue
         try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-            fields = stat[stat.rfind(b")") + 2:].split()
-            if int(fields[2]) != pgid:
-                continue
-            with open(f"/proc/{name}/statm", "rb") as f:
+            with open(f"/proc/{pid}/statm", "rb") as f:
                 total += int(f.read().split()[1]) * page
         except (OSError, ValueError, IndexError):
             continue

@@ -12,6 +12,7 @@ namespace adaexplore {
 namespace {
 
 constexpr double kPollSeconds = 1.0;
+constexpr size_t kFailuresShown = 3;  // Errors the circuit breaker's message quotes.
 constexpr const char* kFixGuidance =
     "Every recent version is broken. Fix the error of the latest version first; keep what works.";
 
@@ -330,26 +331,30 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
                                        LlmErrorKindName(error.kind), error.message));
       case LlmErrorKind::kTransient:
       case LlmErrorKind::kBadRequest: {
-        failures_in_a_row_.push_back(error.message);
+        ++failures_in_a_row_;
+        last_failures_.push_back(error.message);
+        if (last_failures_.size() > kFailuresShown) {
+          last_failures_.pop_front();
+        }
         const int limit = llm_.options().max_failures_in_a_row;
-        if (limit > 0 && static_cast<int>(failures_in_a_row_.size()) >= limit) {
+        if (limit > 0 && failures_in_a_row_ >= limit) {
           // A dead or broken endpoint: every further step would be no_kernel. The unfinished
           // steps are not recorded; a resume redoes them once the endpoint works.
-          const size_t shown = std::min<size_t>(3, failures_in_a_row_.size());
           std::string last;
-          for (size_t i = failures_in_a_row_.size() - shown; i < failures_in_a_row_.size(); ++i) {
-            last += "\n  " + failures_in_a_row_[i];
+          for (const std::string& message : last_failures_) {
+            last += "\n  " + message;
           }
           return Unavailable(fmt::format(
               "stopping the run: {} LLM calls in a row to {} failed after their retries ([llm] "
               "max_failures_in_a_row); the last {}:{}",
-              failures_in_a_row_.size(), options_.model.ToString(), shown, last));
+              failures_in_a_row_, options_.model.ToString(), last_failures_.size(), last));
         }
         return NoKernel(task, "the LLM call failed: " + error.message);
       }
     }
   }
-  failures_in_a_row_.clear();
+  failures_in_a_row_ = 0;
+  last_failures_.clear();
   const std::string& text = completion.reply->text;
   switch (completion.request.role) {
     case LlmRole::kReviser: {

@@ -16,6 +16,7 @@
 // uninterrupted one would have. Failures of the LLM that retrying cannot fix (a refused key, a
 // replay without the request, a spent budget) stop the run cleanly with their message.
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -118,9 +119,10 @@ class SearchRunner {
   std::map<uint64_t, Task*> llm_waiting_;
   std::map<uint64_t, Task*> eval_waiting_;
   std::function<void(const TaskProgress&)> on_progress_;
-  std::optional<std::string> stop_reason_;      // Set when the run must end: no new steps start.
-  std::vector<std::string> failures_in_a_row_;  // Errors of the LLM calls failed since the last
-                                                // that did not (the circuit breaker).
+  std::optional<std::string> stop_reason_;  // Set when the run must end: no new steps start.
+  // The circuit breaker: LLM calls failed since the last that did not, and the last errors.
+  int failures_in_a_row_ = 0;
+  std::deque<std::string> last_failures_;
 };
 
 }  // namespace adaexplore

@@ -4,10 +4,13 @@ before any work. The README's reliability section lists them."""
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import time
 from pathlib import Path
 
-from cli import Cli, example
+from cli import Cli, example, serve
 
 FAST = ["--timed-runs", "2", "--warmup", "0", "--trials", "2"]  # eval_json adds --device cpu.
 CPU = ["--device", "cpu", *FAST]
@@ -97,9 +100,6 @@ def test_secrets_under_any_name_do_not_reach_a_candidate(cli: Cli, tmp_path: Pat
 def test_a_second_process_on_a_run_database_in_use_refuses_at_once(cli: Cli,
                                                                    tmp_path: Path) -> None:
     """The database's lock is what a running `adaexplore run` holds; here this test holds it."""
-    import fcntl
-    import os
-
     db = tmp_path / "run.sqlite"
     with open(f"{db}.lock", "w") as holder:
         fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -132,12 +132,6 @@ def test_a_dead_endpoint_stops_the_run_after_failures_in_a_row(cli: Cli, tmp_pat
 
 
 def test_a_reply_over_the_size_limit_is_no_kernel_and_not_stored(cli: Cli, tmp_path: Path) -> None:
-    import json
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fakes"))
-    from openai_stub import serve
-
     httpd, url = serve(lambda path, headers, body: "x" * (3 << 20))  # 3 MiB of text.
     cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
     db = tmp_path / "run.sqlite"
@@ -166,17 +160,11 @@ def _hanging_task(tmp_path: Path) -> Path:
 
 def test_a_task_that_hangs_is_a_task_error_and_run_spends_no_more_steps(cli: Cli,
                                                                        tmp_path: Path) -> None:
-    import json
-    import sys
-
     task = _hanging_task(tmp_path)
     _, results = cli.eval_json(*FAST, "--timeout", "10", "--task", str(task), "--kernel",
                                example("kernels", "relu", "ok.py"))
     assert results["ok.py"]["verdict"] == "task_error", results["ok.py"]
     assert "stuck during reference" in results["ok.py"]["reason"]
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fakes"))
-    from openai_stub import serve
 
     kernel = Path(example("kernels", "relu", "ok.py")).read_text()
     httpd, url = serve(lambda path, headers, body: f"```python\n{kernel}\n```")
