@@ -73,6 +73,8 @@ def main(argv: list[str]) -> int:
         return 1
     channel.send(hello)
     os.set_blocking(args.fd, False)
+    from . import references
+    references.warm_up()  # Once here, not in every child: the children inherit it.
     from .zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
            args.reference_cache_mb, max(0, args.ahead)).run()

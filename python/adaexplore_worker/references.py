@@ -209,6 +209,18 @@ def _budget_bytes(ctx: Context) -> int:
     return int(free * ctx.o.reference_gpu_fraction)
 
 
+def warm_up() -> None:
+    """Runs the flop counter once on the CPU (never CUDA: the zygote must not initialise it). Its
+    first use loads torch's dispatch-mode machinery, a second or more that every forked child
+    would otherwise pay again in its reference phase."""
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+        with torch.no_grad(), FlopCounterMode(display=False):
+            torch.nn.functional.relu(torch.ones(2, 2) @ torch.ones(2, 2)).sum()
+    except Exception:  # noqa: BLE001 - roofline() notes the problem where it matters.
+        pass
+
+
 def roofline(ctx: Context) -> dict[str, Any] | None:
     """What the reference does: matrix-unit flops (torch's flop counter over one reference call)
     and bytes (every input and parameter read once, every output written once); and what any

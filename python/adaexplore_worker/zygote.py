@@ -40,12 +40,19 @@ from typing import Any
 from . import integrity, refcache
 from .protocol import Channel, ChannelClosed, Job, ProtocolError, Status, check_facts, sanitize
 
+TASK_PHASES = ("starting", "load_task", "reference")  # Before the candidate is imported.
 TICK_SECONDS = 0.25
 MEMORY_POLL_SECONDS = 0.5
 WAIT_NOTICE_SECONDS = 5.0  # How often a long wait for the GPU lock moves the caller's deadline.
 OUTPUT_TAIL_BYTES = 16_000
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+# Signals someone can send to stop the zygote. They are blocked in the zygote and read with their
+# sender (sigtimedwait), so a stop is blamed on whoever sent it: the controller, a candidate's
+# process tree, or something else on the machine. SIGKILL cannot be read; the C++ side then
+# blames the candidate only if its worker dies under it again when it runs alone.
+STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
+                signal.SIGUSR2}
 
 
 @dataclass
@@ -73,6 +80,7 @@ class Child:
     wait_since: float | None = None  # Asked for the GPU lock or a slot, not granted yet.
     holds_slot: bool = False
     last_notice: float = 0.0  # When the caller last heard the limit moved during a wait.
+    attacked_with: str = ""  # The stop signal its tree sent the zygote, if it did.
 
 
 class GpuLock:
@@ -125,11 +133,19 @@ class Zygote:
         self.lock = GpuLock()
         self.shutting_down = False
         self.next_memory_poll = 0.0
+        self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
         _set_subreaper()
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # Unblocked in each child.
 
     # -- the loop ---------------------------------------------------------------------------------
 
     def run(self) -> None:
+        try:
+            self._loop()
+        finally:  # Nothing a candidate started outlives the worker that ran it.
+            _kill_descendants(os.getpid(), set())
+
+    def _loop(self) -> None:
         while not (self.shutting_down and not self.children):
             self._start_waiting()
             readers = [c.channel.fd for c in self.children.values() if c.open]
@@ -143,6 +159,7 @@ class Zygote:
                     self._on_child(fd)
             self._reap()
             self._enforce_limits()
+            self._on_stop_signals()
 
     def _timeout(self) -> float:
         now = time.monotonic()
@@ -389,10 +406,14 @@ class Zygote:
             return {**kept, "status": Status.TIMEOUT, "limit_s": child.budget_s, **exit_info}
         if child.killed_for == "memory":
             return {"status": Status.MEMORY_LIMIT,
-                    "memory_limit_mb": round(child.memory_limit_bytes / (1 << 20), 1),
+                    "memory_limit_mb": round(self._memory_limit(child) / (1 << 20), 1),
                     **exit_info}
         if child.killed_for == "cancelled":
             return {"status": Status.CANCELLED, **exit_info}
+        if child.killed_for == "attacked":
+            return {"status": Status.CRASH, **exit_info,
+                    "message": f"the candidate's process tree sent {child.attacked_with} to the "
+                               f"evaluation worker; it was killed"}
         valid = [r for r in child.results if r.get("nonce") == child.nonce
                  and isinstance(r.get("facts"), dict)]
         if len(child.results) > 1 or (child.results and not valid):
@@ -421,15 +442,59 @@ class Zygote:
         if now < self.next_memory_poll:
             return
         self.next_memory_poll = now + MEMORY_POLL_SECONDS
-        for pid in _kill_descendants(os.getpid(), {c.pid for c in self.children.values()}):
+        processes = _processes()
+        for pid in _kill_descendants(os.getpid(), {c.pid for c in self.children.values()},
+                                     processes):
             _log(f"killed process {pid}, left by an evaluation child that died")
+        self.tree_of = {pid: child.pid for child in self.children.values()
+                        for pid in _tree(child.pid, processes)}
         for child in self.children.values():
             if child.killed_for is not None:
                 continue
-            rss = _group_rss(child.pid)
+            rss = _group_rss(child.pid, processes)
             child.peak_rss = max(child.peak_rss, rss)
-            if child.memory_limit_bytes and rss > child.memory_limit_bytes:
+            if child.memory_limit_bytes and rss > self._memory_limit(child):
                 self._kill(child, "memory")
+
+    def _memory_limit(self, child: Child) -> int:
+        """The job's limit is a share of the worker's memory among its children at once. The
+        task's own phases may use the whole of it: what a task needs to make its references must
+        not depend on how many other candidates run (a task that needs more is the task's
+        problem, task_error on the C++ side, at any slot count)."""
+        if child.phase in TASK_PHASES:
+            return child.memory_limit_bytes * (self.slots + self.ahead)
+        return child.memory_limit_bytes
+
+    def _on_stop_signals(self) -> None:
+        while (info := signal.sigtimedwait(STOP_SIGNALS, 0)) is not None:
+            name, sender = signal.Signals(info.si_signo).name, info.si_pid
+            if sender in (0, os.getppid()):  # The controller or the kernel: stop as asked.
+                self._kill_all(f"{name} from the controller")
+                _kill_descendants(os.getpid(), set())
+                os._exit(128 + info.si_signo)
+            attacker = self._child_of(sender)
+            if attacker is not None:  # The candidate's tree: its verdict, and the worker lives.
+                attacker.attacked_with = f"{name} (from its pid {sender})"
+                self._kill(attacker, "attacked")
+                continue
+            reason = f"{name} from pid {sender} ({_command(sender)}), not a candidate's process"
+            self._send({"type": "stopping", "reason": reason, "external": True})
+            self._kill_all(reason)
+            _kill_descendants(os.getpid(), set())
+            os._exit(128 + info.si_signo)
+
+    def _child_of(self, pid: int) -> Child | None:
+        """The child whose process tree `pid` is in now, or was in at the last sweep (a process
+        that sent a signal and exited at once)."""
+        by_pid = {c.pid: c for c in self.children.values()}
+        parents = {p: parent for p, (parent, _) in _processes().items()}
+        walk, seen = pid, set()
+        while walk > 1 and walk not in seen:
+            if walk in by_pid:
+                return by_pid[walk]
+            seen.add(walk)
+            walk = parents.get(walk, 0)
+        return by_pid.get(self.tree_of.get(pid, 0))
 
     def _kill(self, child: Child, reason: str) -> None:
         child.killed_for = reason
@@ -457,6 +522,7 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path:
         _die_with_parent()
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         _redirect_output(job_dir)
         _close_fds_except({0, 1, 2, fd})
         import faulthandler
@@ -520,16 +586,27 @@ def _processes() -> dict[int, tuple[int, int]]:
     return found
 
 
-def _kill_descendants(root: int, spare: set[int]) -> list[int]:
-    """Kills every process below `root` except the subtrees of `spare` (the zygote's live
-    children), and reaps those that were its own children. Returns the pids killed."""
-    parents = {pid: parent for pid, (parent, _) in _processes().items()}
-    below: list[int] = []
-    frontier = [pid for pid, parent in parents.items() if parent == root and pid not in spare]
+def _tree(root: int, processes: dict[int, tuple[int, int]], spare: frozenset[int] = frozenset()
+          ) -> list[int]:
+    """`root` and every process below it, except the subtrees of `spare`."""
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in processes.items():
+        children.setdefault(parent, []).append(pid)
+    found, frontier = [], [root]
     while frontier:
         pid = frontier.pop()
-        below.append(pid)
-        frontier.extend(p for p, parent in parents.items() if parent == pid)
+        found.append(pid)
+        frontier.extend(p for p in children.get(pid, []) if p not in spare)
+    return found
+
+
+def _kill_descendants(root: int, spare: set[int],
+                      processes: dict[int, tuple[int, int]] | None = None) -> list[int]:
+    """Kills every process below `root` except the subtrees of `spare` (the zygote's live
+    children), and reaps those that were its own children. Returns the pids killed."""
+    processes = _processes() if processes is None else processes
+    parents = {pid: parent for pid, (parent, _) in processes.items()}
+    below = _tree(root, processes, frozenset(spare))[1:]
     for pid in below:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -542,6 +619,14 @@ def _kill_descendants(root: int, spare: set[int]) -> list[int]:
             except ChildProcessError:
                 pass
     return below
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()[:120] or "?"
+    except OSError:
+        return "exited"
 
 
 def _die_with_parent() -> None:
@@ -589,11 +674,11 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
-def _group_rss(pgid: int) -> int:
+def _group_rss(pgid: int, processes: dict[int, tuple[int, int]]) -> int:
     """Resident bytes of every process in group `pgid` (the child and what it started)."""
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
-    for pid, (_, group) in _processes().items():
+    for pid, (_, group) in processes.items():
         if group != pgid:
             continue
         try:

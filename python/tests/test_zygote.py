@@ -55,3 +55,19 @@ def test_channel_round_trip_and_malformed_lines() -> None:
     assert inp.read_blocking() == {"type": "x", "n": 1}
     assert inp.read_blocking() == {"type": "y"}  # Non-objects are skipped.
     os.close(r)
+
+
+def test_the_tasks_phases_may_use_the_whole_workers_memory() -> None:
+    """A job's memory limit is its share among the worker's children; what the task needs to
+    make its references must not depend on that share (the slot count)."""
+    from adaexplore_worker.zygote import Child, Zygote
+    z = object.__new__(Zygote)
+    z.slots, z.ahead = 4, 2
+    child = Child(job_id="j", pid=1, channel=None, nonce="n", deadline=0.0,  # type: ignore[arg-type]
+                  memory_limit_bytes=1 << 30, job_dir="/nonexistent")
+    for phase in ("starting", "load_task", "reference"):
+        child.phase = phase
+        assert z._memory_limit(child) == 6 << 30
+    for phase in ("import", "check", "timing"):
+        child.phase = phase
+        assert z._memory_limit(child) == 1 << 30

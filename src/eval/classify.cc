@@ -145,7 +145,7 @@ void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfi
                      error, facts, r);
       break;
     case FactStatus::kTimeout:
-      if (phase == "load_task" || phase == "reference") {
+      if (IsTaskPhase(phase)) {
         // The candidate is imported after these phases: only the task's own code ran.
         SetError(r, Verdict::kTaskError,
                  fmt::format("the task did not load and make its reference outputs within {:g} s "
@@ -167,6 +167,16 @@ void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfi
                facts);
       break;
     case FactStatus::kMemoryLimit:
+      if (IsTaskPhase(phase)) {
+        // Only the task's code ran, with the worker's whole memory (see zygote.py).
+        SetError(r, Verdict::kTaskError,
+                 fmt::format("the task needs more than {:g} MiB of host memory to load and make "
+                             "its reference outputs (during {}): no candidate can be judged "
+                             "against it on this worker",
+                             Num(facts, "memory_limit_mb").value_or(p.memory_limit_mb), phase),
+                 facts);
+        break;
+      }
       SetError(r, Verdict::kRuntimeError,
                fmt::format("host memory above the limit of {:g} MiB (during {}); killed",
                            Num(facts, "memory_limit_mb").value_or(p.memory_limit_mb), phase),

@@ -466,6 +466,10 @@ TEST(ClassifyTest, FailureStatusesMapToVerdicts) {
        "reference)"},
       {{{"status", "timeout"}, {"phase", "load_task"}}, Verdict::kTaskError, "during load_task"},
       {{{"status", "memory_limit"}, {"memory_limit_mb", 512}}, Verdict::kRuntimeError, "512 MiB"},
+      // So is what it needs in memory there (the worker's whole share, at any slot count).
+      {{{"status", "memory_limit"}, {"memory_limit_mb", 6144}, {"phase", "reference"}},
+       Verdict::kTaskError,
+       "the task needs more than 6144 MiB of host memory"},
       {{{"status", "crash"}, {"signal", 11}, {"phase", "check"}}, Verdict::kCrash, "SIGSEGV"},
       {{{"status", "crash"}, {"exit_code", 3}}, Verdict::kCrash, "exit code 3"},
       {{{"status", "protocol_violation"}, {"message", "2 result messages"}},

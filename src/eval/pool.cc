@@ -8,6 +8,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <csignal>
 
 #include "eval/protocol.h"
 
@@ -15,8 +16,25 @@ namespace adaexplore {
 namespace {
 
 constexpr double kMaxBackoffSeconds = 30;
-constexpr int kMaxAttempts = 2;  // A job whose worker dies twice under it is the killer.
+constexpr int kMaxAttempts = 2;       // A job whose worker dies twice under it is the killer.
+constexpr int kMaxHarnessDeaths = 3;  // Then it is the harness's error, not judged.
 constexpr double kIdleWakeSeconds = 1.0;
+
+// Signals something else can send (a user, a script, the OOM killer): a child that died of one
+// may not have done it itself, so its crash counts only if it happens again when it runs alone.
+// A segfault, an abort or a bus error are the process's own doing.
+bool MaybeSentFromOutside(const nlohmann::json& facts) {
+  if (facts.value("status", "") != "crash" || facts.contains("message")) {
+    return false;  // A message: the worker saw who sent it (the candidate's own tree).
+  }
+  const auto signal = facts.find("signal");
+  if (signal == facts.end() || !signal->is_number_integer()) {
+    return false;
+  }
+  const int sig = signal->get<int>();
+  return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT ||
+         sig == SIGUSR1 || sig == SIGUSR2;
+}
 
 }  // namespace
 
@@ -247,7 +265,26 @@ void WorkerPool::HandleEvents(size_t slot, std::vector<PoolOutcome>& done) {
       }
       continue;
     }
-    done.push_back(MakeOutcome(it->second, std::move(event.body["facts"])));
+    nlohmann::json& facts = event.body["facts"];
+    Pending& pending = it->second.pending;
+    if (MaybeSentFromOutside(facts) && pending.attempts < kMaxAttempts) {
+      options_.logger->warn(
+          "job {} died of signal {} during {}; retrying it alone to know whether "
+          "it did that itself",
+          event.id, facts["signal"].get<int>(), it->second.phase);
+      pending.solo = true;
+      pending_.push_front(std::move(pending));
+      running_.erase(it);
+      continue;
+    }
+    if (pending.solo && pending.attempts > 1) {
+      if (!facts["notes"].is_array()) {
+        facts["notes"] = nlohmann::json::array();
+      }
+      facts["notes"].push_back(
+          "an earlier attempt was lost with its process; this one ran alone on its worker");
+    }
+    done.push_back(MakeOutcome(it->second, std::move(facts)));
     running_.erase(it);
   }
 }
@@ -256,6 +293,7 @@ void WorkerPool::HandleDeadWorker(size_t slot_index, std::vector<PoolOutcome>& d
   Slot& slot = slots_[slot_index];
   const std::string label = slot.spec.label;
   slot.last_failure = slot.worker->failure();
+  const std::string outside = slot.worker->stopped_from_outside();
   slot.worker.reset();
   for (auto it = running_.begin(); it != running_.end();) {
     if (it->second.slot != slot_index) {
@@ -264,6 +302,28 @@ void WorkerPool::HandleDeadWorker(size_t slot_index, std::vector<PoolOutcome>& d
     }
     Running running = std::move(it->second);
     it = running_.erase(it);
+    if (!outside.empty() || IsTaskPhase(running.phase)) {
+      // Not this candidate's doing: the attempt does not count against it.
+      const std::string why =
+          outside.empty()
+              ? fmt::format("during {}, before the candidate was imported", running.phase)
+              : outside;
+      if (++running.pending.harness_deaths >= kMaxHarnessDeaths) {
+        done.push_back(MakeOutcome(
+            running,
+            HarnessFacts(FactStatus::kHarnessError,
+                         fmt::format("the evaluation worker died {} times while this "
+                                     "candidate was evaluated, not by its doing (last: {})",
+                                     running.pending.harness_deaths, why),
+                         running.phase)));
+      } else {
+        options_.logger->warn("worker {} died under job {} ({}); it runs again", label,
+                              running.pending.job.id, why);
+        --running.pending.attempts;
+        pending_.push_front(std::move(running.pending));
+      }
+      continue;
+    }
     if (running.pending.attempts >= kMaxAttempts) {
       done.push_back(MakeOutcome(
           running,

@@ -84,7 +84,8 @@ class WorkerPool final : public JobRunner {
   struct Pending {
     PoolJob job;
     int attempts = 0;
-    bool solo = false;  // After a worker died under it: run it alone to know who killed it.
+    bool solo = false;       // After a worker died under it: run it alone to know who killed it.
+    int harness_deaths = 0;  // Its worker died under it, not by its doing (see HandleDeadWorker).
   };
   struct Running {
     Pending pending;

@@ -129,6 +129,49 @@ TEST_F(WorkerPoolTest, AJobThatKillsItsWorkerTwiceIsACrashAndTheNextJobRuns) {
   EXPECT_EQ(out["after"].facts["status"], "ok");
 }
 
+TEST_F(WorkerPoolTest, AWorkerStoppedFromOutsideIsNotTheCandidatesCrash) {
+  WorkerPool pool({Spec("w0")}, {.restart_backoff_s = 0.01});
+  ASSERT_TRUE(pool.Start().ok());
+  pool.Submit(Job("victim", "stopped"));
+  pool.Submit(Job("after", "result"));
+  auto out = Drain(pool);
+  ASSERT_EQ(out.size(), 2u);
+  // Three deaths, none counted against it: the harness's error (never cached), not a crash.
+  EXPECT_EQ(out["victim"].facts["status"], "harness_error");
+  const std::string message = out["victim"].facts["message"];
+  EXPECT_NE(message.find("died 3 times"), std::string::npos) << message;
+  EXPECT_NE(message.find("SIGTERM from pid 1"), std::string::npos) << message;
+  EXPECT_EQ(out["victim"].attempts, 1);
+  EXPECT_EQ(out["after"].facts["status"], "ok");
+}
+
+TEST_F(WorkerPoolTest, AWorkerThatDiesBeforeTheCandidateIsImportedIsNotItsCrash) {
+  WorkerPool pool({Spec("w0")}, {.restart_backoff_s = 0.01});
+  ASSERT_TRUE(pool.Start().ok());
+  pool.Submit(Job("early", "die_in_reference"));
+  auto out = Drain(pool);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out["early"].facts["status"], "harness_error");
+  EXPECT_NE(out["early"].facts["message"].get<std::string>().find("before the candidate"),
+            std::string::npos);
+}
+
+TEST_F(WorkerPoolTest, AChildKilledBySomeoneIsACrashOnlyIfItHappensAgainAlone) {
+  WorkerPool pool({Spec("w0", /*slots=*/2)}, {.restart_backoff_s = 0.01});
+  ASSERT_TRUE(pool.Start().ok());
+  pool.Submit(Job("once", "signalled_once:" + dir_->path() + "/marker"));
+  pool.Submit(Job("always", "signalled"));
+  auto out = Drain(pool);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out["once"].facts["status"], "ok");
+  EXPECT_EQ(out["once"].attempts, 2);
+  ASSERT_TRUE(out["once"].facts["notes"].is_array());
+  EXPECT_NE(out["once"].facts["notes"].back().get<std::string>().find("ran alone"),
+            std::string::npos);
+  EXPECT_EQ(out["always"].facts["status"], "crash");
+  EXPECT_EQ(out["always"].attempts, 2);
+}
+
 TEST_F(WorkerPoolTest, AHungWorkerMissesItsOuterDeadlineAndIsReplaced) {
   WorkerPool pool({Spec("w0")}, {.deadline_margin_s = 0.5});
   ASSERT_TRUE(pool.Start().ok());

@@ -328,6 +328,10 @@ std::string WorkerHello::Fingerprint() const {
                      harness.substr(0, 16));
 }
 
+bool IsTaskPhase(std::string_view phase) {
+  return phase == "queued" || phase == "starting" || phase == "load_task" || phase == "reference";
+}
+
 Result<WorkerEvent> ParseWorkerLine(std::string_view line) {
   nlohmann::json message = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded() || !message.is_object()) {
@@ -343,10 +347,12 @@ Result<WorkerEvent> ParseWorkerLine(std::string_view line) {
     event.kind = WorkerEvent::Kind::kProgress;
   } else if (type == "result") {
     event.kind = WorkerEvent::Kind::kResult;
+  } else if (type == "stopping") {
+    event.kind = WorkerEvent::Kind::kStopping;
   } else {
     return ProtocolError("unknown message type '" + type + "'");
   }
-  if (event.kind != WorkerEvent::Kind::kHello) {
+  if (event.kind != WorkerEvent::Kind::kHello && event.kind != WorkerEvent::Kind::kStopping) {
     if (!message.contains("id") || !message["id"].is_string()) {
       return ProtocolError("'" + type + "' message without a string id");
     }

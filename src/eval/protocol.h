@@ -255,11 +255,16 @@ struct WorkerHello {
 };
 
 struct WorkerEvent {
-  enum class Kind { kHello, kStarted, kProgress, kResult };
+  // kStopping: the worker is about to exit because something outside sent it a stop signal.
+  enum class Kind { kHello, kStarted, kProgress, kResult, kStopping };
   Kind kind = Kind::kResult;
-  std::string id;       // Job id (all but hello).
+  std::string id;       // Job id (all but hello and stopping).
   nlohmann::json body;  // The whole message.
 };
+
+// Phases before the candidate is imported (a job's `phase`): only the harness's and the task's
+// code has run, so nothing that happens in them is the candidate's doing.
+bool IsTaskPhase(std::string_view phase);
 
 // Decodes one line. Unknown message types and malformed JSON are kProtocolError.
 Result<WorkerEvent> ParseWorkerLine(std::string_view line);

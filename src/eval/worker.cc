@@ -113,6 +113,10 @@ std::vector<WorkerEvent> Worker::Read() {
         children_.insert(pid);
         child_of_job_[event->id] = pid;
       }
+    } else if (event->kind == WorkerEvent::Kind::kStopping) {
+      stopped_from_outside_ = event->body.value("reason", "a stop signal from outside");
+      logger_->warn("worker {} is stopping: {}", spec_.label, stopped_from_outside_);
+      continue;
     } else if (event->kind == WorkerEvent::Kind::kResult) {
       auto it = child_of_job_.find(event->id);
       if (it != child_of_job_.end()) {

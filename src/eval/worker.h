@@ -56,6 +56,9 @@ class Worker {
   const WorkerSpec& spec() const { return spec_; }
   const WorkerHello& hello() const { return hello_; }
   const std::string& failure() const { return failure_; }
+  // Why the worker is stopping when something outside it (not a candidate) sent it a stop
+  // signal, as it said before exiting; empty otherwise. Its jobs are then not the candidates'.
+  const std::string& stopped_from_outside() const { return stopped_from_outside_; }
   TimePoint started_at() const { return started_at_; }
   std::string log_path() const { return spec_.scratch_dir + "/worker.log"; }
 
@@ -82,6 +85,7 @@ class Worker {
   State state_ = State::kStarting;
   WorkerHello hello_;
   std::string failure_;
+  std::string stopped_from_outside_;
   TimePoint started_at_;
   std::set<pid_t> children_;  // Evaluation children (each its own process group).
   std::map<std::string, pid_t> child_of_job_;

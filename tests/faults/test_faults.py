@@ -178,3 +178,47 @@ def test_a_task_that_hangs_is_a_task_error_and_run_spends_no_more_steps(cli: Cli
         httpd.server_close()
     [summary] = json.loads(p.stdout)["tasks"]
     assert summary["status"] == "broken" and summary["steps"] == 1, summary
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The evaluation workers (zygotes) the process `pid` started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_bytes()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[stat.rfind(b")") + 2:].split()[1]) == pid and b"adaexplore_worker" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_worker_killed_from_outside_twice_is_not_the_candidates_crash(cli: Cli,
+                                                                        tmp_path: Path) -> None:
+    """kill -TERM of the worker by someone else, twice while one candidate runs: the worker says
+    who sent it, the attempts do not count, and the third attempt gives the kernel's own
+    verdict (before, two such kills made it a cached crash)."""
+    import subprocess
+    marker = tmp_path / "importing"
+    kernel = tmp_path / "slow.py"
+    kernel.write_text(_ok_kernel() + f"\n\nimport time as _t\nopen({str(marker)!r}, 'w').close()"
+                      "\n_t.sleep(4)\n")  # Slow to import, and says when it starts.
+    p = subprocess.Popen([cli.binary, "eval", *CPU, "--json", "--slots", "1", "--task",
+                          example("tasks", "relu.py"), "--kernel", str(kernel)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli.env,
+                         cwd=cli.tmp)
+    killed: list[int] = []
+    deadline = time.monotonic() + 240
+    while len(killed) < 2 and time.monotonic() < deadline and p.poll() is None:
+        if marker.exists():  # The candidate is being imported by the worker's child.
+            marker.unlink()
+            worker = _workers_of(p.pid)[0]
+            subprocess.run(["kill", "-TERM", str(worker)], check=False)
+            killed.append(worker)
+        time.sleep(0.1)
+    out, err = p.communicate(timeout=300)
+    assert len(killed) == 2, err
+    result = json.loads(out.splitlines()[0])
+    assert result["verdict"] == "correct", (result, err[-2000:])
+    assert err.count("is stopping: SIGTERM from pid") == 2, err[-2000:]

@@ -9,6 +9,10 @@ exit_before_hello, garbage_then_hello. Each job's behaviour is its candidate sou
                     with the job's whole limit remaining, then a result
   die               the worker exits (as if the candidate killed it)
   die_once:<path>   exits the first time (creating <path>), answers normally after
+  die_in_reference  the worker exits before the candidate is imported (phase reference)
+  stopped           the worker says a stop signal came from outside, then exits
+  signalled         a result: its process was killed by SIGKILL (by whom, unknown)
+  signalled_once:<path>  that the first time (creating <path>), a normal result after
   hang              never answers
   garbage           a malformed line, then a result
 """
@@ -69,8 +73,22 @@ def main():
             job_id = message["id"]
             behaviour = message["candidate"]["source"].strip()
             send(fd, {"type": "started", "id": job_id, "pid": os.getpid()})
+            if behaviour == "die_in_reference":
+                send(fd, {"type": "progress", "id": job_id, "phase": "reference"})
+                os._exit(1)
             send(fd, {"type": "progress", "id": job_id, "phase": "check"})
             status = "ok"
+            if behaviour == "stopped":
+                send(fd, {"type": "stopping", "external": True,
+                          "reason": "SIGTERM from pid 1 (kill), not a candidate's process"})
+                os._exit(143)
+            if behaviour == "signalled" or (behaviour.startswith("signalled_once:")
+                                            and not os.path.exists(behaviour.split(":", 1)[1])):
+                if behaviour != "signalled":
+                    open(behaviour.split(":", 1)[1], "w").close()
+                send(fd, {"type": "result", "id": job_id,
+                          "facts": {"status": "crash", "signal": 9, "phase": "check"}})
+                continue
             if behaviour == "die":
                 os._exit(1)
             if behaviour.startswith("die_once:"):
