@@ -24,11 +24,13 @@ SearchProgress::~SearchProgress() { status_.SetStatus(""); }
 RunObserver SearchProgress::Observer() {
   return RunObserver{.on_start = [this](int64_t run_id, const RunSpec& spec,
                                         size_t tasks) { OnStart(run_id, spec, tasks); },
-                     .on_progress = [this](const TaskProgress& progress) { OnProgress(progress); }};
+                     .on_progress = [this](const TaskProgress& progress) { OnProgress(progress); },
+                     .on_llm_failure = [this](const LlmFailure& f) { OnLlmFailure(f); }};
 }
 
 void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) {
   latest_.clear();
+  llm_failures_ = llm_failures_in_a_row_ = 0;
   // As RunSummaryJson decides it: by the parsed provider, not the spelling of the name.
   const Result<ModelSpec> model = ParseModelSpec(spec.model);
   const bool replayed = model.ok() && model->provider == "replay";
@@ -49,7 +51,26 @@ void SearchProgress::OnProgress(const TaskProgress& p) {
       "[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps, p.move, p.verdict,
       p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "", Speedup(p.best_speedup, "none"), cost));
   latest_[p.task] = p;
-  std::string line = cost;
+  if (p.verdict != StepVerdict::NoKernel().name()) {
+    llm_failures_in_a_row_ = 0;  // A kernel came back: the last call worked.
+  }
+  Redraw();
+}
+
+void SearchProgress::OnLlmFailure(const LlmFailure& f) {
+  ++llm_failures_;
+  llm_failures_in_a_row_ = f.in_a_row;
+  status_.Message(fmt::format("[{}] LLM call failed ({} in a row{}): {}", f.task, f.in_a_row,
+                              f.limit > 0 ? fmt::format(", the run stops at {}", f.limit) : "",
+                              f.message.substr(0, 300)));
+  Redraw();
+}
+
+void SearchProgress::Redraw() {
+  std::string line = Cost();
+  if (llm_failures_ > 0) {
+    line += fmt::format(" | LLM failures {} ({} in a row)", llm_failures_, llm_failures_in_a_row_);
+  }
   const std::string correct(VerdictName(Verdict::kCorrect));
   for (const auto& [name, progress] : latest_) {
     const auto ok = progress.verdicts.find(correct);

@@ -32,12 +32,16 @@ class SearchProgress {
  private:
   void OnStart(int64_t run_id, const RunSpec& spec, size_t tasks);
   void OnProgress(const TaskProgress& progress);
+  void OnLlmFailure(const LlmFailure& failure);
+  void Redraw();
   std::string Cost() const;
 
   const LlmClient& llm_;
   const WorkerHello& worker_;
   StatusLine status_;
   std::map<std::string, TaskProgress> latest_;  // By task: its last finished step.
+  int llm_failures_ = 0;                        // Failed LLM calls of this run so far.
+  int llm_failures_in_a_row_ = 0;
 };
 
 // Starts a run of `spec` over `tasks` in `session`, or resumes run `resume` when set (its stored

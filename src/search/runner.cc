@@ -114,11 +114,12 @@ SearchRunner::SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& eva
 
 SearchRunner::~SearchRunner() = default;
 
-Result<std::vector<TaskSummary>> SearchRunner::Run(
-    int64_t run_id, const std::vector<SourceFile>& tasks,
-    const std::function<void(const TaskProgress&)>& on_progress, const InterruptGuard* guard) {
+Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
+                                                   const std::vector<SourceFile>& tasks,
+                                                   const RunObserver& observer,
+                                                   const InterruptGuard* guard) {
   run_id_ = run_id;
-  on_progress_ = on_progress;
+  observer_ = observer;
   for (const SourceFile& source : tasks) {
     auto task = std::make_unique<Task>();
     task->source = source;
@@ -337,6 +338,12 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
           last_failures_.pop_front();
         }
         const int limit = llm_.options().max_failures_in_a_row;
+        if (observer_.on_llm_failure) {
+          observer_.on_llm_failure(LlmFailure{.task = task.source.name,
+                                              .in_a_row = failures_in_a_row_,
+                                              .limit = limit,
+                                              .message = error.message});
+        }
         if (limit > 0 && failures_in_a_row_ >= limit) {
           // A dead or broken endpoint: every further step would be no_kernel. The unfinished
           // steps are not recorded; a resume redoes them once the endpoint works.
@@ -502,17 +509,17 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
   ++task.verdicts[record.verdict];
   ++task.steps_done;
   task.step.reset();
-  if (on_progress_) {
+  if (observer_.on_progress) {
     const TaskSummary summary = Summarise(task);
-    on_progress_(TaskProgress{.task = task.source.name,
-                              .steps_done = task.steps_done,
-                              .steps = options_.steps,
-                              .node = id,
-                              .move = record.move,
-                              .verdict = record.verdict,
-                              .speedup = record.speedup,
-                              .best_speedup = summary.best_speedup,
-                              .verdicts = task.verdicts});
+    observer_.on_progress(TaskProgress{.task = task.source.name,
+                                       .steps_done = task.steps_done,
+                                       .steps = options_.steps,
+                                       .node = id,
+                                       .move = record.move,
+                                       .verdict = record.verdict,
+                                       .speedup = record.speedup,
+                                       .best_speedup = summary.best_speedup,
+                                       .verdicts = task.verdicts});
   }
   return Status::Ok();
 }

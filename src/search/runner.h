@@ -29,6 +29,7 @@
 #include "llm/client.h"
 #include "prompt/prompts.h"
 #include "search/policy.h"
+#include "search/run_spec.h"
 #include "store/run_db.h"
 #include "sys/signals.h"
 #include "task/source_file.h"
@@ -66,6 +67,22 @@ struct TaskProgress {
   std::map<std::string, int> verdicts;
 };
 
+// An LLM call that failed after its retries; the step it was for is `no_kernel`.
+struct LlmFailure {
+  std::string task;
+  int in_a_row = 0;  // Failed calls in a row, this one included (the circuit breaker's count).
+  int limit = 0;     // [llm] max_failures_in_a_row; 0: no limit.
+  std::string message;
+};
+
+// What the caller sees of a run while it goes: its start (after it is in the database, before
+// its first step), every finished step and every failed LLM call as it happens.
+struct RunObserver {
+  std::function<void(int64_t run_id, const RunSpec& spec, size_t tasks)> on_start;
+  std::function<void(const TaskProgress& progress)> on_progress;
+  std::function<void(const LlmFailure& failure)> on_llm_failure;
+};
+
 struct TaskSummary {
   std::string task;
   int steps = 0;
@@ -87,12 +104,12 @@ class SearchRunner {
   const std::optional<std::string>& stop_reason() const { return stop_reason_; }
 
   // Runs (or resumes) run `run_id` over `tasks` until each has options.steps steps or the run
-  // must stop. `on_progress` sees every finished step. Returns the tasks' summaries, also after
-  // an interrupt or a spent budget (then stop_reason() says so); an error only for what breaks
-  // the whole run (a refused key, a replay miss, the database).
+  // must stop. `observer` sees every finished step and failed LLM call (its on_start is the
+  // session's). Returns the tasks' summaries, also after an interrupt or a spent budget (then
+  // stop_reason() says so); an error only for what breaks the whole run (a refused key, a replay
+  // miss, the database).
   Result<std::vector<TaskSummary>> Run(int64_t run_id, const std::vector<SourceFile>& tasks,
-                                       const std::function<void(const TaskProgress&)>& on_progress,
-                                       const InterruptGuard* guard);
+                                       const RunObserver& observer, const InterruptGuard* guard);
 
  private:
   struct Task;
@@ -118,7 +135,7 @@ class SearchRunner {
   std::vector<std::unique_ptr<Task>> tasks_;
   std::map<uint64_t, Task*> llm_waiting_;
   std::map<uint64_t, Task*> eval_waiting_;
-  std::function<void(const TaskProgress&)> on_progress_;
+  RunObserver observer_;
   std::optional<std::string> stop_reason_;  // Set when the run must end: no new steps start.
   // The circuit breaker: LLM calls failed since the last that did not, and the last errors.
   int failures_in_a_row_ = 0;

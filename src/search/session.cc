@@ -113,8 +113,7 @@ Result<RunOutcome> SearchSession::Execute(const RunInfo& run, const RunSpec& spe
   const std::string hardware = evaluator_->workers().front().device_name;
   SearchRunner runner(RunnerOptionsFor(spec, ready.model, hardware, options_.logger), llm,
                       *evaluator_, db_, ready.prompts);
-  Result<std::vector<TaskSummary>> summaries =
-      runner.Run(run.id, tasks, observer.on_progress, options_.guard);
+  Result<std::vector<TaskSummary>> summaries = runner.Run(run.id, tasks, observer, options_.guard);
   // Interrupted: the evaluations in flight were dropped and will never be asked for.
   interrupted_ = evaluator_->outstanding() > 0 ||
                  (options_.guard != nullptr && InterruptGuard::received() != 0);

@@ -49,13 +49,6 @@ struct SessionOptions {
   Logger logger = NullLogger();
 };
 
-// What the caller sees of a run while it goes: its start (after it is in the database, before
-// its first step) and every finished step.
-struct RunObserver {
-  std::function<void(int64_t run_id, const RunSpec& spec, size_t tasks)> on_start;
-  std::function<void(const TaskProgress& progress)> on_progress;
-};
-
 struct RunOutcome {
   int64_t run_id = 0;
   RunSpec spec;

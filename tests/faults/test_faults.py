@@ -128,6 +128,9 @@ def test_a_dead_endpoint_stops_the_run_after_failures_in_a_row(cli: Cli, tmp_pat
     assert p.returncode == 1, p.stderr
     assert "stopping the run: 3 LLM calls in a row to openai:any failed" in p.stderr, p.stderr
     assert "127.0.0.1:1" in p.stderr  # The errors name the endpoint.
+    # Each failure was said as it happened, with the count towards the limit.
+    for k in (1, 2, 3):
+        assert f"LLM call failed ({k} in a row, the run stops at 3)" in p.stderr, p.stderr
     assert time.monotonic() - start < 200
 
 
