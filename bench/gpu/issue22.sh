@@ -33,19 +33,29 @@ def signalling(sig):
     assert text != ok
     return text
 killer, terminator = signalling("KILL"), signalling("TERM")
+# /dev/shm: the one place outside its job folder a candidate can write under the read-only file
+# system (torch and CUDA need it).
 daemon = ok + "\n" + open("tests/faults/kernels/daemon_tail.py").read().replace(
-    "PID_FILE", f"{out}/daemon.pid")
+    "PID_FILE", "/dev/shm/adx-issue22-daemon.pid")
+writer = ok + f"""
+import os as _os
+try:
+    open("{out}/escaped.txt", "w").write("x")
+except OSError as _e:
+    print("refused:", _e.strerror)
+"""
 files = [("illegal", illegal), ("killer", killer), ("terminator", terminator),
-         ("daemon", daemon)]
+         ("daemon", daemon), ("writer", writer)]
 files += [(f"ok{k}", f"# copy {k}\n" + ok) for k in (1, 2, 3, 4)]
 # Slow to import, and says when its import starts (the moment to stop its worker from outside).
-files += [("ok5", ok + f"\nimport time\nopen('{out}/importing', 'w').close()\ntime.sleep(8)\n")]
+files += [("ok5", ok + "\nimport time\nopen('/dev/shm/adx-issue22-importing', 'w').close()\n"
+                      "time.sleep(8)\n")]
 for name, text in files:
     open(f"{out}/{name}.py", "w").write(text)
 PY
 batch=(--kernel "$dir/illegal.py" --kernel "$dir/ok1.py" --kernel "$dir/killer.py"
   --kernel "$dir/ok2.py" --kernel "$dir/terminator.py" --kernel "$dir/ok3.py"
-  --kernel "$dir/daemon.py" --kernel "$dir/ok4.py")
+  --kernel "$dir/daemon.py" --kernel "$dir/ok4.py" --kernel "$dir/writer.py")
 stamp "the correct kernel alone"
 timeout 120 "${EVAL[@]}" --slots 1 --task "$task" --kernel "$ok" \
   >"$OUT/issue22_alone.jsonl" 2>"$OUT/issue22_alone.log"
@@ -55,11 +65,13 @@ for slots in 1 "$SLOTS"; do
   timeout 150 "${EVAL[@]}" --slots "$slots" --task "$task" "${batch[@]}" \
     >"$OUT/issue22_slots$slots.jsonl" 2>"$OUT/issue22_slots$slots.log"
   stamp "--slots $slots exited with $?"
-  if [ -f "$dir/daemon.pid" ]; then
-    pid=$(cat "$dir/daemon.pid")
+  if [ -f "$dir/escaped.txt" ]; then stamp "writer.py ESCAPED its job folder"; rm -f "$dir/escaped.txt"
+  else stamp "writer.py could not write outside its job folder"; fi
+  if [ -f /dev/shm/adx-issue22-daemon.pid ]; then
+    pid=$(cat /dev/shm/adx-issue22-daemon.pid)
     if kill -0 "$pid" 2>/dev/null; then stamp "daemon $pid ALIVE after the batch"; kill -9 "$pid"
     else stamp "daemon $pid gone after the batch"; fi
-    rm -f "$dir/daemon.pid"
+    rm -f /dev/shm/adx-issue22-daemon.pid
   else
     stamp "daemon never wrote its pid"
   fi
@@ -71,7 +83,8 @@ stamp "a correct kernel whose worker is sent SIGTERM from outside while it runs"
 "${EVAL[@]}" --slots 1 --task "$task" --kernel "$dir/ok5.py" \
   >"$OUT/issue22_outside.jsonl" 2>"$OUT/issue22_outside.log" &
 eval_pid=$!
-for _ in $(seq 600); do [ -f "$dir/importing" ] && break; sleep 0.1; done
+rm -f /dev/shm/adx-issue22-importing
+for _ in $(seq 600); do [ -f /dev/shm/adx-issue22-importing ] && break; sleep 0.1; done
 zygote=$(pgrep -P "$eval_pid" -f adaexplore_worker | head -1)
 stamp "eval $eval_pid, worker ${zygote:-none}: kill -TERM"
 [ -n "$zygote" ] && kill -TERM "$zygote"
@@ -95,4 +108,6 @@ for name in ["slots1", f"slots{slots}", "outside"]:
         rel = f" ({sp / base:.3f} of alone)" if sp and base else ""
         print(f"{os.path.basename(r['kernel']):12} {r['verdict']:13} speedup {sp}{rel}  "
               f"{r['reason'][:200]}")
+    if rows(f"issue22_{name}"):
+        print("protections:", rows(f"issue22_{name}")[0]["details"].get("containment"))
 PY

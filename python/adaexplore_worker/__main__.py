@@ -44,6 +44,8 @@ def main(argv: list[str]) -> int:
                         help="jobs beyond the slots whose task phases run before a slot frees")
     parser.add_argument("--reference-cache-mb", type=float, default=0,
                         help="disk for reference outputs shared by jobs of one task (0: off)")
+    parser.add_argument("--read-only-fs", action="store_true",
+                        help="candidates may write only in the scratch folder and the caches")
     args = parser.parse_args(argv)
 
     channel = Channel(args.fd)
@@ -73,11 +75,12 @@ def main(argv: list[str]) -> int:
         return 1
     channel.send(hello)
     os.set_blocking(args.fd, False)
-    from . import references
+    from . import containment, references
     references.warm_up()  # Once here, not in every child: the children inherit it.
+    protections = containment.apply(args.read_only_fs, args.scratch)
     from .zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
-           args.reference_cache_mb, max(0, args.ahead)).run()
+           args.reference_cache_mb, max(0, args.ahead), protections).run()
     return 0
 
 

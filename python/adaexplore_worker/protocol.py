@@ -167,6 +167,7 @@ class Facts(TypedDict, total=False):
     stdout: str
     stderr: str
     stray_lines: int
+    containment: dict  # The protections in force (containment.py): read-only file system etc.
 
 
 def check_facts(facts: Any) -> None:

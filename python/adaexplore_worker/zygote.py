@@ -119,8 +119,10 @@ class GpuLock:
 
 class Zygote:
     def __init__(self, channel: Channel, device: str, scratch: str, slots: int,
-                 reference_cache_mb: float = 0, ahead: int = 0) -> None:
+                 reference_cache_mb: float = 0, ahead: int = 0,
+                 protections: dict[str, Any] | None = None) -> None:
         self.channel = channel
+        self.protections = protections or {}  # What containment.apply put in force.
         self.references = refcache.ReferenceCache(os.path.join(scratch, "references"),
                                                   int(reference_cache_mb * (1 << 20)))
         self.device = device
@@ -372,6 +374,7 @@ class Zygote:
         facts["waited_s"] = round(child.waited_s, 4)
         facts["child_pid"] = child.pid
         facts["peak_rss_mb"] = round(child.peak_rss / (1 << 20), 1)
+        facts["containment"] = self.protections
         if child.static is not None:
             facts["static"] = child.static  # Read here, so a child that dies still has them.
         facts["stdout"] = _tail(os.path.join(child.job_dir, "stdout.txt"))
@@ -533,6 +536,10 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path:
         os.chdir(job_dir)
         _set_subreaper()  # What the candidate starts and orphans stays below this process.
         os.environ["HOME"] = job_dir
+        os.environ["TMPDIR"] = os.path.join(job_dir, "tmp")  # Inside what stays writable.
+        os.makedirs(os.environ["TMPDIR"], exist_ok=True)
+        import tempfile
+        tempfile.tempdir = None  # The zygote's choice was cached; the child chooses again.
         from . import child
         channel = Channel(fd)
         facts = child.evaluate(job, channel, task_path, candidate_path, plan)

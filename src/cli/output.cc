@@ -125,7 +125,7 @@ std::string FormatJsonLine(const EvalResult& r) {
   nlohmann::json details = nlohmann::json::object();
   if (r.facts.is_object()) {
     for (const char* key : {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "waited_s", "limit_s",
-                            "notes", "kernel_trace", "reference_cache"}) {
+                            "notes", "kernel_trace", "reference_cache", "containment"}) {
       if (r.facts.contains(key)) {
         details[key] = r.facts[key];
       }

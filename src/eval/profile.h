@@ -76,6 +76,9 @@ struct EvalProfile {
   // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
   // outputs) run while its slots are taken, so each starts its own phases when a slot frees.
   int prepare_ahead = 2;
+  // Candidates may write anywhere the user can. Off: the file system is read-only for them
+  // outside their job folder and the caches, where the machine allows it (root).
+  bool writable_fs = false;
 
   // The options sent to the worker, for `device`; seed is 0 when the profile leaves it unset
   // (the evaluator derives one per job).

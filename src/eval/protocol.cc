@@ -276,6 +276,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"stdout", "string"},
       {"stderr", "string"},
       {"stray_lines", "integer"},
+      {"containment", "object"},
   };
   return kFields;
 }

@@ -53,6 +53,9 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
     options.argv.emplace_back("--reference-cache-mb");
     options.argv.push_back(fmt::format("{:g}", spec.reference_cache_mb));
   }
+  if (spec.read_only_fs) {
+    options.argv.emplace_back("--read-only-fs");
+  }
   options.fd_map = {{sockets.second.get(), kProtocolFd}};
   options.stdout_path = spec.scratch_dir + "/worker.log";
   options.stderr_path = options.stdout_path;

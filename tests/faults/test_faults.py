@@ -20,6 +20,14 @@ def _ok_kernel() -> str:
     return Path(example("kernels", "relu", "ok.py")).read_text()
 
 
+def _shared_memory_file(tmp_path: Path, name: str) -> Path:
+    """A file a candidate can write under the read-only file system: /dev/shm stays writable
+    (torch and CUDA need it). Named after the test's own folder, so tests never share one."""
+    path = Path("/dev/shm") / f"adx-{os.getpid()}-{tmp_path.name}-{name}"
+    path.unlink(missing_ok=True)
+    return path
+
+
 def _gone(pid: int, within_s: float = 10) -> bool:
     deadline = time.monotonic() + within_s
     while Path(f"/proc/{pid}").exists():  # A zombie is reaped soon after its parent exits.
@@ -52,7 +60,7 @@ def test_a_lone_surrogate_in_an_error_is_the_candidates_verdict_at_once(cli: Cli
 
 def test_a_daemon_the_candidate_leaves_is_killed_and_the_verdict_stands(cli: Cli,
                                                                        tmp_path: Path) -> None:
-    pid_file = tmp_path / "daemon.pid"
+    pid_file = _shared_memory_file(tmp_path, "daemon.pid")
     kernel = tmp_path / "daemon.py"
     tail = (Path(__file__).parent / "kernels" / "daemon_tail.py").read_text()
     kernel.write_text(_ok_kernel() + "\n\n" + tail.replace("PID_FILE", str(pid_file)))
@@ -61,6 +69,7 @@ def test_a_daemon_the_candidate_leaves_is_killed_and_the_verdict_stands(cli: Cli
     assert results["daemon.py"]["verdict"] == "correct", results["daemon.py"]
     assert results["ok.py"]["verdict"] == "correct"
     assert _gone(int(pid_file.read_text()))
+    pid_file.unlink()
 
 
 def test_a_mistyped_flag_exits_2_and_says_what_was_meant(cli: Cli) -> None:
@@ -203,7 +212,7 @@ def test_a_worker_killed_from_outside_twice_is_not_the_candidates_crash(cli: Cli
     who sent it, the attempts do not count, and the third attempt gives the kernel's own
     verdict (before, two such kills made it a cached crash)."""
     import subprocess
-    marker = tmp_path / "importing"
+    marker = _shared_memory_file(tmp_path, "importing")
     kernel = tmp_path / "slow.py"
     kernel.write_text(_ok_kernel() + f"\n\nimport time as _t\nopen({str(marker)!r}, 'w').close()"
                       "\n_t.sleep(4)\n")  # Slow to import, and says when it starts.
@@ -225,3 +234,36 @@ def test_a_worker_killed_from_outside_twice_is_not_the_candidates_crash(cli: Cli
     result = json.loads(out.splitlines()[0])
     assert result["verdict"] == "correct", (result, err[-2000:])
     assert err.count("is stopping: SIGTERM from pid") == 2, err[-2000:]
+
+
+def test_a_candidate_cannot_write_outside_its_job_folder_and_its_result_says_so(
+        cli: Cli, tmp_path: Path) -> None:
+    """Where the machine allows it (root here), the file system is read-only for candidates
+    outside their job folder and the caches; each result names the protections in force."""
+    target = tmp_path / "escaped.txt"
+    kernel = tmp_path / "writer.py"
+    kernel.write_text(_ok_kernel() + f"""
+
+import os as _os
+for _path in ({str(target)!r}, _os.path.join(_os.getcwd(), "inside.txt")):
+    try:
+        open(_path, "w").write("x")
+        print("wrote", _path)
+    except OSError as _e:
+        print("refused", _path, _e.strerror)
+""")
+    _, results = cli.eval_json(*FAST, "--task", example("tasks", "relu.py"), "--kernel",
+                               str(kernel))
+    result = results["writer.py"]
+    assert result["verdict"] == "correct", result
+    protections = result["details"]["containment"]
+    assert protections["home"] == "the job folder"
+    if os.geteuid() != 0:
+        assert protections["read_only_fs"] is False and protections["read_only_fs_reason"]
+        return
+    assert protections["read_only_fs"] is True, protections
+    assert not target.exists()
+    _, open_results = cli.eval_json(*FAST, "--writable-fs", "--task", example("tasks", "relu.py"),
+                                    "--kernel", str(kernel))
+    assert open_results["writer.py"]["details"]["containment"]["read_only_fs"] is False
+    assert target.exists()  # The flag is what made the difference.
