@@ -151,7 +151,24 @@ def test_an_exception_message_with_a_lone_surrogate_is_a_result_not_a_timeout(
                     "\n\nraise RuntimeError(b'bad \\xff byte'.decode('utf-8', 'surrogateescape'))\n")
     w = Worker(tmp_path)
     try:
-        facts = w.result(w.submit(task("relu"), str(path), timeout_s=60), limit_s=50)
+        job = w.submit(task("relu"), str(path), timeout_s=60)
+        # The raw line, as the C++ side reads it: Python's own json would accept an escaped lone
+        # surrogate (\udcff) that a strict UTF-8 JSON reader (nlohmann) refuses.
+        w.sock.settimeout(50)
+        buffer = b""
+        while True:
+            line, newline, rest = buffer.partition(b"\n")
+            if newline:
+                buffer = rest
+                if b'"result"' in line and job.encode() in line:
+                    break
+                continue
+            chunk = w.sock.recv(65536)
+            assert chunk, "the worker closed the connection"
+            buffer += chunk
+        text = line.decode("utf-8")  # Strict: raises on any byte that is not UTF-8.
+        assert "\\ud" not in text.lower(), text[:500]
+        facts = json.loads(text)["facts"]
         assert facts["status"] == "import_error"
         assert "bad ? byte" in facts["error"]["message"]
     finally:
