@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import load, measure, refcache, references, runtime_checks, trace, trials
+from . import integrity, load, measure, refcache, references, runtime_checks, trace, trials
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import Channel, Job, Status, sanitize
 
@@ -32,6 +32,9 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
         ctx = Context(job.options, session, facts)
         if job.options.baseline:
             run_baseline(ctx, task_path)
+        elif (rule := _rejected_rule(job)) is not None:
+            facts["notes"].append(f"not imported: its source breaks the static rule '{rule}', "
+                                  f"which this profile rejects")
         else:
             run(ctx, task_path, candidate_path, plan)
     except Abort:
@@ -48,6 +51,15 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
     if ctx is not None and ctx.audit is not None:
         _last_sweep(ctx)
     return facts
+
+
+def _rejected_rule(job: Job) -> str | None:
+    """The first rule the profile rejects that the candidate's source breaks: then none of its
+    code runs (the zygote reports the same findings, and the C++ side rejects on them)."""
+    for finding in integrity.static_facts(job.candidate.source)["findings"]:
+        if finding["rule"] in job.options.reject_rules:
+            return str(finding["rule"])
+    return None
 
 
 def _last_sweep(ctx: Context) -> None:

@@ -94,6 +94,7 @@ class JobOptions:
     time_only_if_correct: bool
     null_selftest: bool
     kernel_trace: bool
+    reject_rules: list[str]  # Source rules that reject: a candidate breaking one is not imported.
 
     @classmethod
     def from_json(cls, data: Any) -> JobOptions:

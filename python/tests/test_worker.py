@@ -510,3 +510,19 @@ _t.sleep(5)
         assert w.evaluate(task("relu"), kernel("relu", "ok"))["status"] == "ok"
     finally:
         w.close()
+
+
+def test_a_candidate_a_static_rule_rejects_is_never_imported(worker: Worker, tmp_path) -> None:
+    """The profile's rejecting rules reach the worker: a source that breaks one is not imported
+    (its import-time code never runs); the findings are the C++ side's to reject on."""
+    marker = tmp_path / "imported"
+    path = tmp_path / "threaded.py"
+    path.write_text(Path(kernel("relu", "ok")).read_text() +
+                    f"\n\nimport threading\nopen({str(marker)!r}, 'w').close()\n")
+    facts = worker.evaluate(task("relu"), str(path), options={"reject_rules": ["threads"]})
+    assert facts["status"] == "ok" and facts["trials"] == []
+    assert any("static rule 'threads'" in n for n in facts["notes"]), facts["notes"]
+    assert [f["rule"] for f in facts["static"]["findings"]] == ["threads"]
+    assert not marker.exists()
+    assert worker.evaluate(task("relu"), str(path))["status"] == "ok"  # Not rejecting: it runs.
+    assert marker.exists()

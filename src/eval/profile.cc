@@ -139,6 +139,7 @@ JobOptions EvalProfile::ToJobOptions(DeviceKind device) const {
   options.revalidate_atol = job.atol * revalidate_factor;
   options.revalidate_rtol = job.rtol * revalidate_factor;
   options.time_only_if_correct = true;
+  options.reject_rules = reject_static;
   return options;
 }
 

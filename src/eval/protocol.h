@@ -142,6 +142,9 @@ struct JobOptions {
   bool time_only_if_correct = true;
   bool null_selftest = true;  // Flag tasks that trivial outputs pass.
   bool kernel_trace = true;   // One call under the profiler (GPU): which kernels ran.
+  // The source rules that reject (the profile's reject_static): a candidate whose source breaks
+  // one is not imported, so none of its code runs.
+  std::vector<std::string> reject_rules;
 };
 
 // Calls visit(name, field) for every field of JobOptions, in the order above: the one list that
@@ -181,6 +184,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("time_only_if_correct", o.time_only_if_correct);
   visit("null_selftest", o.null_selftest);
   visit("kernel_trace", o.kernel_trace);
+  visit("reject_rules", o.reject_rules);
 }
 
 nlohmann::json ToJson(const JobOptions& options);

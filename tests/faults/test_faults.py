@@ -267,3 +267,16 @@ for _path in ({str(target)!r}, _os.path.join(_os.getcwd(), "inside.txt")):
                                     "--kernel", str(kernel))
     assert open_results["writer.py"]["details"]["containment"]["read_only_fs"] is False
     assert target.exists()  # The flag is what made the difference.
+
+
+def test_a_statically_rejected_candidate_is_never_imported(cli: Cli, tmp_path: Path) -> None:
+    """A source that breaks a rule the profile rejects is rejected before any of it runs: its
+    import-time code (here, a marker file) never executes."""
+    marker = _shared_memory_file(tmp_path, "imported")
+    kernel = tmp_path / "threaded.py"
+    kernel.write_text(_ok_kernel() + f"\n\nimport threading\nopen({str(marker)!r}, 'w').close()\n")
+    _, results = cli.eval_json(*FAST, "--task", example("tasks", "relu.py"), "--kernel",
+                               str(kernel))
+    result = results["threaded.py"]
+    assert result["verdict"] == "rejected" and result["check"] == "threads", result
+    assert not marker.exists()
