@@ -23,8 +23,13 @@ from .protocol import Channel, Job, Status, sanitize
 
 
 def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
-             plan: refcache.Plan | None = None) -> dict[str, Any]:
-    facts: dict[str, Any] = {"status": Status.OK, "phases": {}, "notes": [], "trials": []}
+             plan: refcache.Plan | None = None,
+             static: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`static`: the source's findings (integrity.static_facts), when the caller has them."""
+    if static is None:
+        static = integrity.static_facts(job.candidate.source)
+    facts: dict[str, Any] = {"status": Status.OK, "phases": {}, "notes": [], "trials": [],
+                             "static": static}
     session = Session(channel, facts, job.nonce)
     session.exclusive_only = job.options.exclusive
     ctx: Context | None = None
@@ -32,7 +37,7 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
         ctx = Context(job.options, session, facts)
         if job.options.baseline:
             run_baseline(ctx, task_path)
-        elif (rule := _rejected_rule(job)) is not None:
+        elif (rule := _rejected_rule(job, static)) is not None:
             facts["notes"].append(f"not imported: its source breaks the static rule '{rule}', "
                                   f"which this profile rejects")
         else:
@@ -53,10 +58,10 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
     return facts
 
 
-def _rejected_rule(job: Job) -> str | None:
+def _rejected_rule(job: Job, static: dict[str, Any]) -> str | None:
     """The first rule the profile rejects that the candidate's source breaks: then none of its
-    code runs (the zygote reports the same findings, and the C++ side rejects on them)."""
-    for finding in integrity.static_facts(job.candidate.source)["findings"]:
+    code runs (the facts carry the findings, and the C++ side rejects on them)."""
+    for finding in static["findings"]:
         if finding["rule"] in job.options.reject_rules:
             return str(finding["rule"])
     return None

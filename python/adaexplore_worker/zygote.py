@@ -329,11 +329,12 @@ class Zygote:
         plan = (self.references.plan(job.reference_key, job_id)
                 if job.reference_key and self.references.enabled and not job.options.baseline
                 else None)
+        static = integrity.static_facts(job.candidate.source)  # Before the fork: both use it.
         ours, theirs = _socketpair()
         pid = os.fork()
         if pid == 0:  # The child: never returns.
             os.close(ours)
-            _child_main(job, theirs, job_dir, task_path, candidate_path, plan)
+            _child_main(job, theirs, job_dir, task_path, candidate_path, plan, static)
         os.close(theirs)
         try:
             os.setpgid(pid, pid)  # Also done in the child; whichever runs first wins the race.
@@ -346,7 +347,7 @@ class Zygote:
                                       budget_s=job.timeout_s,
                                       memory_limit_bytes=int(job.memory_limit_mb * (1 << 20)),
                                       job_dir=job_dir,
-                                      static=integrity.static_facts(job.candidate.source),
+                                      static=static,
                                       plan=plan)
         self._send({"type": "started", "id": job_id, "pid": pid})
 
@@ -517,7 +518,7 @@ class Zygote:
 
 
 def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path: str,
-                plan: refcache.Plan | None) -> None:
+                plan: refcache.Plan | None, static: dict[str, Any]) -> None:
     """Runs in the forked child. Exits with os._exit; never returns to the zygote's loop."""
     code = 0
     try:
@@ -542,7 +543,7 @@ def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path:
         tempfile.tempdir = None  # The zygote's choice was cached; the child chooses again.
         from . import child
         channel = Channel(fd)
-        facts = child.evaluate(job, channel, task_path, candidate_path, plan)
+        facts = child.evaluate(job, channel, task_path, candidate_path, plan, static)
         left = _kill_descendants(os.getpid(), set())
         if left:
             facts.setdefault("notes", []).append(

@@ -90,6 +90,17 @@ def test_oneshot_runs_the_same_evaluation_in_a_fresh_process(tmp_path) -> None:
     assert all(t["passed"] for t in facts["trials"])
     assert len(facts["timing"]["candidate_ms"]) == 3
 
+    # A statically rejected candidate carries its findings here too (the C++ side rejects on them).
+    job["candidate"]["source"] += "\nimport threading\n"
+    job["options"] = dict(CPU_OPTIONS, reject_rules=["threads"])
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    subprocess.run([sys.executable, "-m", "adaexplore_worker.oneshot", "--job",
+                    str(tmp_path / "job.json"), "--out", str(tmp_path / "out.json")],
+                   env=env, check=True, timeout=120)
+    facts = json.loads((tmp_path / "out.json").read_text())
+    assert facts["trials"] == []
+    assert [f["rule"] for f in facts["static"]["findings"]] == ["threads"]
+
 
 def test_null_kernel_selftest(worker: Worker) -> None:
     facts = worker.evaluate(task("relu"), kernel("relu", "ok"))

@@ -51,9 +51,7 @@ void SearchProgress::OnProgress(const TaskProgress& p) {
       "[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps, p.move, p.verdict,
       p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "", Speedup(p.best_speedup, "none"), cost));
   latest_[p.task] = p;
-  if (p.verdict != StepVerdict::NoKernel().name()) {
-    llm_failures_in_a_row_ = 0;  // A kernel came back: the last call worked.
-  }
+  llm_failures_in_a_row_ = p.llm_failures_in_a_row;
   Redraw();
 }
 

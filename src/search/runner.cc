@@ -519,7 +519,8 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
                                        .verdict = record.verdict,
                                        .speedup = record.speedup,
                                        .best_speedup = summary.best_speedup,
-                                       .verdicts = task.verdicts});
+                                       .verdicts = task.verdicts,
+                                       .llm_failures_in_a_row = failures_in_a_row_});
   }
   return Status::Ok();
 }

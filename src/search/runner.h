@@ -65,6 +65,7 @@ struct TaskProgress {
   std::optional<double> speedup;
   std::optional<double> best_speedup;
   std::map<std::string, int> verdicts;
+  int llm_failures_in_a_row = 0;  // The circuit breaker's count when this step finished.
 };
 
 // An LLM call that failed after its retries; the step it was for is `no_kernel`.
