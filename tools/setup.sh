@@ -33,10 +33,12 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv with $($PYTHON --version)"
   "$PYTHON" -m venv .venv
 fi
-stamp=$(sha256sum python/requirements.txt | cut -d' ' -f1)
+stamp=$(cat python/requirements.txt python/requirements-nodeps.txt | sha256sum | cut -d' ' -f1)
 if [ "$(cat .venv/.requirements-stamp 2>/dev/null)" != "$stamp" ]; then
   echo "setup: installing Python packages into .venv (torch is large; this takes a few minutes)"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r python/requirements.txt
+  .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps \
+    -r python/requirements-nodeps.txt
   echo "$stamp" > .venv/.requirements-stamp
 fi
 

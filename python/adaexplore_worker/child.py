@@ -27,7 +27,8 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
              static: dict[str, Any] | None = None) -> dict[str, Any]:
     """`static`: the source's findings (integrity.static_facts), when the caller has them."""
     if static is None:
-        static = integrity.static_facts(job.candidate.source)
+        static = integrity.static_facts(
+            load.candidate_python(job.task.kind, job.candidate.source))
     facts: dict[str, Any] = {"status": Status.OK, "phases": {}, "notes": [], "trials": [],
                              "static": static}
     session = Session(channel, facts, job.nonce)
@@ -36,12 +37,12 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
     try:
         ctx = Context(job.options, session, facts)
         if job.options.baseline:
-            run_baseline(ctx, task_path)
+            run_baseline(ctx, job, task_path)
         elif (rule := _rejected_rule(job, static)) is not None:
             facts["notes"].append(f"not imported: its source breaks the static rule '{rule}', "
                                   f"which this profile rejects")
         else:
-            run(ctx, task_path, candidate_path, plan)
+            run(ctx, job, task_path, candidate_path, plan)
     except Abort:
         pass
     except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
@@ -76,20 +77,26 @@ def _last_sweep(ctx: Context) -> None:
         ctx.facts["notes"].append(f"last runtime check failed: {type(e).__name__}: {e}")
 
 
-def run(ctx: Context, task_path: str, candidate_path: str, plan: refcache.Plan | None) -> None:
+def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
+        plan: refcache.Plan | None) -> None:
     session, facts = ctx.session, ctx.facts
     with session.phase("load_task"):
-        ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(task_path))
+        ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(
+            task_path, job.task, ctx.device.type))
     with session.gpu("shared"), session.phase("reference"):
         with session.part("reference.cuda"):
             references.set_up_torch(ctx)
         _references(ctx, plan)
     session.slot()  # Everything above ran ahead of a slot; the candidate's phases take one.
-    threads_before = runtime_checks.thread_count()
-    runtime_checks.watch(ctx, candidate_path)
+    task = ctx.task
     with session.phase("import"):
+        # A Solution's sources written out, an operator joined to its test: no candidate code.
+        candidate_path = ctx.guard(Status.IMPORT_ERROR,
+                                   lambda: load.candidate_file(candidate_path, task))
+        threads_before = runtime_checks.thread_count()
+        runtime_checks.watch(ctx, candidate_path)
         model_new_class = ctx.guard(Status.IMPORT_ERROR, lambda: load.load_candidate(
-            candidate_path, CANDIDATE_MODULE, ctx.fallbacks))
+            candidate_path, CANDIDATE_MODULE, ctx.fallbacks, task))
     runtime_checks.check_identities(ctx)
     runtime_checks.check_flags_after_import(ctx)
     runtime_checks.check_inheritance(ctx, model_new_class)
@@ -134,14 +141,15 @@ def _references(ctx: Context, plan: refcache.Plan | None) -> None:
     ctx.facts["reference_cache"] = outcome or stored
 
 
-def run_baseline(ctx: Context, task_path: str) -> None:
+def run_baseline(ctx: Context, job: Job, task_path: str) -> None:
     """Times the task's own Model, eager and (with compile_baseline) under torch.compile, with the
     profile's timing settings: the per-task baseline the C++ side caches per GPU model, software
     and profile. No candidate is involved. torch.compile's compilation runs under the shared
     lock, the timed runs under the exclusive one."""
     session, o = ctx.session, ctx.o
     with session.phase("load_task"):
-        ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(task_path))
+        ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(
+            task_path, job.task, ctx.device.type))
     rng = measure.rng_for(ctx)
     compiled = None
     with session.gpu("shared"), session.phase("reference"):

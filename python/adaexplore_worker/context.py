@@ -187,5 +187,6 @@ class Context:
         whatever they say, for timed runs' fresh inputs, which no reference made elsewhere is
         compared with)."""
         assert self.task is not None, "inputs before the task was loaded"
-        return inputs.make_inputs(self.task.get_inputs, seed, distribution, self.o.precision,
+        precision = None if self.task.keeps_dtypes else self.o.precision
+        return inputs.make_inputs(self.task.get_inputs, seed, distribution, precision,
                                   self.device, "device" if on_device else self.o.generate_on)

@@ -45,10 +45,11 @@ class InputSpec:
         return InputSpec(items)
 
 
-def make_inputs(task_get_inputs: Any, seed: int, distribution: str, precision: str,
+def make_inputs(task_get_inputs: Any, seed: int, distribution: str, precision: str | None,
                 device: torch.device, generate_on: str) -> list[Any]:
     """Inputs for one trial. `generate_on` is "device" (fast: get_inputs() runs with the device as
-    the default device) or "cpu" (bit-identical to KernelBench's CPU generation, then moved)."""
+    the default device) or "cpu" (bit-identical to KernelBench's CPU generation, then moved).
+    Floating-point inputs are cast to `precision`; None keeps the dtypes the task made."""
     torch.manual_seed(seed)
     if generate_on == "device":
         with torch.device(device):
@@ -60,13 +61,14 @@ def make_inputs(task_get_inputs: Any, seed: int, distribution: str, precision: s
     rng = random.Random(seed ^ 0x5BD1E995)
     scale = 10.0 ** rng.uniform(-2.0, 2.0)
     generator = torch.Generator(device=device).manual_seed(rng.getrandbits(63))
-    target = dtype_for(precision)
+    target = dtype_for(precision) if precision is not None else None
     out: list[Any] = []
     for x in raw:
         if isinstance(x, torch.Tensor):
             x = x.to(device)
             if x.is_floating_point():
-                x = _reshape_values(x, distribution, scale, generator).to(target)
+                x = _reshape_values(x, distribution, scale, generator)
+                x = x.to(target) if target is not None else x
         out.append(x)
     return out
 

@@ -11,10 +11,11 @@ import importlib.util
 import sys
 import traceback
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import fallback
+from .protocol import TaskFile
 
 MAX_TRACEBACK_CHARS = 32_000
 _STICKY_CUDA_ERRORS = (
@@ -34,20 +35,50 @@ class LoadError(Exception):
 
 @dataclass
 class Task:
+    """A task of any kind, in the one shape the harness's phases use: a model class built with
+    get_init_inputs() and called on get_inputs(). The kinds other than KernelBench's adapt
+    themselves to it (flashinfer.py, tritonbench.py): they say how a candidate file becomes the
+    module to import (`prepare_candidate`) and that module a model class (`adapt_candidate`)."""
     module: types.ModuleType
     model_class: type
     get_inputs: Callable[[], Any]
     get_init_inputs: Callable[[], Any]
+    kind: str = "kernelbench"
+    # Inputs keep the dtypes the task makes them in: the run's precision does not recast them.
+    keeps_dtypes: bool = False
+    prepare_candidate: Callable[[str], str] | None = None
+    adapt_candidate: Callable[[types.ModuleType, str], type] | None = None
+    description: dict[str, Any] = field(default_factory=dict)
+    # Folders the candidate's import may import from (a Solution's own sources): set by
+    # prepare_candidate, on sys.path during the import only.
+    import_dirs: list[str] = field(default_factory=list)
 
 
-def load_task(path: str) -> Task:
+def exec_module(module: types.ModuleType, source: str, filename: str) -> None:
+    module.__file__ = filename
+    exec(compile(source, filename, "exec"), module.__dict__)
+
+
+def load_task(path: str, spec: TaskFile | None = None, device: str = "cpu") -> Task:
+    """The task at `path`, of the kind `spec` names (KernelBench without one)."""
+    kind = spec.kind if spec is not None else "kernelbench"
+    if kind == "flashinfer":
+        from . import flashinfer
+        assert spec is not None
+        return flashinfer.load_task(path, spec.workload, spec.data_root)
+    if kind == "tritonbench":
+        from . import tritonbench
+        return tritonbench.load_task(path, device)
+    return load_kernelbench(path)
+
+
+def load_kernelbench(path: str) -> Task:
     import torch.nn as nn
 
     with open(path, encoding="utf-8") as f:
         source = f.read()
     module = types.ModuleType("adaexplore_task")
-    module.__file__ = path
-    exec(compile(source, path, "exec"), module.__dict__)
+    exec_module(module, source, path)
     model = getattr(module, "Model", None)
     if not isinstance(model, type) or not issubclass(model, nn.Module):
         raise LoadError("the task defines no class Model(nn.Module)")
@@ -60,9 +91,26 @@ def load_task(path: str) -> Task:
     return Task(module, model, get_inputs, get_init_inputs)
 
 
-def load_candidate(path: str, module_name: str, recorder: Callable[[int], None]) -> type:
-    """Imports the candidate, its except handlers reporting to `recorder` (fallback.py), and
-    returns its ModelNew class."""
+def candidate_python(kind: str, text: str) -> str:
+    """The Python a candidate of a task of `kind` holds, for the static checks: a FlashInfer
+    Solution's Python sources, else the text itself."""
+    if kind == "flashinfer":
+        from . import flashinfer
+        return flashinfer.candidate_python(text)
+    return text
+
+
+def candidate_file(path: str, task: Task) -> str:
+    """The Python file the candidate at `path` is imported from (a Solution's entry file, a
+    TritonBench operator joined with the task's test)."""
+    return task.prepare_candidate(path) if task.prepare_candidate is not None else path
+
+
+def load_candidate(path: str, module_name: str, recorder: Callable[[int], None],
+                   task: Task | None = None) -> type:
+    """Imports the candidate (`path`, from candidate_file()), its except handlers reporting to
+    `recorder` (fallback.py), and returns its model class: ModelNew, or what the task kind makes
+    of the module."""
     import torch.nn as nn
 
     spec = importlib.util.spec_from_file_location(module_name, path)
@@ -73,7 +121,16 @@ def load_candidate(path: str, module_name: str, recorder: Callable[[int], None])
     module = importlib.util.module_from_spec(spec)
     module.__dict__[fallback.RECORDER] = recorder
     sys.modules[module_name] = module
-    exec(code, module.__dict__)
+    dirs = list(task.import_dirs) if task is not None else []
+    sys.path[:0] = dirs
+    try:
+        exec(code, module.__dict__)
+    finally:
+        for d in dirs:
+            if d in sys.path:
+                sys.path.remove(d)
+    if task is not None and task.adapt_candidate is not None:
+        return task.adapt_candidate(module, path)
     model_new = getattr(module, "ModelNew", None)
     if model_new is None:
         raise LoadError("the candidate defines no class ModelNew")

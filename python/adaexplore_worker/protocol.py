@@ -107,6 +107,21 @@ class SourceFile:
     source: str
 
 
+TaskKind = Literal["kernelbench", "flashinfer", "tritonbench"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskFile:
+    """The task of a job: its file, the format it is in, and for a FlashInfer-Trace definition
+    the workload to evaluate (an object of the workload file) and the folder its blob paths are
+    relative to."""
+    filename: str
+    source: str
+    kind: TaskKind
+    workload: dict | None
+    data_root: str
+
+
 @dataclasses.dataclass(frozen=True)
 class Job:
     """One `eval` message."""
@@ -114,7 +129,7 @@ class Job:
     type: Literal["eval"]
     id: str
     nonce: str  # The child's result must carry it (see docs/protocol.md).
-    task: SourceFile
+    task: TaskFile
     candidate: SourceFile
     options: JobOptions
     timeout_s: float

@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import integrity, refcache
+from . import integrity, load, refcache
 from .protocol import Channel, ChannelClosed, Job, ProtocolError, Status, check_facts, sanitize
 
 TASK_PHASES = ("starting", "load_task", "reference")  # Before the candidate is imported.
@@ -329,7 +329,9 @@ class Zygote:
         plan = (self.references.plan(job.reference_key, job_id)
                 if job.reference_key and self.references.enabled and not job.options.baseline
                 else None)
-        static = integrity.static_facts(job.candidate.source)  # Before the fork: both use it.
+        # Before the fork: the zygote's limits and the child both use it.
+        static = integrity.static_facts(load.candidate_python(job.task.kind,
+                                                              job.candidate.source))
         ours, theirs = _socketpair()
         pid = os.fork()
         if pid == 0:  # The child: never returns.
@@ -715,9 +717,12 @@ def _safe_name(text: str) -> str:
 
 
 def _safe_file(name: str) -> str:
+    """A safe file name keeping a .json suffix (FlashInfer-Trace definitions and Solutions);
+    anything else becomes .py."""
     base = os.path.basename(name)
-    stem = _safe_name(base[:-3] if base.endswith(".py") else base)
-    return stem + ".py"
+    suffix = ".json" if base.endswith(".json") else ".py"
+    stem = _safe_name(base[:-len(suffix)] if base.endswith(suffix) else base)
+    return stem + suffix
 
 
 def _log(text: str) -> None:

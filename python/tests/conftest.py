@@ -32,6 +32,13 @@ CPU_OPTIONS: dict[str, Any] = dict(
     reject_rules=[])  # Static findings are facts here; tests that reject say so.
 
 
+def task_file(path: str, kind: str = "kernelbench", workload: dict[str, Any] | None = None,
+              data_root: str = "") -> dict[str, Any]:
+    """A job's `task` as the C++ side sends it."""
+    return {"filename": Path(path).name, "source": Path(path).read_text(), "kind": kind,
+            "workload": workload, "data_root": data_root}
+
+
 class Worker:
     def __init__(self, tmp: Path, slots: int = 1, reference_cache_mb: float = 0,
                  ahead: int = 0) -> None:
@@ -49,11 +56,13 @@ class Worker:
         self.channel = Channel(ours.fileno())
         self.hello = self.channel.read_blocking()
 
-    def submit(self, task: str, kernel: str, timeout_s: float = 60, **overrides: Any) -> str:
+    def submit(self, task: str, kernel: str, timeout_s: float = 60, kind: str = "kernelbench",
+               workload: dict[str, Any] | None = None, data_root: str = "",
+               **overrides: Any) -> str:
         job_id = uuid.uuid4().hex[:12]
         options = dict(CPU_OPTIONS, **overrides.pop("options", {}))
         message = {"type": "eval", "id": job_id, "nonce": uuid.uuid4().hex,
-                   "task": {"filename": Path(task).name, "source": Path(task).read_text()},
+                   "task": task_file(task, kind, workload, data_root),
                    "candidate": {"filename": Path(kernel).name,
                                  "source": Path(kernel).read_text()},
                    "options": options, "timeout_s": timeout_s, "memory_limit_mb": 0,

@@ -11,7 +11,7 @@ from adaexplore_worker import PROTOCOL_VERSION
 
 def test_hello_describes_the_worker(worker: Worker) -> None:
     hello = worker.hello
-    assert hello["protocol"] == PROTOCOL_VERSION == 2
+    assert hello["protocol"] == PROTOCOL_VERSION == 3
     assert hello["device"]["kind"] == "cpu"
     assert hello["triton_interpret"] is True
     assert hello["torch"] and hello["triton"]
@@ -74,10 +74,10 @@ def test_oneshot_runs_the_same_evaluation_in_a_fresh_process(tmp_path) -> None:
     import sys
     from pathlib import Path
 
-    from conftest import CPU_OPTIONS, PYTHON_DIR
+    from conftest import CPU_OPTIONS, PYTHON_DIR, task_file
 
     job = {"type": "eval", "id": "one", "nonce": "n",
-           "task": {"filename": "relu.py", "source": Path(task("relu")).read_text()},
+           "task": task_file(task("relu")),
            "candidate": {"filename": "ok.py", "source": Path(kernel("relu", "ok")).read_text()},
            "options": CPU_OPTIONS, "timeout_s": 120, "memory_limit_mb": 0, "reference_key": ""}
     (tmp_path / "job.json").write_text(json.dumps(job))

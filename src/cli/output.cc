@@ -62,6 +62,9 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     }
   } else {
     line += "  " + r.reason;
+    if (r.verdict == Verdict::kCorrect && !r.timing_meaningful) {
+      line += "  [CPU interpreter: timing not meaningful]";
+    }
   }
   if (!r.degenerate.empty()) {
     std::string names;

@@ -155,7 +155,7 @@ Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths)
       ASSIGN_OR_RETURN(files, ListPythonFiles(path));
     }
     for (const std::string& file : files) {
-      ASSIGN_OR_RETURN(SourceFile task, ReadSourceFile(file));
+      ASSIGN_OR_RETURN(SourceFile task, ReadTaskFile(file));
       tasks.push_back(std::move(task));
     }
   }

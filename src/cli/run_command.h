@@ -20,6 +20,7 @@
 #include "search/run_spec.h"
 #include "store/run_db.h"
 #include "task/source_file.h"
+#include "task/task_file.h"
 
 namespace adaexplore {
 

@@ -8,6 +8,7 @@
 
 #include "cli/devices.h"
 #include "dist/nats_pool.h"
+#include "task/task_file.h"
 
 #ifndef ADAEXPLORE_PYTHON_DIR
 #define ADAEXPLORE_PYTHON_DIR ""
@@ -88,12 +89,17 @@ Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& f) {
       if (!dir && entry.extension() != ".py") {
         continue;
       }
-      const std::string task = (fs::path(f.tasks_dir) / (stem + ".py")).string();
+      std::string task = (fs::path(f.tasks_dir) / (stem + ".py")).string();
+      if (!fs::exists(task, ec)) {  // A FlashInfer-Trace definition?
+        task = (fs::path(f.tasks_dir) / (stem + ".json")).string();
+      }
       if (!fs::exists(task, ec)) {
-        return NotFound("no task " + task + " for kernels in " + entry.string());
+        return NotFound("no task " + stem + ".py or " + stem + ".json in " + f.tasks_dir +
+                        " for kernels in " + entry.string());
       }
       if (dir) {
-        ASSIGN_OR_RETURN(std::vector<std::string> files, ListPythonFiles(entry.string()));
+        ASSIGN_OR_RETURN(std::vector<std::string> files,
+                         ListCandidateFiles(entry.string(), task.ends_with(".json")));
         for (const std::string& k : files) {
           pairs.emplace_back(task, k);
         }
@@ -109,7 +115,8 @@ Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& f) {
     }
     std::vector<std::string> kernels = f.kernels;
     if (!f.kernel_dir.empty()) {
-      ASSIGN_OR_RETURN(std::vector<std::string> files, ListPythonFiles(f.kernel_dir));
+      ASSIGN_OR_RETURN(std::vector<std::string> files,
+                       ListCandidateFiles(f.kernel_dir, f.task.ends_with(".json")));
       kernels.insert(kernels.end(), files.begin(), files.end());
     }
     if (kernels.empty()) {
@@ -123,7 +130,7 @@ Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& f) {
   std::vector<EvalRequest> requests;
   for (const auto& [task_path, kernel_path] : pairs) {
     if (!tasks.contains(task_path)) {
-      Result<SourceFile> task = ReadSourceFile(task_path);
+      Result<SourceFile> task = ReadTaskFile(task_path);
       if (!task.ok()) {
         return task.status().WithContext("reading the task");
       }

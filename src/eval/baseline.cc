@@ -119,7 +119,7 @@ nlohmann::json BaselineJob(const SourceFile& task, const EvalProfile& profile, b
                            DeviceKind device_kind) {
   EvalJob job{.id = "baseline-" + task.sha256.substr(0, kBaselineIdLength),
               .nonce = RandomHex(kBaselineNonceBytes),
-              .task = {task.name + ".py", task.source},
+              .task = ToTaskText(task),
               .candidate = {"no_candidate.py", ""},
               .options = profile.ToJobOptions(device_kind),
               .timeout_s = profile.timeout_s,

@@ -10,9 +10,15 @@
 #include "core/json_text.h"
 #include "core/nonce.h"
 #include "eval/classify.h"
+#include "eval/workloads.h"
 
 namespace adaexplore {
 namespace {
+
+// A FlashInfer Solution keeps its .json name in the worker's folder; any other candidate is .py.
+std::string CandidateSuffix(const SourceFile& candidate) {
+  return candidate.path.ends_with(".json") ? ".json" : ".py";
+}
 
 constexpr size_t kJobIdLength = 16;  // Of the cache key: the pool's job id.
 constexpr size_t kNonceBytes = 16;
@@ -115,9 +121,11 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
   EvalJob job{
       .id = key.substr(0, kJobIdLength),
       .nonce = RandomHex(kNonceBytes),
-      .task = {request.task.name + ".py", request.task.source},
-      .candidate = {request.candidate.name + ".py", request.candidate.source},
-      .options = p.ToJobOptions(workers_.empty() ? DeviceKind::kCpu : workers_.front().device_kind),
+      .task = ToTaskText(request.task),
+      .candidate = {request.candidate.name + CandidateSuffix(request.candidate),
+                    request.candidate.source},
+      .options = p.ToJobOptions(workers_.empty() ? DeviceKind::kCpu : workers_.front().device_kind,
+                                request.task.kind),
       .timeout_s = p.timeout_s,
       .memory_limit_mb = p.memory_limit_mb};
   // Derived seeds are the task's: every candidate of a task gets the same inputs (as under the
@@ -180,6 +188,30 @@ EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
 
 uint64_t Evaluator::Submit(EvalRequest request) {
   const uint64_t id = ++next_id_;
+  if (!request.task.workload && !request.task.workloads.empty()) {
+    // One job per workload; the task's result combines theirs (eval/workloads.h).
+    std::vector<SourceFile> parts = SplitWorkloads(request.task);
+    Group& group = groups_[id];
+    group.request = request;
+    group.parts.resize(parts.size());
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const uint64_t part_id = ++next_id_;
+      part_of_[part_id] = {id, i};
+      EvalRequest part = request;
+      part.task = std::move(parts[i]);
+      SubmitAs(part_id, std::move(part));
+    }
+    return id;
+  }
+  SubmitAs(id, std::move(request));
+  return id;
+}
+
+size_t Evaluator::outstanding() const {
+  return requests_.size() - part_of_.size() + groups_.size();
+}
+
+void Evaluator::SubmitAs(uint64_t id, EvalRequest request) {
   const std::string key = CacheKey(request);
   requests_[id] = {std::move(request), key};
   if (cache_ && !options_.refresh_cache) {
@@ -193,7 +225,7 @@ uint64_t Evaluator::Submit(EvalRequest request) {
       EvalResult cached = EvalResultFromJson(**hit);
       cached.cached = true;
       Deliver(id, std::move(cached));
-      return id;
+      return;
     }
   }
   auto [it, fresh] = waiting_.try_emplace(key);
@@ -204,7 +236,6 @@ uint64_t Evaluator::Submit(EvalRequest request) {
                           .timeout_s = options_.profile.timeout_s,
                           .avoid_worker = requests_.at(id).first.avoid_worker});
   }
-  return id;
 }
 
 void Evaluator::Deliver(uint64_t id, EvalResult result) {
@@ -214,8 +245,24 @@ void Evaluator::Deliver(uint64_t id, EvalResult result) {
   result.task = request.task.name;
   result.task_path = request.task.path;
   result.kernel_path = request.candidate.path;
-  ready_.emplace_back(id, std::move(result));
   requests_.erase(it);
+  auto part = part_of_.find(id);
+  if (part == part_of_.end()) {
+    ready_.emplace_back(id, std::move(result));
+    return;
+  }
+  const auto [group_id, index] = part->second;
+  part_of_.erase(part);
+  Group& group = groups_.at(group_id);
+  group.parts[index] = std::move(result);
+  if (++group.done == group.parts.size()) {
+    std::vector<EvalResult> parts;
+    for (std::optional<EvalResult>& r : group.parts) {
+      parts.push_back(std::move(*r));
+    }
+    ready_.emplace_back(group_id, CombineWorkloads(group.request.task, parts));
+    groups_.erase(group_id);
+  }
 }
 
 Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(

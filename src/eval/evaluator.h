@@ -70,7 +70,8 @@ class Evaluator {
   Result<std::vector<std::pair<uint64_t, EvalResult>>> Poll(std::optional<TimePoint> until,
                                                             const InterruptGuard* guard,
                                                             const std::vector<int>& wake_fds = {});
-  size_t outstanding() const { return requests_.size(); }
+  // Requests submitted and not yet answered (a task's workloads count once).
+  size_t outstanding() const;
 
   // Times each task's own Model alone (eager, and torch.compile when `with_compile`) on the
   // workers, answering from the cache where it can (see eval/baseline.h) unless `cache_use` (or
@@ -103,6 +104,7 @@ class Evaluator {
   // warns once per other software. Null with no worker at all.
   const WorkerHello* MeasuredBy(const PoolOutcome& outcome);
   void Deliver(uint64_t id, EvalResult result);
+  void SubmitAs(uint64_t id, EvalRequest request);
 
   EvaluatorOptions options_;
   std::unique_ptr<JobRunner> pool_;
@@ -116,6 +118,14 @@ class Evaluator {
   std::set<std::string> retried_alone_;
   std::set<std::string> warned_software_;
   std::vector<std::pair<uint64_t, EvalResult>> ready_;
+  // A request for a task with several workloads, answered when every workload's is.
+  struct Group {
+    EvalRequest request;
+    std::vector<std::optional<EvalResult>> parts;
+    size_t done = 0;
+  };
+  std::map<uint64_t, Group> groups_;
+  std::map<uint64_t, std::pair<uint64_t, size_t>> part_of_;  // Workload request -> group, index.
 };
 
 }  // namespace adaexplore

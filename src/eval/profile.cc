@@ -130,14 +130,22 @@ void SetPrecision(EvalProfile& profile, Precision precision) {
   }
 }
 
-JobOptions EvalProfile::ToJobOptions(DeviceKind device) const {
+JobOptions EvalProfile::ToJobOptions(DeviceKind device, TaskKind kind) const {
   JobOptions options = job;
+  if (kind != TaskKind::kKernelBench) {
+    options.reference_precision = ReferencePrecision::kTask;
+    options.distributions = {"task"};
+    options.integrity_distributions.clear();
+    options.criterion = Criterion::kAllclose;
+    options.atol = std::max(options.atol, kBenchmarkTolerance);
+    options.rtol = std::max(options.rtol, kBenchmarkTolerance);
+  }
   options.device = device;
   options.baseline = false;
   options.exclusive = false;
   options.seed = seed.value_or(0);
-  options.revalidate_atol = job.atol * revalidate_factor;
-  options.revalidate_rtol = job.rtol * revalidate_factor;
+  options.revalidate_atol = options.atol * revalidate_factor;
+  options.revalidate_rtol = options.rtol * revalidate_factor;
   options.time_only_if_correct = true;
   options.reject_rules = reject_static;
   return options;

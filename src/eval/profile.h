@@ -25,6 +25,7 @@
 #include "eval/checks.h"
 #include "eval/protocol.h"
 #include "eval/verdict.h"
+#include "task/task_kind.h"
 
 namespace adaexplore {
 
@@ -80,9 +81,14 @@ struct EvalProfile {
   // outside their job folder and the caches, where the machine allows it (root).
   bool writable_fs = false;
 
-  // The options sent to the worker, for `device`; seed is 0 when the profile leaves it unset
-  // (the evaluator derives one per job).
-  JobOptions ToJobOptions(DeviceKind device = DeviceKind::kCpu) const;
+  // The options sent to the worker, for `device` and a task of `kind`; seed is 0 when the
+  // profile leaves it unset (the evaluator derives one per job). A FlashInfer-Trace or
+  // TritonBench-G task is checked as its own benchmark checks it: against its reference in the
+  // task's own dtypes, on the inputs the task makes (no other input distributions), within
+  // kBenchmarkTolerance elementwise (FlashInfer-Bench's atol = rtol = 1e-2) or the profile's
+  // tolerance where that is looser.
+  JobOptions ToJobOptions(DeviceKind device = DeviceKind::kCpu,
+                          TaskKind kind = TaskKind::kKernelBench) const;
   // What decides a result (for the cache key): everything but timeouts and limits.
   nlohmann::json Fingerprint() const;
 };
@@ -114,6 +120,9 @@ Result<EvalProfile> ProfileByName(std::string_view name);
 // The strict profile's tolerance (atol = rtol, on its scaled criterion) for `precision`: what
 // computing at that precision achieves; a looser profile reports errors above it (findings).
 double StrictTolerance(Precision precision);
+
+// The tolerance of FlashInfer-Trace and TritonBench-G tasks (EvalProfile::ToJobOptions).
+inline constexpr double kBenchmarkTolerance = 1e-2;
 
 // Sets the precision and the tolerances the profile uses for it (strict: 1e-4 for fp32, 1e-2
 // for bf16/fp16; paper: 5e-2 throughout).

@@ -93,6 +93,16 @@ bool HasAnyKind(const json& value, std::string_view kinds) {
 
 Status Decode(const json& value, const std::string& where, JobOptions& out);
 Status Decode(const json& value, const std::string& where, SourceText& out);
+Status Decode(const json& value, const std::string& where, TaskText& out);
+
+// A workload: an object, or null.
+Status Decode(const json& value, const std::string& where, json& out) {
+  if (!value.is_object() && !value.is_null()) {
+    return ProtocolError(fmt::format("{} must be an object or null", where));
+  }
+  out = value;
+  return Status::Ok();
+}
 
 // A plain field: its JSON type must match exactly (no number for a bool, no negative seed).
 template <typename Field>
@@ -152,6 +162,19 @@ Status Decode(const json& value, const std::string& where, SourceText& out) {
   });
 }
 
+template <typename Text, typename Visitor>
+void VisitTaskText(Text& t, Visitor&& visit) {
+  visit("filename", t.filename);
+  visit("source", t.source);
+  visit("kind", t.kind);
+  visit("workload", t.workload);
+  visit("data_root", t.data_root);
+}
+
+Status Decode(const json& value, const std::string& where, TaskText& out) {
+  return DecodeObject(value, where, out, [](auto& t, auto&& visit) { VisitTaskText(t, visit); });
+}
+
 template <typename T>
 json Encode(const T& value) {
   return value;
@@ -161,6 +184,12 @@ json Encode(const JobOptions& options) { return ToJson(options); }
 
 json Encode(const SourceText& text) {
   return {{"filename", text.filename}, {"source", text.source}};
+}
+
+json Encode(const TaskText& text) {
+  json j = json::object();
+  VisitTaskText(text, [&](const char* name, const auto& field) { j[name] = field; });
+  return j;
 }
 
 template <typename Job, typename Visitor>
@@ -214,6 +243,14 @@ Result<JobOptions> JobOptionsFromJson(const json& j) {
   JobOptions options;
   RETURN_IF_ERROR(Decode(j, "options", options));
   return options;
+}
+
+TaskText ToTaskText(const SourceFile& task) {
+  return TaskText{.filename = task.name + (task.kind == TaskKind::kFlashInfer ? ".json" : ".py"),
+                  .source = task.source,
+                  .kind = task.kind,
+                  .workload = task.workload.value_or(json()),
+                  .data_root = task.data_root};
 }
 
 json ToJson(const EvalJob& job) {

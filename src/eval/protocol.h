@@ -21,10 +21,12 @@
 #include "core/enum_json.h"
 #include "core/enum_names.h"
 #include "core/result.h"
+#include "task/source_file.h"
+#include "task/task_kind.h"
 
 namespace adaexplore {
 
-inline constexpr int kProtocolVersion = 2;
+inline constexpr int kProtocolVersion = 3;
 
 // The job options that take one of a few values, each sent as its name.
 enum class DeviceKind { kCuda, kCpu };
@@ -196,11 +198,22 @@ struct SourceText {
   std::string source;
 };
 
+// A job's task: its file, its format (task/task_kind.h), and for a FlashInfer-Trace definition
+// the workload to evaluate (an object; null for the other kinds) and the folder the workload's
+// blob paths are relative to.
+struct TaskText {
+  std::string filename;
+  std::string source;
+  TaskKind kind = TaskKind::kKernelBench;
+  nlohmann::json workload;
+  std::string data_root;
+};
+
 // One `eval` message. The pool that sends it sets its id and timeout_s again (it owns both).
 struct EvalJob {
   std::string id;
   std::string nonce;  // The evaluation child's result must carry it.
-  SourceText task;
+  TaskText task;
   SourceText candidate;
   JobOptions options;
   double timeout_s = 180;
@@ -209,6 +222,9 @@ struct EvalJob {
   // jobs with the same key share them. Empty: made for this job alone.
   std::string reference_key;
 };
+
+// The `task` of a job evaluating `task`.
+TaskText ToTaskText(const SourceFile& task);
 
 nlohmann::json ToJson(const EvalJob& job);
 Result<EvalJob> EvalJobFromJson(const nlohmann::json& j);

@@ -17,8 +17,9 @@ constexpr std::array<std::pair<KernelLanguage, std::string_view>, 2> kLanguageNa
 
 const std::set<std::string>& KnownNames() {
   static const std::set<std::string> names = {
-      "task_name",    "task_source", "language", "language_notes", "hardware", "requirements",
-      "memory_rules", "pool",        "kernels",  "last_kernel",    "guidance", "edit_feedback"};
+      "task_name",      "task_source", "task_brief",   "answer_format", "language",
+      "language_notes", "hardware",    "requirements", "memory_rules",  "pool",
+      "kernels",        "last_kernel", "guidance",     "edit_feedback"};
   return names;
 }
 
@@ -27,6 +28,10 @@ Result<PromptTemplate> LoadTemplate(const std::string& dir, const std::string& f
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   return PromptTemplate::Parse(text, path, KnownNames());
 }
+
+// A task kind's file (prompts/tasks/<kind>.md): what to write, then after this line how to
+// answer.
+constexpr std::string_view kAnswerMarker = "<!-- answer -->";
 
 std::string Trimmed(const std::string& text) {
   size_t end = text.find_last_not_of(" \n\t\r");
@@ -70,14 +75,39 @@ Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage languag
   const std::string notes = language == KernelLanguage::kTriton ? "triton.md" : "cuda.md";
   ASSIGN_OR_RETURN(std::string notes_text, ReadFile(dir + "/" + notes));
   set.language_notes_ = Trimmed(notes_text);
-  set.requirements_ = Requirements(profile, language);
+  for (const auto& [kind, name] : EnumTraits<TaskKind>::kNames) {
+    const std::string path = fmt::format("{}/tasks/{}.md", dir, name);
+    ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    const size_t at = text.find(kAnswerMarker);
+    if (at == std::string::npos) {
+      return InvalidArgument(
+          fmt::format("{} lacks the line '{}' between what to write and how "
+                      "to answer",
+                      path, kAnswerMarker));
+    }
+    ASSIGN_OR_RETURN(PromptTemplate brief,
+                     PromptTemplate::Parse(text.substr(0, at), path, KnownNames()));
+    ASSIGN_OR_RETURN(
+        PromptTemplate answer,
+        PromptTemplate::Parse(text.substr(at + kAnswerMarker.size()), path, KnownNames()));
+    set.kinds_.emplace(kind, TaskText{.brief = std::move(brief),
+                                      .answer = std::move(answer),
+                                      .requirements = Requirements(profile, language, kind)});
+  }
   return set;
 }
 
-std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage language) {
+std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage language,
+                                    TaskKind kind) {
   std::string out;
-  const bool fp32 = profile.job.precision == Precision::kFp32;
-  if (fp32) {
+  // The options a task of this kind is evaluated with (its own benchmark's check, for some).
+  const JobOptions job = profile.ToJobOptions(DeviceKind::kCpu, kind);
+  const bool fp32 = job.precision == Precision::kFp32;
+  if (kind != TaskKind::kKernelBench) {
+    out +=
+        "- Inputs come in the dtypes the task gives them, and outputs must have the reference's "
+        "dtypes. Accumulate reductions and matrix products in float32.\n";
+  } else if (fp32) {
     out +=
         "- Inputs and weights are float32. Compute in float32: no autocast, no float16 or "
         "bfloat16 math, ";
@@ -90,33 +120,32 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
         "- Inputs and the reference's weights are {0}. ModelNew is moved to the device as you "
         "build it and never cast: make its parameters {0} yourself if you want them so. "
         "Accumulate reductions and matrix products in float32.\n",
-        EnumName(profile.job.precision));
+        EnumName(job.precision));
   }
-  if (profile.job.criterion == Criterion::kScaled) {
+  if (job.criterion == Criterion::kScaled) {
     out += fmt::format(
         "- Every output element must satisfy |out - ref| <= {:g} * max|ref| + {:g} * |ref|, "
         "against a {} reference, on {} trials with differently distributed inputs (the task's "
         "own, normal, uniform, scaled, heavy-tailed). NaN or Inf anywhere fails.\n",
-        profile.job.atol, profile.job.rtol,
-        profile.job.reference_precision == ReferencePrecision::kFp64
-            ? std::string_view("float64")
-            : EnumName(profile.job.precision),
-        profile.job.trials);
+        job.atol, job.rtol,
+        job.reference_precision == ReferencePrecision::kFp64 ? std::string_view("float64")
+                                                             : EnumName(job.precision),
+        job.trials);
   } else {
     out += fmt::format(
         "- Outputs must pass torch.allclose(out, ref, atol={:g}, rtol={:g}) on {} random inputs.\n",
-        profile.job.atol, profile.job.rtol, profile.job.trials);
+        job.atol, job.rtol, job.trials);
   }
   out += "- Outputs must have the reference's shape and dtype.\n";
   out += "- The harness rejects kernels that: " + RejectedWays(profile) + ".";
-  if (profile.job.poison_memory) {
+  if (job.poison_memory) {
     out += " Freed GPU memory is poisoned before your kernel runs (unwritten outputs fail).";
   }
-  if (profile.job.fresh_inputs_per_run && profile.job.revalidate_timed) {
+  if (job.fresh_inputs_per_run && job.revalidate_timed) {
     out += " Every timed run uses fresh inputs and is checked again.";
   }
   out += "\n";
-  if (profile.job.kernel_trace && profile.pytorch_compute != PytorchCompute::kUnrestricted) {
+  if (job.kernel_trace && profile.pytorch_compute != PytorchCompute::kUnrestricted) {
     out += profile.pytorch_compute == PytorchCompute::kForbidden
                ? fmt::format(
                      "- Your own Triton or CUDA kernels must do the work: PyTorch's compute "
@@ -128,8 +157,8 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
   out += fmt::format(
       "- Speed is the {} of {} timed runs after {} warm-up runs{}, against the "
       "reference's time on the same inputs.",
-      profile.statistic == Statistic::kMedian ? "median" : "trimmed mean", profile.job.timed_runs,
-      profile.job.warmup_runs, profile.job.l2_flush ? ", with the L2 cache flushed" : "");
+      profile.statistic == Statistic::kMedian ? "median" : "trimmed mean", job.timed_runs,
+      job.warmup_runs, job.l2_flush ? ", with the L2 cache flushed" : "");
   return out;
 }
 
@@ -163,15 +192,20 @@ std::map<std::string, std::string> PromptSet::Values(const PromptInputs& inputs)
   for (const std::string& rule : inputs.memory_rules) {
     rules += "- " + rule + "\n";
   }
-  return {{"task_name", inputs.task_name},
-          {"task_source", Trimmed(inputs.task_source)},
-          {"language", language_ == KernelLanguage::kTriton ? "Triton" : "CUDA C++"},
-          {"language_notes", language_notes_},
-          {"hardware", inputs.hardware.empty() ? "an NVIDIA GPU" : inputs.hardware},
-          {"requirements", requirements_},
-          {"memory_rules", Trimmed(rules)},
-          {"guidance", Trimmed(inputs.guidance)},
-          {"edit_feedback", Trimmed(inputs.edit_feedback)}};
+  const TaskText& kind = kinds_.at(inputs.task_kind);
+  std::map<std::string, std::string> values = {
+      {"task_name", inputs.task_name},
+      {"task_source", Trimmed(inputs.task_source)},
+      {"language", language_ == KernelLanguage::kTriton ? "Triton" : "CUDA C++"},
+      {"language_notes", language_notes_},
+      {"hardware", inputs.hardware.empty() ? "an NVIDIA GPU" : inputs.hardware},
+      {"requirements", kind.requirements},
+      {"memory_rules", Trimmed(rules)},
+      {"guidance", Trimmed(inputs.guidance)},
+      {"edit_feedback", Trimmed(inputs.edit_feedback)}};
+  values["task_brief"] = Trimmed(kind.brief.Render(values));
+  values["answer_format"] = Trimmed(kind.answer.Render(values));
+  return values;
 }
 
 std::vector<ChatMessage> PromptSet::Messages(

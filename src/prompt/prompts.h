@@ -15,6 +15,7 @@
 #include "eval/profile.h"
 #include "llm/chat.h"
 #include "prompt/template.h"
+#include "task/task_kind.h"
 
 namespace adaexplore {
 
@@ -36,7 +37,8 @@ struct KernelRecord {
 
 struct PromptInputs {
   std::string task_name;
-  std::string task_source;
+  std::string task_source;  // The task as the prompts show it (task/task_prompt.h).
+  TaskKind task_kind = TaskKind::kKernelBench;
   std::string hardware;  // "NVIDIA H200".
   std::vector<std::string> memory_rules;
   std::vector<KernelRecord> kernels;  // Proposer: the pool. Reviser: the last is used. Tuner: all.
@@ -56,8 +58,9 @@ class PromptSet {
   std::vector<ChatMessage> Reviser(const PromptInputs& inputs) const;
   std::vector<ChatMessage> Tuner(const PromptInputs& inputs) const;
 
-  // The requirements paragraph for `profile` (exposed for tests and docs).
-  static std::string Requirements(const EvalProfile& profile, KernelLanguage language);
+  // The requirements paragraph for `profile` and a task of `kind` (exposed for tests and docs).
+  static std::string Requirements(const EvalProfile& profile, KernelLanguage language,
+                                  TaskKind kind = TaskKind::kKernelBench);
   // One kernel with its figures, as the templates' kernel lists show it.
   static std::string FormatKernel(const KernelRecord& kernel, const std::string& title);
 
@@ -66,9 +69,16 @@ class PromptSet {
   std::vector<ChatMessage> Messages(const PromptTemplate& user,
                                     const std::map<std::string, std::string>& values) const;
 
+  // What depends on the task's kind: prompts/tasks/<kind>.md and the requirements.
+  struct TaskText {
+    PromptTemplate brief;   // What to write.
+    PromptTemplate answer;  // How to answer.
+    std::string requirements;
+  };
+
   KernelLanguage language_ = KernelLanguage::kTriton;
   std::string language_notes_;
-  std::string requirements_;
+  std::map<TaskKind, TaskText> kinds_;
   std::optional<PromptTemplate> system_, proposer_, reviser_, tuner_;
 };
 

@@ -5,6 +5,8 @@
 #include "edits/code_block.h"
 #include "eval/checks.h"
 #include "sys/fs.h"
+#include "task/task_file.h"
+#include "task/task_prompt.h"
 
 namespace adaexplore {
 namespace {
@@ -161,6 +163,33 @@ TEST(PromptsTest, TheLanguageExamplesAreThemselvesValidAnswers) {
     ASSERT_TRUE(kernel.ok()) << file << ": " << kernel.status().ToString();
     EXPECT_NE(kernel->find("class ModelNew"), std::string::npos) << file;
   }
+}
+
+TEST(PromptsTest, AFlashInferDefinitionAsksForItsEntryPointUnderItsOwnCheck) {
+  Result<SourceFile> task =
+      ReadTaskFile(std::string(ADAEXPLORE_SOURCE_DIR) +
+                   "/examples/flashinfer/definitions/rmsnorm/rmsnorm_h64.json");
+  ASSERT_TRUE(task.ok()) << task.status().ToString();
+  const std::string source = PromptSource(*task);
+  EXPECT_NE(source.find("# Entry point: run(hidden_states, weight) -> output"), std::string::npos)
+      << source;
+  EXPECT_NE(source.find("#   hidden_size = 64 (const)"), std::string::npos) << source;
+  EXPECT_NE(source.find("# Workloads (3): {\"batch_size\":1}"), std::string::npos) << source;
+  EXPECT_NE(source.find("def run(hidden_states, weight):"), std::string::npos);
+  PromptInputs inputs = Inputs();
+  inputs.task_name = "rmsnorm_h64.json";
+  inputs.task_source = source;
+  inputs.task_kind = TaskKind::kFlashInfer;
+  const std::string user = Load().Proposer(inputs)[1].content;
+  EXPECT_NE(user.find("as a Python function `run` (the entry point)"), std::string::npos) << user;
+  EXPECT_NE(user.find("`def run(...)` taking the definition's input names"), std::string::npos);
+  EXPECT_NE(user.find("dtypes the task gives them"), std::string::npos);
+  EXPECT_NE(user.find("torch.allclose(out, ref, atol=0.01, rtol=0.01)"), std::string::npos) << user;
+  EXPECT_EQ(user.find("`class ModelNew`. Nothing"), std::string::npos);
+  // KernelBench's own wording is unchanged.
+  const std::string kb = Load().Proposer(Inputs())[1].content;
+  EXPECT_NE(kb.find("as a class `ModelNew` whose `forward`"), std::string::npos);
+  EXPECT_NE(kb.find("imports, kernels, and `class ModelNew`"), std::string::npos);
 }
 
 TEST(PromptsTest, AnEditedTemplateWithATypoFailsToLoad) {

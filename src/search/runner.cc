@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "core/hash.h"
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
+#include "task/task_prompt.h"
 
 namespace adaexplore {
 namespace {
@@ -232,10 +234,14 @@ Status SearchRunner::StartStep(Task& task) {
 }
 
 PromptInputs SearchRunner::Inputs(const Task& task, const std::vector<int>& nodes) const {
-  PromptInputs inputs{.task_name = task.source.name + ".py",
-                      .task_source = task.source.source,
-                      .hardware = options_.hardware,
-                      .memory_rules = options_.memory_rules};
+  PromptInputs inputs{
+      .task_name = task.source.path.empty()
+                       ? task.source.name + ".py"
+                       : std::filesystem::path(task.source.path).filename().string(),
+      .task_source = PromptSource(task.source),
+      .task_kind = task.source.kind,
+      .hardware = options_.hardware,
+      .memory_rules = options_.memory_rules};
   for (int id : nodes) {
     inputs.kernels.push_back(task.records[static_cast<size_t>(id)]);
   }

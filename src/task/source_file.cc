@@ -45,6 +45,10 @@ Result<SourceFile> ReadSourceFile(const std::string& path) {
 }
 
 Result<std::vector<std::string>> ListPythonFiles(const std::string& dir) {
+  return ListCandidateFiles(dir, false);
+}
+
+Result<std::vector<std::string>> ListCandidateFiles(const std::string& dir, bool with_json) {
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec);
   if (ec) {
@@ -52,7 +56,8 @@ Result<std::vector<std::string>> ListPythonFiles(const std::string& dir) {
   }
   std::vector<std::string> files;
   for (const auto& entry : it) {
-    if (entry.is_regular_file(ec) && entry.path().extension() == ".py" &&
+    const std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file(ec) && (ext == ".py" || (with_json && ext == ".json")) &&
         entry.path().filename().string().rfind("__", 0) != 0) {
       files.push_back(entry.path().string());
     }

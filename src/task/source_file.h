@@ -3,10 +3,13 @@
 // SourceFile: a task or candidate Python file read into memory, with its name and content hash.
 // Files are read once, up front, so an evaluation judges exactly the bytes that were hashed.
 
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
+#include "task/task_kind.h"
 
 namespace adaexplore {
 
@@ -15,6 +18,13 @@ struct SourceFile {
   std::string name;  // File stem: "19_ReLU" for ".../19_ReLU.py".
   std::string source;
   std::string sha256;
+  // A task's format, and for a FlashInfer-Trace definition its workloads (each an object of its
+  // workloads file), the one a request evaluates (unset: all of them, combined), and the folder
+  // blob paths are relative to (task/task_file.h).
+  TaskKind kind = TaskKind::kKernelBench;
+  std::vector<nlohmann::json> workloads;
+  std::optional<nlohmann::json> workload;
+  std::string data_root;
 };
 
 // Reads a .py file. Missing, unreadable, empty, binary or oversized files are errors that name
@@ -23,5 +33,9 @@ Result<SourceFile> ReadSourceFile(const std::string& path);
 
 // The .py files directly inside `dir`, sorted by name.
 Result<std::vector<std::string>> ListPythonFiles(const std::string& dir);
+
+// The candidate files directly inside `dir`, sorted by name: .py files, and with `with_json`
+// (the candidates of a FlashInfer-Trace definition) FlashInfer Solutions (.json) too.
+Result<std::vector<std::string>> ListCandidateFiles(const std::string& dir, bool with_json);
 
 }  // namespace adaexplore

@@ -1,0 +1,38 @@
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_add_kernel(x_ptr, y_ptr, out_ptr, alpha, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x * alpha + y, mask=mask)
+
+
+def scale_add(x, y, alpha):
+    out = torch.empty_like(x)
+    n = x.numel()
+    scale_add_kernel[(triton.cdiv(n, 64),)](x, y, out, alpha, n, BLOCK=64)
+    return out
+
+
+##################################################################################################################################################
+
+import torch
+
+
+def test_scale_add():
+    results = {}
+    x = torch.randn(100, device='cuda')
+    y = torch.randn(100, device='cuda')
+    results['test_case_1'] = scale_add(x, y, 2.0)
+    x = torch.randn(7, device='cuda')
+    y = torch.randn(7, device='cuda')
+    results['test_case_2'] = scale_add(x, y, -0.5)
+    return results
+
+
+result_gold = test_scale_add()

@@ -1,0 +1,79 @@
+#include "eval/workloads.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+SourceFile Definition() {
+  SourceFile task;
+  task.name = "gemm_n16_k32";
+  task.path = "defs/gemm/gemm_n16_k32.json";
+  task.sha256 = std::string(64, 'a');
+  task.kind = TaskKind::kFlashInfer;
+  for (int m : {1, 5, 16}) {
+    task.workloads.push_back({{"uuid", "m" + std::to_string(m)}, {"axes", {{"M", m}}}});
+  }
+  return task;
+}
+
+EvalResult Part(Verdict verdict, std::optional<double> speedup, std::string reason = "") {
+  EvalResult r;
+  r.verdict = verdict;
+  r.speedup = speedup;
+  r.reason = std::move(reason);
+  r.timing_meaningful = true;
+  r.passed_trials = verdict == Verdict::kCorrect;
+  r.cache_key = "k" + std::to_string(speedup.value_or(0));
+  return r;
+}
+
+TEST(WorkloadsTest, EachWorkloadIsItsOwnRequestWithItsOwnHash) {
+  const std::vector<SourceFile> parts = SplitWorkloads(Definition());
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[1].workload->at("uuid"), "m5");
+  EXPECT_TRUE(parts[1].workloads.empty());
+  EXPECT_NE(parts[0].sha256, parts[1].sha256);
+  EXPECT_NE(parts[0].sha256, Definition().sha256);
+  EXPECT_EQ(SplitWorkloads(Definition())[2].sha256, parts[2].sha256);  // Stable: cacheable.
+}
+
+TEST(WorkloadsTest, CorrectOnEveryWorkloadGivesTheMeanSpeedup) {
+  const EvalResult r = CombineWorkloads(
+      Definition(),
+      {Part(Verdict::kCorrect, 1.0), Part(Verdict::kCorrect, 2.0), Part(Verdict::kCorrect, 3.0)});
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  ASSERT_TRUE(r.speedup.has_value());
+  EXPECT_DOUBLE_EQ(*r.speedup, 2.0);
+  EXPECT_TRUE(r.passed_trials);
+  ASSERT_EQ(r.facts["workloads"].size(), 3u);
+  EXPECT_EQ(r.facts["workloads"][2]["speedup"], 3.0);
+  EXPECT_EQ(r.facts["workloads"][2]["axes"]["M"], 16);
+}
+
+TEST(WorkloadsTest, TheFirstFailingWorkloadDecidesAndIsNamed) {
+  const EvalResult r =
+      CombineWorkloads(Definition(), {Part(Verdict::kCorrect, 1.0),
+                                      Part(Verdict::kIncorrect, std::nullopt, "trial 0: wrong"),
+                                      Part(Verdict::kRuntimeError, std::nullopt, "raised")});
+  EXPECT_EQ(r.verdict, Verdict::kIncorrect);
+  EXPECT_FALSE(r.speedup.has_value());
+  EXPECT_FALSE(r.passed_trials);
+  EXPECT_NE(r.reason.find("workload 2/3 (M=5): trial 0: wrong"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("2 of 3 workloads failed"), std::string::npos) << r.reason;
+}
+
+TEST(WorkloadsTest, ARejectionOrAHarnessErrorOnAnyWorkloadComesFirst) {
+  EvalResult rejected = Part(Verdict::kRejected, std::nullopt, "inputs mutated");
+  rejected.check = "inputs_mutated";
+  EvalResult r = CombineWorkloads(Definition(), {Part(Verdict::kIncorrect, std::nullopt),
+                                                 Part(Verdict::kCorrect, 1.0), rejected});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "inputs_mutated");
+  r = CombineWorkloads(Definition(), {rejected, Part(Verdict::kError, std::nullopt, "no worker"),
+                                      Part(Verdict::kCorrect, 1.0)});
+  EXPECT_EQ(r.verdict, Verdict::kError);
+}
+
+}  // namespace
+}  // namespace adaexplore

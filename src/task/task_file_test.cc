@@ -1,0 +1,75 @@
+#include "task/task_file.h"
+
+#include <gtest/gtest.h>
+
+#include "core/enum_names.h"
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+const std::string kExamples = std::string(ADAEXPLORE_SOURCE_DIR) + "/examples";
+
+TEST(TaskKindTest, TheFileSaysItsKind) {
+  EXPECT_EQ(DetectTaskKind("defs/rmsnorm_h64.json", "{}"), TaskKind::kFlashInfer);
+  const std::string separator(kTritonBenchSeparatorWidth, '#');
+  EXPECT_EQ(DetectTaskKind("op.py", "import triton\n" + separator + "\ndef test_op():\n  pass\n"),
+            TaskKind::kTritonBench);
+  // A separator inside a longer line does not count; a test function without Model does.
+  EXPECT_EQ(DetectTaskKind("op.py", "x = 1  # " + separator + "#\nclass Model:\n  pass\n"),
+            TaskKind::kKernelBench);
+  EXPECT_EQ(DetectTaskKind("op.py", "import triton\n\ndef test_op():\n  pass\n"),
+            TaskKind::kTritonBench);
+  EXPECT_EQ(DetectTaskKind("relu.py", "class Model(nn.Module):\n  pass\ndef test_x():\n  pass\n"),
+            TaskKind::kKernelBench);
+  EXPECT_EQ(EnumName(TaskKind::kFlashInfer), "flashinfer");
+}
+
+TEST(TaskFileTest, ADefinitionComesWithItsWorkloadsAndDataRoot) {
+  Result<SourceFile> task =
+      ReadTaskFile(kExamples + "/flashinfer/definitions/rmsnorm/rmsnorm_h64.json");
+  ASSERT_TRUE(task.ok()) << task.status().ToString();
+  EXPECT_EQ(task->kind, TaskKind::kFlashInfer);
+  EXPECT_EQ(task->name, "rmsnorm_h64");
+  ASSERT_EQ(task->workloads.size(), 3u);
+  EXPECT_EQ(task->workloads[1]["uuid"], "rms64-b3");
+  EXPECT_EQ(task->workloads[1]["axes"]["batch_size"], 3);
+  EXPECT_EQ(task->data_root, kExamples + "/flashinfer");
+  EXPECT_FALSE(task->workload.has_value());
+}
+
+TEST(TaskFileTest, ADefinitionWithoutWorkloadsIsLeftToTheWorkerToReport) {
+  Result<SourceFile> task = ReadTaskFile(kExamples + "/flashinfer/bad/rmsnorm_bad_axis.json");
+  ASSERT_TRUE(task.ok()) << task.status().ToString();
+  EXPECT_EQ(task->kind, TaskKind::kFlashInfer);
+  EXPECT_TRUE(task->workloads.empty());
+}
+
+TEST(TaskFileTest, AMalformedWorkloadLineNamesFileAndLine) {
+  Result<TempDir> dir = TempDir::Create("adx-task-");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(MakeDirectories(dir->path() + "/definitions/gemm").ok());
+  ASSERT_TRUE(MakeDirectories(dir->path() + "/workloads/gemm").ok());
+  ASSERT_TRUE(WriteFileAtomic(dir->path() + "/definitions/gemm/g.json",
+                              R"({"name": "g", "op_type": "gemm"})")
+                  .ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(dir->path() + "/workloads/gemm/g.jsonl", "{\"workload\": {}}\n{oops\n").ok());
+  Result<SourceFile> task = ReadTaskFile(dir->path() + "/definitions/gemm/g.json");
+  ASSERT_FALSE(task.ok());
+  EXPECT_NE(task.status().message().find("g.jsonl:2"), std::string::npos)
+      << task.status().message();
+}
+
+TEST(TaskFileTest, KernelBenchAndTritonBenchFilesHaveNoWorkloads) {
+  Result<SourceFile> kb = ReadTaskFile(kExamples + "/tasks/relu.py");
+  ASSERT_TRUE(kb.ok());
+  EXPECT_EQ(kb->kind, TaskKind::kKernelBench);
+  Result<SourceFile> tb = ReadTaskFile(kExamples + "/tritonbench/scale_add.py");
+  ASSERT_TRUE(tb.ok());
+  EXPECT_EQ(tb->kind, TaskKind::kTritonBench);
+  EXPECT_TRUE(tb->workloads.empty());
+}
+
+}  // namespace
+}  // namespace adaexplore

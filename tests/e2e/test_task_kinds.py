@@ -1,0 +1,71 @@
+"""FlashInfer-Trace definitions and TritonBench-G operators through `adaexplore eval`: the task
+file says its kind, a definition is evaluated on every workload and its result combines them, and
+a broken task is a task_error while the batch goes on."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import Cli, example
+
+FAST = ["--trials", "2", "--timed-runs", "3", "--warmup", "1", "--no-cache", "--timeout", "120"]
+
+
+def test_a_definition_is_judged_on_all_its_workloads(cli: Cli) -> None:
+    solutions = Path(example("flashinfer", "solutions"))
+    bad = Path(example("flashinfer", "bad"))
+    kernels = [solutions / "rmsnorm_h64_triton.json", solutions / "rmsnorm_h64_triton.py",
+               solutions / "rmsnorm_h64_dps.json", solutions / "rmsnorm_h64_no_weight.py",
+               bad / "rmsnorm_h64_bad_entry.json", bad / "rmsnorm_h64_bad_signature.json"]
+    args = ["--task", example("flashinfer", "definitions", "rmsnorm", "rmsnorm_h64.json"), *FAST]
+    for k in kernels:
+        args += ["--kernel", str(k)]
+    code, results = cli.eval_json(*args)
+    assert code == 0
+    for name in ("rmsnorm_h64_triton.json", "rmsnorm_h64_triton.py", "rmsnorm_h64_dps.json"):
+        r = results[name]
+        assert r["verdict"] == "correct", (name, r["reason"], r["error"][-2000:])
+        assert "correct on all 3 workload(s)" in r["reason"]
+        assert r["speedup"] is not None
+    wrong = results["rmsnorm_h64_no_weight.py"]
+    assert wrong["verdict"] == "incorrect"
+    assert "workload 1/3 (batch_size=1)" in wrong["reason"] and "3 of 3 workloads" in wrong["reason"]
+    entry = results["rmsnorm_h64_bad_entry.json"]
+    assert entry["verdict"] == "compile_error" and "spec.entry_point" in entry["reason"]
+    signature = results["rmsnorm_h64_bad_signature.json"]
+    assert signature["verdict"] == "compile_error" and "signature" in signature["reason"]
+
+
+def test_a_batch_of_every_kind_goes_on_past_broken_tasks(cli: Cli, tmp_path: Path) -> None:
+    # A dataset layout: <root>/definitions/<folder>/<name>.json, <root>/workloads/<op>/<name>.jsonl.
+    tasks, kernels = tmp_path / "definitions" / "mixed", tmp_path / "kernels"
+    tasks.mkdir(parents=True)
+    (tmp_path / "workloads" / "gemm").mkdir(parents=True)
+    shutil.copy(example("flashinfer", "workloads", "gemm", "gemm_n16_k32.jsonl"),
+                tmp_path / "workloads" / "gemm")
+    for source in (example("flashinfer", "definitions", "gemm", "gemm_n16_k32.json"),
+                   example("flashinfer", "bad", "rmsnorm_bad_axis.json"),
+                   example("tritonbench", "scale_add.py"),
+                   example("tritonbench", "scale_add_no_separator.py")):
+        shutil.copy(source, tasks)
+    for task, kernel in (("gemm_n16_k32", example("flashinfer", "solutions",
+                                                  "gemm_n16_k32_triton.py")),
+                         ("rmsnorm_bad_axis", example("flashinfer", "solutions",
+                                                      "rmsnorm_h64_triton.py")),
+                         ("scale_add", example("tritonbench", "scale_add_candidate.py")),
+                         ("scale_add_no_separator",
+                          example("tritonbench", "scale_add_candidate.py"))):
+        (kernels / task).mkdir(parents=True)
+        shutil.copy(kernel, kernels / task / f"{task}_k.py")
+    code, results = cli.eval_json("--tasks-dir", str(tasks), "--kernels-dir", str(kernels), *FAST)
+    assert code == 1  # Some candidates could not be judged (their tasks are broken); all answered.
+    assert len(results) == 4
+    assert results["rmsnorm_bad_axis_k.py"]["verdict"] == "task_error"
+    assert "inputs.weight.shape" in results["rmsnorm_bad_axis_k.py"]["reason"]
+    assert results["scale_add_no_separator_k.py"]["verdict"] == "task_error"
+    assert "separator" in results["scale_add_no_separator_k.py"]["reason"]
+    assert results["scale_add_k.py"]["verdict"] == "correct", results["scale_add_k.py"]["reason"]
+    gemm = results["gemm_n16_k32_k.py"]
+    assert gemm["verdict"] == "correct", gemm["reason"]
+    assert "all 3 workload(s)" in gemm["reason"]
