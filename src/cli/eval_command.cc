@@ -2,17 +2,44 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstdio>
+#include <ctime>
 
 #include "cli/output.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
+#include "core/json_text.h"
 #include "core/log.h"
 #include "eval/evaluator.h"
+#include "report/flashinfer_traces.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
 
 namespace adaexplore {
+namespace {
+
+// The FlashInfer Trace lines of every result on a FlashInfer-Trace definition, to `path`.
+Status WriteTraces(const std::string& path, const std::vector<EvalRequest>& requests,
+                   const std::vector<EvalResult>& results,
+                   const std::vector<WorkerHello>& workers) {
+  const std::time_t now = std::time(nullptr);
+  std::array<char, 32> stamp{};
+  std::tm utc{};
+  (void)gmtime_r(&now, &utc);
+  (void)std::strftime(stamp.data(), stamp.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  const WorkerHello hello = workers.empty() ? WorkerHello() : workers.front();
+  std::string text;
+  for (size_t i = 0; i < requests.size() && i < results.size(); ++i) {
+    for (const nlohmann::json& line : FlashInferTraces(requests[i].task, requests[i].candidate,
+                                                       results[i], hello, stamp.data())) {
+      text += JsonText(line) + "\n";
+    }
+  }
+  return WriteFileAtomic(path, text);
+}
+
+}  // namespace
 
 Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   ASSIGN_OR_RETURN(const nlohmann::json flagged, SettingFlagValues(EvalSettingTable(), f.settings));
@@ -74,13 +101,19 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   CLI::App* eval = app.add_subcommand(
       "eval", "Evaluate candidate kernels against a task: correctness, integrity, speed");
   eval->add_option("--task", f.task,
-                   "Task file (KernelBench format: Model, get_inputs, "
-                   "get_init_inputs)");
-  eval->add_option("--kernel", f.kernels, "Candidate file defining ModelNew (repeatable)");
+                   "Task file: KernelBench (.py with Model, get_inputs, get_init_inputs), "
+                   "FlashInfer-Trace definition (.json) or TritonBench-G operator (.py)");
+  eval->add_option("--kernel", f.kernels,
+                   "Candidate file: ModelNew, a FlashInfer Solution (.json) or entry point `run`, "
+                   "or TritonBench-G operator code (repeatable)");
   eval->add_option("--kernel-dir", f.kernel_dir, "Evaluate every .py file in this folder");
   eval->add_option("--tasks-dir", f.tasks_dir, "Batch form: folder of task files");
   eval->add_option("--kernels-dir", f.kernels_dir,
                    "Batch form: folder with one subfolder (or file) per task name");
+  AddProblemFlags(eval, f.problems);
+  eval->add_option("--traces", f.traces_path,
+                   "Also write FlashInfer-Trace definitions' results as FlashInfer Trace JSON "
+                   "lines to this file (one per workload)");
   eval->add_option("--profile", f.profile, "strict (default) or paper");
   eval->add_option("--device", f.device, "auto (default), cuda or cpu");
   eval->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
@@ -104,12 +137,14 @@ Result<int> RunEval(const EvalFlags& flags) {
                                  !flags.config_path.empty(), config));
   RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  ASSIGN_OR_RETURN(std::vector<std::string> problems, ProblemTaskFiles(flags.problems));
   ASSIGN_OR_RETURN(std::vector<EvalRequest> requests,
                    CollectRequests({.task = flags.task,
                                     .kernels = flags.kernels,
                                     .kernel_dir = flags.kernel_dir,
                                     .tasks_dir = flags.tasks_dir,
-                                    .kernels_dir = flags.kernels_dir}));
+                                    .kernels_dir = flags.kernels_dir,
+                                    .problems = problems}));
 
   InterruptGuard guard;
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));
@@ -134,6 +169,9 @@ Result<int> RunEval(const EvalFlags& flags) {
                          (void)std::fflush(stdout);
                        },
                        &guard));
+  if (!flags.traces_path.empty()) {
+    RETURN_IF_ERROR(WriteTraces(flags.traces_path, requests, results, evaluator->workers()));
+  }
   if (!flags.json && results.size() > 1) {
     (void)std::fputs(FormatSummary(results).c_str(), stdout);
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/problem_flags.h"
 #include "cli/setting_flags.h"
 #include "config/config.h"
 #include "core/result.h"
@@ -23,6 +24,8 @@ struct EvalFlags {
   std::string kernel_dir;
   std::string tasks_dir;
   std::string kernels_dir;
+  ProblemFlags problems;
+  std::string traces_path;  // FlashInfer Trace JSON lines of definitions' results.
   std::string profile;
   std::string device;
   std::vector<int> gpus;

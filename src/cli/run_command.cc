@@ -75,7 +75,10 @@ EvalFlags EvalPart(const RunFlags& f) {
 
 void AddRunCommand(CLI::App& app, RunFlags& f) {
   CLI::App* run = app.add_subcommand("run", "Search for fast kernels with an LLM");
-  run->add_option("--task", f.tasks, "Task file or folder of task files (repeatable)");
+  run->add_option("--task", f.tasks,
+                  "Task file or folder of task files (repeatable): KernelBench, FlashInfer-Trace "
+                  "definition (.json) or TritonBench-G operator");
+  AddProblemFlags(run, f.problems);
   run->add_option("--llm", f.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
   run->add_option("--method", f.method, "adaexplore (default), ps or ir");
   run->add_option("--steps", f.steps, "Steps (kernels) per task (50)")->check(CLI::PositiveNumber);
@@ -152,7 +155,7 @@ Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths)
   for (const std::string& path : paths) {
     std::vector<std::string> files = {path};
     if (std::filesystem::is_directory(path)) {
-      ASSIGN_OR_RETURN(files, ListPythonFiles(path));
+      ASSIGN_OR_RETURN(files, ListCandidateFiles(path, /*with_json=*/true));
     }
     for (const std::string& file : files) {
       ASSIGN_OR_RETURN(SourceFile task, ReadTaskFile(file));
@@ -160,7 +163,8 @@ Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths)
     }
   }
   if (tasks.empty()) {
-    return InvalidArgument("no task: pass --task FILE or a folder of task files");
+    return InvalidArgument(
+        "no task: pass --task FILE, a folder of task files, or --suite and --problem");
   }
   return tasks;
 }
@@ -233,7 +237,9 @@ Result<int> RunSearch(const RunFlags& flags) {
     RETURN_IF_ERROR(RestoreRunProfile(*resumed, flags, config));
   } else {
     ASSIGN_OR_RETURN(spec, RunSpecFromFlags(flags, config));
-    ASSIGN_OR_RETURN(tasks, ReadTasks(flags.tasks));
+    ASSIGN_OR_RETURN(std::vector<std::string> paths, ProblemTaskFiles(flags.problems));
+    paths.insert(paths.begin(), flags.tasks.begin(), flags.tasks.end());
+    ASSIGN_OR_RETURN(tasks, ReadTasks(paths));
   }
   // Before the client's I/O thread starts, so that it inherits the blocked signals and an
   // interrupt wakes the run's poll at once.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/eval_command.h"
+#include "cli/problem_flags.h"
 #include "core/result.h"
 #include "llm/client.h"
 #include "search/run_spec.h"
@@ -29,6 +30,7 @@ struct RunFlags {
   // struct is copied per bench method and adapt wave, and clang-tidy checks its padding.
   std::string config_path;
   std::vector<std::string> tasks;
+  ProblemFlags problems;
   std::string model;
   std::string method = "adaexplore";
   std::string memory_path;

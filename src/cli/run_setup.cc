@@ -66,9 +66,58 @@ std::string ResolvePython(const Config& config, const std::string& root) {
   return fs::exists(venv, ec) ? venv.string() : "python3";
 }
 
-Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& f) {
+namespace {
+
+// --problem with --kernels-dir: each named task against KD/<task>/* or KD/<task>.py; tasks
+// without kernels there are left out (an error when all are).
+Result<std::vector<std::pair<std::string, std::string>>> ProblemPairs(const RequestSources& f) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::error_code ec;
+  for (const std::string& task : f.problems) {
+    const std::string stem = fs::path(task).stem().string();
+    const fs::path dir = fs::path(f.kernels_dir) / stem;
+    const fs::path file = fs::path(f.kernels_dir) / (stem + ".py");
+    if (fs::is_directory(dir, ec)) {
+      ASSIGN_OR_RETURN(std::vector<std::string> files,
+                       ListCandidateFiles(dir.string(), task.ends_with(".json")));
+      for (const std::string& k : files) {
+        pairs.emplace_back(task, k);
+      }
+    } else if (fs::exists(file, ec)) {
+      pairs.emplace_back(task, file.string());
+    }
+  }
+  if (pairs.empty()) {
+    return NotFound("no kernels in " + f.kernels_dir +
+                    " for the problems given (a folder or "
+                    ".py file per task name)");
+  }
+  return pairs;
+}
+
+}  // namespace
+
+Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& given) {
+  RequestSources f = given;
   std::vector<std::pair<std::string, std::string>> pairs;  // (task, kernel)
-  if (!f.tasks_dir.empty() || !f.kernels_dir.empty()) {
+  if (!f.problems.empty()) {
+    if (!f.task.empty() || !f.tasks_dir.empty()) {
+      return InvalidArgument("--problem names the tasks: give no --task or --tasks-dir with it");
+    }
+    if (!f.kernels_dir.empty()) {
+      ASSIGN_OR_RETURN(pairs, ProblemPairs(f));
+      f.kernels_dir.clear();
+    } else if (f.problems.size() == 1) {
+      f.task = f.problems.front();  // One problem: its kernels by --kernel/--kernel-dir.
+    } else {
+      return InvalidArgument(
+          "several problems need --kernels-dir, with a folder (or .py file) "
+          "of kernels per task name");
+    }
+  }
+  if (!pairs.empty()) {
+    // From the problems, above.
+  } else if (!f.tasks_dir.empty() || !f.kernels_dir.empty()) {
     if (f.tasks_dir.empty() || f.kernels_dir.empty() || !f.task.empty()) {
       return InvalidArgument(
           "the batch form needs both --tasks-dir and --kernels-dir, and no "

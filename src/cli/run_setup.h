@@ -31,6 +31,9 @@ struct RequestSources {
   std::string kernel_dir;
   std::string tasks_dir;    // Batch form: KD/<task>/*.py or KD/<task>.py against
   std::string kernels_dir;  // TD/<task>.py.
+  // Task files named by --suite/--problem: with kernels_dir as the batch form's tasks, or one
+  // of them with kernels/kernel_dir.
+  std::vector<std::string> problems;
 };
 
 // Reads every task and candidate named by `sources`. Missing files and empty selections are

@@ -8,6 +8,7 @@
 #include "core/hash.h"
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
+#include "task/task_file.h"
 #include "task/task_prompt.h"
 
 namespace adaexplore {
@@ -126,8 +127,10 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
     auto task = std::make_unique<Task>();
     task->source = source;
     task->tree = SearchTree(options_.rewards);
-    RETURN_IF_ERROR(db_.AddTask(
-        run_id, {.name = source.name, .source = source.source, .steps = options_.steps}));
+    RETURN_IF_ERROR(db_.AddTask(run_id, {.name = source.name,
+                                         .source = source.source,
+                                         .steps = options_.steps,
+                                         .file = TaskFileJson(source)}));
     RETURN_IF_ERROR(Resume(*task));
     tasks_.push_back(std::move(task));
   }

@@ -8,6 +8,7 @@
 #include "core/json_text.h"
 #include "llm/provider.h"
 #include "sys/fs.h"
+#include "task/task_file.h"
 
 namespace adaexplore {
 namespace {
@@ -81,8 +82,7 @@ Result<RunOutcome> SearchSession::Resume(int64_t run_id, LlmClient& llm,
   ASSIGN_OR_RETURN(std::vector<TaskInfo> stored, db_.Tasks(run->id));
   std::vector<SourceFile> tasks;
   for (const TaskInfo& t : stored) {
-    tasks.push_back(
-        {.path = "", .name = t.name, .source = t.source, .sha256 = Sha256Hex(t.source)});
+    tasks.push_back(TaskFromStored(t.name, t.source, t.file));
   }
   // The budget covers the whole run: its earlier sessions have spent some of it already.
   ASSIGN_OR_RETURN(const nlohmann::json before, db_.CallTotals(run->id));

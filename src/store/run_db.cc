@@ -18,6 +18,8 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS tasks (
   run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, source TEXT NOT NULL,
   steps INTEGER NOT NULL, status TEXT NOT NULL, PRIMARY KEY (run_id, name));
+CREATE TABLE IF NOT EXISTS task_files (
+  run_id INTEGER NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL, PRIMARY KEY (run_id, name));
 CREATE TABLE IF NOT EXISTS nodes (
   run_id INTEGER NOT NULL, task TEXT NOT NULL, node INTEGER NOT NULL, parent INTEGER NOT NULL,
   move TEXT NOT NULL, context TEXT NOT NULL, kernel TEXT NOT NULL, verdict TEXT NOT NULL,
@@ -153,13 +155,17 @@ Status RunDb::AddTask(int64_t run, const TaskInfo& task) {
   ASSIGN_OR_RETURN(Statement insert, db_.Prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?)"));
   insert.Bind(1, run).Bind(2, task.name).Bind(3, task.source);
   insert.Bind(4, static_cast<int64_t>(task.steps)).Bind(5, WorkStatusName(task.status));
-  return insert.Run();
+  RETURN_IF_ERROR(insert.Run());
+  ASSIGN_OR_RETURN(Statement file, db_.Prepare("INSERT INTO task_files VALUES (?, ?, ?)"));
+  file.Bind(1, run).Bind(2, task.name).Bind(3, Dump(task.file));
+  return file.Run();
 }
 
 Result<std::vector<TaskInfo>> RunDb::Tasks(int64_t run) {
   ASSIGN_OR_RETURN(Statement select,
-                   db_.Prepare("SELECT name, source, steps, status FROM tasks WHERE run_id = ? "
-                               "ORDER BY name"));
+                   db_.Prepare("SELECT t.name, t.source, t.steps, t.status, f.file FROM tasks t "
+                               "LEFT JOIN task_files f ON f.run_id = t.run_id AND f.name = t.name "
+                               "WHERE t.run_id = ? ORDER BY t.name"));
   select.Bind(1, run);
   std::vector<TaskInfo> tasks;
   while (true) {
@@ -171,7 +177,8 @@ Result<std::vector<TaskInfo>> RunDb::Tasks(int64_t run) {
     tasks.push_back({.name = select.ColumnText(0),
                      .source = select.ColumnText(1),
                      .steps = static_cast<int>(select.ColumnInt(2)),
-                     .status = status});
+                     .status = status,
+                     .file = Load(select.ColumnText(4))});
   }
 }
 

@@ -37,6 +37,9 @@ struct TaskInfo {
   std::string source;
   int steps = 0;  // The step budget.
   WorkStatus status = WorkStatus::kRunning;
+  // What the task is beside its source (task/task_file.h's TaskFileJson): its kind, path,
+  // workloads. Null for a run recorded before it was kept (a KernelBench task).
+  nlohmann::json file;
 };
 
 struct CallRecord {

@@ -34,8 +34,8 @@ Result<SourceFile> ReadSourceFile(const std::string& path);
 // The .py files directly inside `dir`, sorted by name.
 Result<std::vector<std::string>> ListPythonFiles(const std::string& dir);
 
-// The candidate files directly inside `dir`, sorted by name: .py files, and with `with_json`
-// (the candidates of a FlashInfer-Trace definition) FlashInfer Solutions (.json) too.
+// The .py files directly inside `dir`, sorted by name, and with `with_json` the .json files too:
+// a FlashInfer-Trace definition's candidates (Solutions), or a folder of tasks (definitions).
 Result<std::vector<std::string>> ListCandidateFiles(const std::string& dir, bool with_json);
 
 }  // namespace adaexplore

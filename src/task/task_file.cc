@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/enum_json.h"
+#include "core/hash.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -56,6 +58,31 @@ Result<SourceFile> ReadTaskFile(const std::string& path) {
   task.kind = DetectTaskKind(path, task.source);
   if (task.kind == TaskKind::kFlashInfer) {
     RETURN_IF_ERROR(ReadWorkloads(task));
+  }
+  return task;
+}
+
+nlohmann::json TaskFileJson(const SourceFile& task) {
+  return {{"kind", task.kind},
+          {"path", task.path},
+          {"workloads", task.workloads},
+          {"data_root", task.data_root}};
+}
+
+SourceFile TaskFromStored(const std::string& name, const std::string& source,
+                          const nlohmann::json& file) {
+  SourceFile task{.path = "", .name = name, .source = source, .sha256 = Sha256Hex(source)};
+  if (!file.is_object()) {
+    return task;
+  }
+  const std::string kind = file.value("kind", std::string());
+  task.kind = EnumFromName<TaskKind>(kind).value_or(TaskKind::kKernelBench);
+  task.path = file.value("path", std::string());
+  task.data_root = file.value("data_root", std::string());
+  if (file.contains("workloads") && file["workloads"].is_array()) {
+    for (const nlohmann::json& w : file["workloads"]) {
+      task.workloads.push_back(w);
+    }
   }
   return task;
 }

@@ -5,6 +5,7 @@
 // workloads/<op_type>/<name>.jsonl beside definitions/, and the folder their blob paths are
 // relative to.
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/result.h"
@@ -18,5 +19,11 @@ Result<SourceFile> ReadTaskFile(const std::string& path);
 // dataset root is the folder above definitions/.
 std::string WorkloadsPathFor(const std::string& definition_path, const std::string& op_type,
                              const std::string& name);
+
+// What a task is beside its name and source, for the run database: its kind, path, workloads and
+// data root. TaskFromStored makes the task again from the three (a null `file`: KernelBench).
+nlohmann::json TaskFileJson(const SourceFile& task);
+SourceFile TaskFromStored(const std::string& name, const std::string& source,
+                          const nlohmann::json& file);
 
 }  // namespace adaexplore

@@ -4,6 +4,7 @@ a broken task is a task_error while the batch goes on."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,13 +13,15 @@ from conftest import Cli, example
 FAST = ["--trials", "2", "--timed-runs", "3", "--warmup", "1", "--no-cache", "--timeout", "120"]
 
 
-def test_a_definition_is_judged_on_all_its_workloads(cli: Cli) -> None:
+def test_a_definition_is_judged_on_all_its_workloads(cli: Cli, tmp_path: Path) -> None:
     solutions = Path(example("flashinfer", "solutions"))
     bad = Path(example("flashinfer", "bad"))
     kernels = [solutions / "rmsnorm_h64_triton.json", solutions / "rmsnorm_h64_triton.py",
                solutions / "rmsnorm_h64_dps.json", solutions / "rmsnorm_h64_no_weight.py",
                bad / "rmsnorm_h64_bad_entry.json", bad / "rmsnorm_h64_bad_signature.json"]
-    args = ["--task", example("flashinfer", "definitions", "rmsnorm", "rmsnorm_h64.json"), *FAST]
+    traces = tmp_path / "traces.jsonl"
+    args = ["--task", example("flashinfer", "definitions", "rmsnorm", "rmsnorm_h64.json"), *FAST,
+            "--traces", str(traces)]
     for k in kernels:
         args += ["--kernel", str(k)]
     code, results = cli.eval_json(*args)
@@ -35,6 +38,21 @@ def test_a_definition_is_judged_on_all_its_workloads(cli: Cli) -> None:
     assert entry["verdict"] == "compile_error" and "spec.entry_point" in entry["reason"]
     signature = results["rmsnorm_h64_bad_signature.json"]
     assert signature["verdict"] == "compile_error" and "signature" in signature["reason"]
+
+    # One FlashInfer Trace per candidate and workload, valid under flashinfer-bench's own model.
+    from flashinfer_bench.data import Trace
+
+    lines = [Trace.model_validate_json(line) for line in traces.read_text().splitlines()]
+    assert len(lines) == 6 * 3
+    by_solution: dict[str, list[str]] = {}
+    for t in lines:
+        by_solution.setdefault(t.solution, []).append(t.evaluation.status.value)
+    assert by_solution["rmsnorm_h64_triton"] == ["PASSED"] * 6  # The .json's name and the .py's.
+    assert by_solution["rmsnorm_h64_no_weight"] == ["INCORRECT_NUMERICAL"] * 3
+    assert by_solution["rmsnorm_h64_bad_entry"] == ["COMPILE_ERROR"] * 3
+    passed = next(t for t in lines if t.evaluation.status.value == "PASSED")
+    assert passed.definition == "rmsnorm_h64" and passed.workload.uuid == "rms64-b1"
+    assert passed.evaluation.performance.speedup_factor > 0
 
 
 def test_a_batch_of_every_kind_goes_on_past_broken_tasks(cli: Cli, tmp_path: Path) -> None:
@@ -69,3 +87,31 @@ def test_a_batch_of_every_kind_goes_on_past_broken_tasks(cli: Cli, tmp_path: Pat
     gemm = results["gemm_n16_k32_k.py"]
     assert gemm["verdict"] == "correct", gemm["reason"]
     assert "all 3 workload(s)" in gemm["reason"]
+
+
+def test_tritonbench_problems_by_the_releases_numbers(cli: Cli, tmp_path: Path) -> None:
+    suite = tmp_path / "tritonbench-g"
+    (suite / "tasks").mkdir(parents=True)
+    shutil.copy(example("tritonbench", "scale_add.py"), suite / "tasks")
+    shutil.copy(example("tritonbench", "scale_add_no_separator.py"), suite / "tasks")
+    (suite / "TritonBench_G_v1.index.json").write_text(json.dumps(
+        [{"file": "scale_add.py", "adaexplore_problem_id": 1},
+         {"file": "scale_add_no_separator.py", "adaexplore_problem_id": 2}]))
+    kernels = tmp_path / "kernels" / "scale_add"
+    kernels.mkdir(parents=True)
+    shutil.copy(example("tritonbench", "scale_add_candidate.py"), kernels)
+    shutil.copy(example("tritonbench", "scale_add.py"), kernels / "own_code.py")
+    problem = ["--suite", "tritonbench-g", "--suite-dir", str(suite)]
+    code, results = cli.eval_json(*problem, "--problem", "1-2", "--kernels-dir",
+                                  str(tmp_path / "kernels"), *FAST)
+    assert code == 0, results
+    assert {r["verdict"] for r in results.values()} == {"correct"}
+    assert set(results) == {"scale_add_candidate.py", "own_code.py"}  # Problem 2 has none.
+    code, results = cli.eval_json(*problem, "--problem", "1", "--kernel",
+                                  example("tritonbench", "scale_add_wrong.py"), *FAST)
+    assert results["scale_add_wrong.py"]["verdict"] == "incorrect"
+    for bad, words in ((["--problem", "3"], "problems are 1 to 2"),
+                       (["--problem", "2-1"], "backwards")):
+        p = cli.run("eval", "--device", "cpu", *problem, *bad, "--kernel",
+                    example("tritonbench", "scale_add.py"))
+        assert p.returncode == 2 and words in p.stderr, (p.returncode, p.stderr)

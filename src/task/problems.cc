@@ -1,0 +1,102 @@
+#include "task/problems.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+Result<int> ParseId(std::string_view text, std::string_view whole) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value <= 0) {
+    return InvalidArgument(fmt::format(
+        "--problem '{}': '{}' is not a problem number (1-based: 7, 1-10 or 1,4,9)", whole, text));
+  }
+  return value;
+}
+
+}  // namespace
+
+Result<std::vector<int>> ParseProblemIds(std::string_view text) {
+  std::vector<int> ids;
+  std::set<int> seen;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view part = text.substr(start, comma - start);
+    const size_t dash = part.find('-');
+    int first = 0;
+    int last = 0;
+    if (dash == std::string_view::npos) {
+      ASSIGN_OR_RETURN(first, ParseId(part, text));
+      last = first;
+    } else {
+      ASSIGN_OR_RETURN(first, ParseId(part.substr(0, dash), text));
+      ASSIGN_OR_RETURN(last, ParseId(part.substr(dash + 1), text));
+      if (last < first) {
+        return InvalidArgument(
+            fmt::format("--problem '{}': the range '{}' runs backwards", text, part));
+      }
+    }
+    for (int id = first; id <= last; ++id) {
+      if (seen.insert(id).second) {
+        ids.push_back(id);
+      }
+    }
+    start = comma + 1;
+  }
+  return ids;
+}
+
+std::string DefaultSuiteDir(std::string_view suite, const std::string& project_root) {
+  return (std::filesystem::path(project_root).parent_path() / "shared" / "data" /
+          std::string(suite))
+      .string();
+}
+
+Result<std::vector<std::string>> ProblemFiles(std::string_view suite, const std::string& dir,
+                                              const std::vector<int>& ids) {
+  if (suite != kTritonBenchSuite) {
+    return InvalidArgument(
+        fmt::format("--suite must be {} (KernelBench levels come with issue 24), not '{}'",
+                    kTritonBenchSuite, suite));
+  }
+  const std::string index_path = dir + "/TritonBench_G_v1.index.json";
+  ASSIGN_OR_RETURN(std::string text, ReadFile(index_path));
+  const nlohmann::json index = nlohmann::json::parse(text, nullptr, false);
+  if (!index.is_array()) {
+    return InvalidArgument(index_path + " is not a JSON array");
+  }
+  std::map<int, std::string> files;
+  for (const nlohmann::json& entry : index) {
+    if (entry.is_object() && entry.contains("adaexplore_problem_id") &&
+        entry["adaexplore_problem_id"].is_number_integer() && entry.contains("file") &&
+        entry["file"].is_string()) {
+      files[entry["adaexplore_problem_id"].get<int>()] = entry["file"].get<std::string>();
+    }
+  }
+  if (files.empty()) {
+    return InvalidArgument(index_path + " numbers no problems");
+  }
+  std::vector<std::string> paths;
+  for (int id : ids) {
+    auto it = files.find(id);
+    if (it == files.end()) {
+      return InvalidArgument(fmt::format("{} has no problem {}: its problems are {} to {}", suite,
+                                         id, files.begin()->first, files.rbegin()->first));
+    }
+    paths.push_back(dir + "/tasks/" + it->second);
+  }
+  return paths;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,30 @@
+#pragma once
+
+// Problems of a benchmark suite addressed by number, as their users address them:
+// `--suite tritonbench-g --problem 1-20` is the TritonBench-G operators the reference release
+// numbers 1 to 20 (1-based, in the order of TritonBench_G_v1.index.json's adaexplore_problem_id).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace adaexplore {
+
+// "7", "1-10", "1,4,9", "1-3,7": the ids in the order given, each once. Ids are 1-based; a
+// malformed part, a zero or a reversed range is an error naming it.
+Result<std::vector<int>> ParseProblemIds(std::string_view text);
+
+// The suites that can be addressed by problem number.
+inline constexpr std::string_view kTritonBenchSuite = "tritonbench-g";
+
+// The default folder of `suite`: ../shared/data/<folder> beside the project root.
+std::string DefaultSuiteDir(std::string_view suite, const std::string& project_root);
+
+// The task files of problems `ids` of `suite` in `dir`. An unknown suite, a missing index or an
+// id outside it is an error naming the suite's range.
+Result<std::vector<std::string>> ProblemFiles(std::string_view suite, const std::string& dir,
+                                              const std::vector<int>& ids);
+
+}  // namespace adaexplore

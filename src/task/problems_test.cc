@@ -1,0 +1,52 @@
+#include "task/problems.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "sys/fs.h"
+
+namespace adaexplore {
+namespace {
+
+TEST(ProblemsTest, IdsComeAsNumbersRangesAndLists) {
+  EXPECT_EQ(*ParseProblemIds("7"), std::vector<int>({7}));
+  EXPECT_EQ(*ParseProblemIds("1-3,7,2"), std::vector<int>({1, 2, 3, 7}));
+  for (const char* bad : {"", "0", "3-1", "a", "1-", "1,,2", "-2", "1.5"}) {
+    EXPECT_FALSE(ParseProblemIds(bad).ok()) << bad;
+  }
+  EXPECT_NE(ParseProblemIds("3-1").status().message().find("backwards"), std::string::npos);
+}
+
+TEST(ProblemsTest, TritonBenchIdsAreTheReleasesNumbering) {
+  Result<TempDir> dir = TempDir::Create("adx-tbg-");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteFileAtomic(dir->path() + "/TritonBench_G_v1.index.json",
+                              R"([{"file": "a.py", "adaexplore_problem_id": 1},
+                                  {"file": "b.py", "adaexplore_problem_id": 2}])")
+                  .ok());
+  Result<std::vector<std::string>> files = ProblemFiles(kTritonBenchSuite, dir->path(), {2, 1});
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_EQ(*files,
+            std::vector<std::string>({dir->path() + "/tasks/b.py", dir->path() + "/tasks/a.py"}));
+  Result<std::vector<std::string>> missing = ProblemFiles(kTritonBenchSuite, dir->path(), {3});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("problems are 1 to 2"), std::string::npos);
+  EXPECT_FALSE(ProblemFiles("kernelbench", dir->path(), {1}).ok());
+  EXPECT_FALSE(ProblemFiles(kTritonBenchSuite, dir->path() + "/nowhere", {1}).ok());
+}
+
+TEST(ProblemsTest, TheSharedIndexNumbers184Operators) {
+  const std::string dir = DefaultSuiteDir(kTritonBenchSuite, ADAEXPLORE_SOURCE_DIR);
+  if (!std::filesystem::exists(dir + "/TritonBench_G_v1.index.json")) {
+    GTEST_SKIP() << "../shared/data absent";
+  }
+  Result<std::vector<std::string>> files = ProblemFiles(kTritonBenchSuite, dir, {1, 2, 184});
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_TRUE(files->front().ends_with("/tasks/adam_update_triton.py"));
+  EXPECT_TRUE(files->at(1).ends_with("/tasks/add_example.py"));
+  EXPECT_FALSE(ProblemFiles(kTritonBenchSuite, dir, {185}).ok());
+}
+
+}  // namespace
+}  // namespace adaexplore
