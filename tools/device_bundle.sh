@@ -15,7 +15,10 @@
 #                         kernels/<task>/*.py (every hand-written Level-2 file and the first three
 #                         large-step kernels of each showcase tree)
 #   .device/kb_all/<level>/  every KernelBench task of Levels 1-3 (bench/gpu/issue3_selftest.sh)
-#   .device/wheels/       pytest and its dependencies (pure-Python wheels) for the GPU red team
+#   .device/wheels/       pytest and its dependencies (pure-Python wheels) for the GPU red team;
+#                         flashinfer-bench and pydantic (FlashInfer-Trace tasks), for Python 3.12
+#   .device/flashinfer/   FlashInfer-Trace's rmsnorm and gemm definitions and workloads
+#   .device/tritonbench-g/  the TritonBench-G operators and their index (bench/gpu/issue23.sh)
 #   .device/bin/nats-server  the Debian NATS server (one static binary) for the scale-out runs
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
 set -euo pipefail
@@ -24,7 +27,8 @@ shared=${ADAEXPLORE_SHARED:-../shared}
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags >/dev/null
 cmake --build build-device --target adaexplore eval_throughput eval_repeatability integrity_overhead
-rm -rf .device/bin .device/lib .device/kb_all .device/wheels .device/kernelbench .device/showcase .device/l2suite .device/scale
+rm -rf .device/bin .device/lib .device/kb_all .device/wheels .device/kernelbench .device/showcase .device/l2suite .device/scale \
+  .device/flashinfer .device/tritonbench-g
 mkdir -p .device/bin .device/lib
 cp build-device/adaexplore build-device/bench/eval_throughput build-device/bench/eval_repeatability \
   build-device/bench/integrity_overhead \
@@ -43,6 +47,19 @@ for level in level1 level2 level3; do
 done
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   -d .device/wheels pytest pluggy iniconfig packaging
+.venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
+  -d .device/wheels/flashinfer flashinfer-bench==0.1.2 pydantic==2.14.4 pydantic-core==2.50.5 \
+  annotated-types==0.8.0 typing-inspection==0.4.5 docstring-parser==0.18.0
+fit="$shared/data/flashinfer-trace-v0.1.2"
+for part in definitions workloads; do
+  for op in rmsnorm gemm; do
+    mkdir -p ".device/flashinfer/$part/$op"
+    cp "$fit/$part/$op/"* ".device/flashinfer/$part/$op/"
+  done
+done
+mkdir -p .device/tritonbench-g
+cp -r "$shared/data/tritonbench-g/tasks" "$shared/data/tritonbench-g/TritonBench_G_v1.index.json" \
+  .device/tritonbench-g/
 for dir in bench/kernelbench_kernels/level*/*/; do
   level=$(basename "$(dirname "$dir")")
   task=$(basename "$dir")

@@ -127,8 +127,9 @@ std::string FormatJsonLine(const EvalResult& r) {
   // readable summary of where the time went.
   nlohmann::json details = nlohmann::json::object();
   if (r.facts.is_object()) {
-    for (const char* key : {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "waited_s", "limit_s",
-                            "notes", "kernel_trace", "reference_cache", "containment"}) {
+    for (const char* key :
+         {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "waited_s", "limit_s", "notes",
+          "kernel_trace", "reference_cache", "containment", "workloads"}) {
       if (r.facts.contains(key)) {
         details[key] = r.facts[key];
       }

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Issue 23 on the GPU: FlashInfer-Trace definitions and TritonBench-G operators as tasks.
+#   PART=rmsnorm  every rmsnorm and fused_add_rmsnorm definition over all its workloads with
+#                 bench/flashinfer_solutions' Triton kernels, then TritonBench-G problems 1-20
+#                 each with its own code as the candidate
+#   PART=gemm     every gemm definition over all its workloads with bench/flashinfer_solutions/
+#                 gemm.py
+# Each writes eval's JSON lines and FlashInfer Trace lines to $OUT, and a summary per definition
+# (bench/gpu/issue23_summary.py). FlashInfer's own kernel is timed as the expert baseline only
+# where `import flashinfer` works; the script says whether it does.
+source "$(dirname "$0")/common.sh"
+PART=${PART:-rmsnorm}
+SLOTS=${SLOTS:-4}
+LIMIT=${LIMIT:-480}
+SETTINGS=(--slots "$SLOTS" --trials "${TRIALS:-3}" --timed-runs "${RUNS:-30}" --warmup 5
+  --timeout 120)
+stamp "installing flashinfer-bench and pydantic from .device/wheels/flashinfer"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+  .device/wheels/flashinfer/*.whl 2>&1 | tail -2
+python3 -c "import flashinfer_bench.data, flashinfer_bench.bench.utils; print('flashinfer-bench', flashinfer_bench.__version__)" \
+  2>&1 | tee -a "$OUT/steps.txt"
+python3 -c "import flashinfer; print('flashinfer', flashinfer.__version__)" >"$OUT/flashinfer_import.txt" 2>&1 \
+  || echo "flashinfer is not importable: no expert baseline" | tee -a "$OUT/steps.txt"
+work=/tmp/adx-issue23
+rm -rf "$work" && mkdir -p "$work"
+# A dataset layout: tasks in <root>/definitions/<op>/, workloads in <root>/workloads/<op>/.
+defs=.device/flashinfer/definitions
+if [ "$PART" = rmsnorm ]; then
+  tasks=$defs/rmsnorm
+  for d in "$tasks"/*.json; do
+    name=$(basename "$d" .json)
+    mkdir -p "$work/kernels/$name"
+    case $name in
+      fused_add_*) cp bench/flashinfer_solutions/fused_add_rmsnorm.py "$work/kernels/$name/" ;;
+      *) cp bench/flashinfer_solutions/rmsnorm.py "$work/kernels/$name/" ;;
+    esac
+  done
+else
+  tasks=$defs/gemm
+  for d in "$tasks"/*.json; do
+    name=$(basename "$d" .json)
+    mkdir -p "$work/kernels/$name"
+    cp bench/flashinfer_solutions/gemm.py "$work/kernels/$name/"
+  done
+fi
+stamp "FlashInfer-Trace $PART: $(ls "$tasks" | wc -l) definitions, $(cat .device/flashinfer/workloads/"$PART"/*.jsonl | wc -l) workloads"
+timeout "$LIMIT" "${EVAL[@]}" "${SETTINGS[@]}" --tasks-dir "$tasks" --kernels-dir "$work/kernels" \
+  --traces "$OUT/issue23_${PART}_traces.jsonl" \
+  >"$OUT/issue23_$PART.jsonl" 2>"$OUT/issue23_$PART.log"
+stamp "FlashInfer-Trace $PART exited with $?"
+if [ "$PART" = rmsnorm ]; then
+  mkdir -p "$work/tb"
+  python3 - "$work/tb" <<'PY'
+import json, os, shutil, sys
+index = json.load(open(".device/tritonbench-g/TritonBench_G_v1.index.json"))
+for entry in index:
+    if entry["adaexplore_problem_id"] <= 20:
+        name = entry["file"][:-3]
+        os.makedirs(f"{sys.argv[1]}/{name}")
+        shutil.copy(f".device/tritonbench-g/tasks/{entry['file']}", f"{sys.argv[1]}/{name}/own_code.py")
+PY
+  stamp "TritonBench-G problems 1-20, their own code as candidates"
+  timeout 240 "${EVAL[@]}" "${SETTINGS[@]}" --suite tritonbench-g --suite-dir .device/tritonbench-g \
+    --problem 1-20 --kernels-dir "$work/tb" \
+    >"$OUT/issue23_tritonbench.jsonl" 2>"$OUT/issue23_tritonbench.log"
+  stamp "TritonBench-G exited with $?"
+fi
+python3 bench/gpu/issue23_summary.py "$OUT" "$PART" | tee "$OUT/issue23_${PART}_summary.txt"
