@@ -49,6 +49,9 @@ class Task:
     prepare_candidate: Callable[[str], str] | None = None
     adapt_candidate: Callable[[types.ModuleType, str], type] | None = None
     description: dict[str, Any] = field(default_factory=dict)
+    # Its reference may return elements it never writes (a TritonBench-G test returning a
+    # torch.empty its kernel fills in part): checked under poisoned memory (references.py).
+    may_leave_outputs_unwritten: bool = False
     # Folders the candidate's import may import from (a Solution's own sources): set by
     # prepare_candidate, on sys.path during the import only.
     import_dirs: list[str] = field(default_factory=list)

@@ -145,10 +145,23 @@ def _reference_for(ctx: Context, seed: int, wanted: str) -> dict[str, Any]:
             if distribution == "task":
                 _fail_task(ctx, e)
             continue
+        if ctx.on_gpu:
+            # A fault of the reference's own kernels is the task's: made to surface here, not in
+            # the candidate's phase (where it would be taken for the candidate's).
+            try:
+                torch.cuda.synchronize(ctx.device)
+            except Exception as e:  # noqa: BLE001
+                _fail_task(ctx, e)
         exact = _exact_reference(ctx, x, expected)
         if not all(isinstance(t, torch.Tensor) for t in expected):
             _fail_task(ctx, load.LoadError("the reference Model returned something other than "
                                            "tensors"))
+        if not expected:
+            _fail_task(ctx, load.LoadError("the reference returned no tensors: there is nothing "
+                                           "to check a candidate against"))
+        assert ctx.task is not None
+        if ctx.task.may_leave_outputs_unwritten and ctx.on_gpu and ctx.o.poison_memory:
+            _check_outputs_written(ctx, x, expected)
         finite = all(bool(torch.isfinite(t).all()) for t in exact if t.is_floating_point())
         if not finite and distribution != "task":
             continue
@@ -165,6 +178,31 @@ def _reference_for(ctx: Context, seed: int, wanted: str) -> dict[str, Any]:
                              for t in expected],
                 "self_error": self_error}
     raise AssertionError("unreachable: the task distribution either returns or fails")
+
+
+def _check_outputs_written(ctx: Context, x: list[Any], expected: list[Any]) -> None:
+    """Runs the reference again with freed device memory poisoned, as the candidate's calls are
+    (trials.poison): an element that is finite the first time and NaN now was never written by
+    the reference; its value is whatever the memory held. No candidate can be judged on such a
+    task (its own code would fail), so that is a task error, not a verdict on the candidate."""
+    from .trials import poison
+
+    poison(ctx)
+    with torch.no_grad():
+        again = check.flatten_outputs(ctx.ref_model(*x))
+    torch.cuda.synchronize(ctx.device)
+    unwritten, total = 0, 0
+    for first, second in zip(expected, again):
+        if (isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor)
+                and first.is_floating_point() and first.shape == second.shape):
+            unwritten += int((torch.isfinite(first) & torch.isnan(second)).sum())
+            total += first.numel()
+    if unwritten:
+        _fail_task(ctx, load.LoadError(
+            f"the reference's outputs depend on memory it never writes: {unwritten} of {total} "
+            f"elements became NaN when freed device memory was filled with NaN before a second "
+            f"call (its test returns elements its kernels leave unwritten); no candidate can be "
+            f"judged on them"))
 
 
 def _exact_reference(ctx: Context, x: list[Any], expected: list[Any]) -> list[Any]:

@@ -132,8 +132,8 @@ def check_determinism(ctx: Context) -> None:
         else:
             worst = max(worst, d)
     atol, rtol = ctx.o.atol, ctx.o.rtol
-    scale = max((t.get("values") or {}).get("ref_max_abs") or 0.0
-                for t in ctx.facts["trials"][0]["outputs"])
+    scale = max(((t.get("values") or {}).get("ref_max_abs") or 0.0
+                 for t in ctx.facts["trials"][0]["outputs"]), default=0.0)
     allowed = atol * scale + rtol * scale
     ctx.facts["determinism"] = {"identical": identical, "max_abs_diff": worst,
                                 "special_mismatch": special_mismatch,

@@ -134,3 +134,17 @@ def test_the_synthetic_example_solution_is_correct_on_rmsnorm_h4096(worker: Work
     facts = fi(worker, root / "definitions" / "rmsnorm" / "rmsnorm_h4096.json", solution,
                small, str(root))
     assert passed(facts), facts.get("error") or facts["trials"]
+
+
+def test_a_test_that_returns_nothing_checkable_is_a_task_error(worker: Worker,
+                                                               tmp_path: Path) -> None:
+    """attention_kernel_aligned's test returns what its operator returns: None (it writes into an
+    output argument). There is nothing to judge a candidate on."""
+    source = (TB / "scale_add.py").read_text().replace(
+        "results['test_case_1'] = scale_add(x, y, 2.0)", "results['test_case_1'] = None").replace(
+        "results['test_case_2'] = scale_add(x, y, -0.5)", "results['test_case_2'] = 'done'")
+    task = tmp_path / "returns_none.py"
+    task.write_text(source)
+    facts = tb(worker, task, task)
+    assert facts["status"] == "task_error"
+    assert "returned no tensors" in facts["error"]["message"]

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string>
 
 #include "core/json_text.h"
@@ -657,6 +658,21 @@ double TrialRelativeError(const json& trials, bool task_inputs_only = false) {
 // timed (fp16 from the seventh call on), even where the tolerance would let both pass. An honest
 // kernel's error on fresh inputs of the same task is of the same order as on the trials'; the
 // floor and the factor leave room for rounding that varies with the values and for atomics.
+// The machine epsilon of the least precise floating-point output the reference gives (0 when
+// none is, or the facts do not say): two of it is rounding of the output itself, not drift.
+double OutputEpsilon(const json& facts) {
+  static const std::map<std::string, double, std::less<>> kEpsilon = {
+      {"float64", 2.2e-16},  {"float32", 1.19e-7},     {"float16", 9.77e-4},
+      {"bfloat16", 7.81e-3}, {"float8_e4m3fn", 0.125}, {"float8_e5m2", 0.25}};
+  double epsilon = 0;
+  const json reference = facts.value("reference", json::object());
+  for (const json& output : reference.value("outputs", json::array())) {
+    const auto it = kEpsilon.find(output.is_object() ? output.value("dtype", std::string()) : "");
+    epsilon = std::max(epsilon, it == kEpsilon.end() ? 0.0 : it->second);
+  }
+  return epsilon;
+}
+
 bool DecideTimedAccuracy(const Evidence& e, EvalResult& r) {
   constexpr double kFactor = 20;
   constexpr double kFloor = 1e-5;  // Relative: ~80 float32 ulps of the output's scale.
@@ -672,7 +688,9 @@ bool DecideTimedAccuracy(const Evidence& e, EvalResult& r) {
   // Timed runs get the task's inputs: compared with the trials on them (a kernel that turns to
   // fp16 after the first few calls must not hide behind a later trial's error).
   const double checked = TrialRelativeError(e.trials, /*task_inputs_only=*/true) + self_error;
-  if (*timed <= kFactor * std::max(checked, kFloor)) {
+  // A bfloat16 output rounds to 2^-8 of its scale: a timed run one rounding step from the
+  // reference, where the trials happened to match exactly, is no drift.
+  if (*timed <= std::max(kFactor * std::max(checked, kFloor), 2 * OutputEpsilon(e.facts))) {
     return false;
   }
   Reject(r, "timed_accuracy",
