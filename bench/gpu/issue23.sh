@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 23 on the GPU: FlashInfer-Trace definitions and TritonBench-G operators as tasks.
 #   PART=rmsnorm  every rmsnorm and fused_add_rmsnorm definition over all its workloads with
-#                 bench/flashinfer_solutions' Triton kernels, then TritonBench-G problems 1-20
-#                 each with its own code as the candidate
+#                 bench/flashinfer_solutions' Triton kernels, then TritonBench-G problems 1 to
+#                 TB_LAST (default 20) each with its own code as the candidate
 #   PART=gemm     every gemm definition over all its workloads with bench/flashinfer_solutions/
 #                 gemm.py
 # Each writes eval's JSON lines and FlashInfer Trace lines to $OUT, and a summary per definition
@@ -50,18 +50,19 @@ timeout "$LIMIT" "${EVAL[@]}" "${SETTINGS[@]}" --tasks-dir "$tasks" --kernels-di
 stamp "FlashInfer-Trace $PART exited with $?"
 if [ "$PART" = rmsnorm ]; then
   mkdir -p "$work/tb"
-  python3 - "$work/tb" <<'PY'
+  TB_LAST=${TB_LAST:-20}
+  python3 - "$work/tb" "$TB_LAST" <<'PY'
 import json, os, shutil, sys
 index = json.load(open(".device/tritonbench-g/TritonBench_G_v1.index.json"))
 for entry in index:
-    if entry["adaexplore_problem_id"] <= 20:
+    if entry["adaexplore_problem_id"] <= int(sys.argv[2]):
         name = entry["file"][:-3]
         os.makedirs(f"{sys.argv[1]}/{name}")
         shutil.copy(f".device/tritonbench-g/tasks/{entry['file']}", f"{sys.argv[1]}/{name}/own_code.py")
 PY
-  stamp "TritonBench-G problems 1-20, their own code as candidates"
-  timeout 240 "${EVAL[@]}" "${SETTINGS[@]}" --suite tritonbench-g --suite-dir .device/tritonbench-g \
-    --problem 1-20 --kernels-dir "$work/tb" \
+  stamp "TritonBench-G problems 1-$TB_LAST, their own code as candidates"
+  timeout "${TB_LIMIT:-240}" "${EVAL[@]}" "${SETTINGS[@]}" --suite tritonbench-g --suite-dir .device/tritonbench-g \
+    --problem "1-$TB_LAST" --kernels-dir "$work/tb" \
     >"$OUT/issue23_tritonbench.jsonl" 2>"$OUT/issue23_tritonbench.log"
   stamp "TritonBench-G exited with $?"
 fi

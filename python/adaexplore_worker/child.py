@@ -19,7 +19,7 @@ from typing import Any
 
 from . import integrity, load, measure, refcache, references, runtime_checks, trace, trials
 from .context import CANDIDATE_MODULE, Abort, Context, Session
-from .protocol import Channel, Job, Status, sanitize
+from .protocol import TASK_PHASES, Channel, Job, Status, sanitize
 
 
 def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
@@ -47,7 +47,11 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
         pass
     except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
         described = load.describe(e)
-        if described["cuda_error"] or described["out_of_memory"]:
+        if session.current_phase in TASK_PHASES:
+            # No candidate code has run: whatever escaped (an asynchronous fault of the
+            # reference's kernels surfacing at a synchronize, say) is the task's.
+            facts["status"] = Status.TASK_ERROR
+        elif described["cuda_error"] or described["out_of_memory"]:
             facts["status"] = Status.FORWARD_ERROR
         elif isinstance(e, (SystemExit, KeyboardInterrupt)):
             facts["status"] = Status.FORWARD_ERROR

@@ -38,6 +38,7 @@ class Session:
         self.facts = facts
         self.nonce = nonce
         self.exclusive_only = False
+        self.current_phase = ""  # The phase running now (phase()).
 
     def checkpoint(self, facts: dict[str, Any]) -> None:
         """Hands the facts so far to the zygote, which reports them if the evaluation is then
@@ -72,6 +73,7 @@ class Session:
     @contextlib.contextmanager
     def phase(self, name: str) -> Iterator[None]:
         self.channel.send({"type": "phase", "phase": name})
+        self.current_phase = name
         with self.part(name):
             yield
 

@@ -53,6 +53,10 @@ class Status(str, enum.Enum):
     HARNESS_ERROR = "harness_error"
 
 
+# The phases before the candidate is imported: what fails in them is the task's (the C++ side's
+# IsTaskPhase names the same).
+TASK_PHASES = ("starting", "load_task", "reference")
+
 Precision = Literal["fp32", "bf16", "fp16"]
 
 

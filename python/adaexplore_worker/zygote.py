@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import integrity, load, refcache
-from .protocol import Channel, ChannelClosed, Job, ProtocolError, Status, check_facts, sanitize
+from .protocol import (TASK_PHASES, Channel, ChannelClosed, Job, ProtocolError, Status,
+                       check_facts, sanitize)
 
-TASK_PHASES = ("starting", "load_task", "reference")  # Before the candidate is imported.
 TICK_SECONDS = 0.25
 MEMORY_POLL_SECONDS = 0.5
 WAIT_NOTICE_SECONDS = 5.0  # How often a long wait for the GPU lock moves the caller's deadline.

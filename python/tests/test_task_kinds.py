@@ -148,3 +148,15 @@ def test_a_test_that_returns_nothing_checkable_is_a_task_error(worker: Worker,
     facts = tb(worker, task, task)
     assert facts["status"] == "task_error"
     assert "returned no tensors" in facts["error"]["message"]
+
+
+def test_what_escapes_the_reference_phase_is_the_tasks(worker: Worker, tmp_path: Path) -> None:
+    """apply_penalty's reference kernel faulted on the H200 at a synchronize outside the guards;
+    the fault came back as the candidate's runtime_error. Whatever escapes before the candidate
+    is imported is the task's (here: a test that exits the process)."""
+    source = (TB / "scale_add.py").read_text().replace(
+        "    results = {}\n", "    results = {}\n    raise SystemExit(3)\n")
+    task = tmp_path / "exits.py"
+    task.write_text(source)
+    facts = tb(worker, task, TB / "scale_add_candidate.py")
+    assert facts["status"] == "task_error", facts
