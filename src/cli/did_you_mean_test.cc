@@ -11,6 +11,9 @@ TEST(DidYouMeanTest, TheClosestNameWithinATypo) {
   EXPECT_EQ(Closest("--timout", known), "--timeout");
   EXPECT_EQ(Closest("--turbo-mode", known), "");  // Nothing is that close.
   EXPECT_EQ(Closest("--trials", known), "");      // Known names need no hint.
+  // Two letters swapped are one slip: closer than two letters changed (eval has --traces too).
+  EXPECT_EQ(Closest("--trails", {"--traces", "--trials"}), "--trials");
+  EXPECT_EQ(Closest("--trails", {"--trials", "--traces"}), "--trials");
 }
 
 TEST(DidYouMeanTest, FlagsOfTheSubcommandAndCommandsOfTheApp) {
