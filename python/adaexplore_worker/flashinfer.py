@@ -16,6 +16,7 @@ entry point's signature accepts.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import os
@@ -162,14 +163,17 @@ def load_task(path: str, workload_json: dict[str, Any] | None, data_root: str) -
         return bench_utils.gen_inputs(definition, workload, str(device),
                                       {k: v.clone() for k, v in blobs.items()})
 
+    entry = _Entry("", "run", None)  # The candidate's, once prepare() has read it.
+
     def prepare(candidate_path: str) -> str:
+        nonlocal entry
         entry = _solution_entry(candidate_path, definition)
-        if entry != candidate_path:
+        if entry.path != candidate_path:
             task.import_dirs.append(os.path.join(os.path.dirname(candidate_path), SOLUTION_DIR))
-        return entry
+        return entry.path
 
     def adapt(module: types.ModuleType, entry_file: str) -> type:
-        return _entry_model(module, _entry_symbol(entry_file), definition)
+        return _entry_model(module, entry, definition)
 
     task = Task(module=module, model_class=Model, get_inputs=get_inputs,
                 get_init_inputs=lambda: [], kind="flashinfer", keeps_dtypes=True,
@@ -181,18 +185,23 @@ def load_task(path: str, workload_json: dict[str, Any] | None, data_root: str) -
 
 # -- candidates -----------------------------------------------------------------------------------
 
-_ENTRY_SYMBOLS: dict[str, str] = {}  # Entry file written for a Solution -> its symbol.
-_DPS: dict[str, bool] = {}  # Entry file -> the Solution's destination_passing_style, if it said.
+@dataclasses.dataclass(frozen=True)
+class _Entry:
+    """Where a candidate's entry point is: the Python file to import, the function, and the
+    Solution's destination_passing_style where it says (None: the signature decides)."""
+    path: str
+    symbol: str
+    dps: bool | None
 
 
-def _solution_entry(candidate_path: str, definition: Any) -> str:
+def _solution_entry(candidate_path: str, definition: Any) -> _Entry:
     """The Python file to import: the candidate itself, or a Solution's entry file, written with
     its other sources into a folder beside the candidate."""
     with open(candidate_path, encoding="utf-8") as f:
         text = f.read()
     stripped = text.lstrip()
     if not stripped.startswith("{"):
-        return candidate_path  # A Python file; `run` is its entry point.
+        return _Entry(candidate_path, "run", None)  # A Python file; `run` is its entry point.
     data, _ = _package()
     try:
         raw = json.loads(text)
@@ -220,18 +229,14 @@ def _solution_entry(candidate_path: str, definition: Any) -> str:
     entry = os.path.join(root, str(solution.get_entry_path()))
     if not entry.endswith(".py"):
         raise LoadError(f"spec.entry_point '{solution.spec.entry_point}' is not a Python file")
-    _ENTRY_SYMBOLS[entry] = solution.get_entry_symbol()
-    if "destination_passing_style" in raw.get("spec", {}):
-        _DPS[entry] = bool(solution.spec.destination_passing_style)
-    return entry
+    said = "destination_passing_style" in raw.get("spec", {})
+    return _Entry(entry, solution.get_entry_symbol(),
+                  bool(solution.spec.destination_passing_style) if said else None)
 
 
-def _entry_symbol(entry_file: str) -> str:
-    return _ENTRY_SYMBOLS.get(entry_file, "run")
-
-
-def _entry_model(module: types.ModuleType, symbol: str, definition: Any) -> type:
+def _entry_model(module: types.ModuleType, entry: _Entry, definition: Any) -> type:
     """The candidate's entry point as a model class the harness builds and calls like ModelNew."""
+    symbol = entry.symbol
     fn = getattr(module, symbol, None)
     where = f"spec.entry_point '{symbol}'"
     if fn is None:
@@ -239,7 +244,7 @@ def _entry_model(module: types.ModuleType, symbol: str, definition: Any) -> type
     if not callable(fn):
         raise LoadError(f"{where}: {symbol} is not callable")
     input_names, output_names = list(definition.inputs), list(definition.outputs)
-    dps = _DPS.get(getattr(module, "__file__", "") or "")
+    dps = entry.dps
     try:
         parameters = inspect.signature(fn).parameters
     except (TypeError, ValueError):
