@@ -16,7 +16,10 @@
 #                         large-step kernels of each showcase tree)
 #   .device/kb_all/<level>/  every KernelBench task of Levels 1-3 (bench/gpu/issue3_selftest.sh)
 #   .device/wheels/       pytest and its dependencies (pure-Python wheels) for the GPU red team;
-#                         flashinfer-bench and pydantic (FlashInfer-Trace tasks), for Python 3.12
+#                         flashinfer-bench and pydantic (FlashInfer-Trace tasks), for Python 3.12;
+#                         in wheels/flashinfer_kernels FlashInfer 0.6.6 and apache-tvm-ffi (the
+#                         expert baseline: its norm kernels compile at first use with the image's
+#                         nvcc; 0.7's wheel, 101 MB, is above what travels)
 #   .device/flashinfer/   FlashInfer-Trace's rmsnorm and gemm definitions and workloads
 #   .device/tritonbench-g/  the TritonBench-G operators and their index (bench/gpu/issue23.sh)
 #   .device/bin/nats-server  the Debian NATS server (one static binary) for the scale-out runs
@@ -50,6 +53,8 @@ done
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   -d .device/wheels/flashinfer flashinfer-bench==0.1.2 pydantic==2.14.4 pydantic-core==2.50.5 \
   annotated-types==0.8.0 typing-inspection==0.4.5 docstring-parser==0.18.0
+.venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
+  -d .device/wheels/flashinfer_kernels flashinfer-python==0.6.6 apache-tvm-ffi==0.1.9
 fit="$shared/data/flashinfer-trace-v0.1.2"
 for part in definitions workloads; do
   for op in rmsnorm gemm; do

@@ -6,8 +6,8 @@
 #   PART=gemm     every gemm definition over all its workloads with bench/flashinfer_solutions/
 #                 gemm.py
 # Each writes eval's JSON lines and FlashInfer Trace lines to $OUT, and a summary per definition
-# (bench/gpu/issue23_summary.py). FlashInfer's own kernel is timed as the expert baseline only
-# where `import flashinfer` works; the script says whether it does.
+# (bench/gpu/issue23_summary.py). FlashInfer's own rmsnorm kernels are timed as the expert
+# baseline (FlashInfer 0.6.6 from .device/wheels/flashinfer_kernels, compiled here first).
 source "$(dirname "$0")/common.sh"
 PART=${PART:-rmsnorm}
 SLOTS=${SLOTS:-4}
@@ -19,8 +19,26 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
   .device/wheels/flashinfer/*.whl 2>&1 | tail -2
 python3 -c "import flashinfer_bench.data, flashinfer_bench.bench.utils; print('flashinfer-bench', flashinfer_bench.__version__)" \
   2>&1 | tee -a "$OUT/steps.txt"
-python3 -c "import flashinfer; print('flashinfer', flashinfer.__version__)" >"$OUT/flashinfer_import.txt" 2>&1 \
-  || echo "flashinfer is not importable: no expert baseline" | tee -a "$OUT/steps.txt"
+# FlashInfer's own kernels, the expert baseline: FlashInfer 0.6.6 compiles them with the image's
+# nvcc at first use into $FLASHINFER_WORKSPACE_BASE (warmed here, so no evaluation waits for it).
+stamp "installing FlashInfer 0.6.6 and apache-tvm-ffi from .device/wheels/flashinfer_kernels"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+  .device/wheels/flashinfer_kernels/*.whl 2>&1 | tail -2
+export FLASHINFER_WORKSPACE_BASE=/tmp/adx-flashinfer FLASHINFER_CUDA_ARCH_LIST=${FLASHINFER_CUDA_ARCH_LIST:-9.0a}
+mkdir -p "$FLASHINFER_WORKSPACE_BASE"
+if [ -z "${CUDA_HOME:-}" ]; then
+  if command -v nvcc >/dev/null; then CUDA_HOME=$(dirname "$(dirname "$(command -v nvcc)")"); else CUDA_HOME=/usr/local/cuda; fi
+  export CUDA_HOME
+fi
+# FlashInfer links with -lcudart -lcuda: where the toolkit lacks the unversioned names, link them.
+links=$FLASHINFER_WORKSPACE_BASE/links
+mkdir -p "$links"
+[ -e "$CUDA_HOME/lib64/libcudart.so" ] || ln -sf "$(ls "$CUDA_HOME"/lib64/libcudart.so.1* 2>/dev/null | head -1)" "$links/libcudart.so"
+[ -e "$CUDA_HOME/lib64/stubs/libcuda.so" ] || ln -sf "$(ldconfig -p | awk '/libcuda\.so\.1 /{print $NF; exit}')" "$links/libcuda.so"
+export FLASHINFER_EXTRA_LDFLAGS="-L$links"
+stamp "warming FlashInfer's norm kernels (CUDA_HOME=$CUDA_HOME)"
+timeout 400 python3 bench/gpu/flashinfer_warm.py 2>&1 | tail -20 | tee "$OUT/flashinfer_import.txt" \
+  || echo "flashinfer's norm kernels are not usable: no expert baseline" | tee -a "$OUT/steps.txt"
 work=/tmp/adx-issue23
 rm -rf "$work" && mkdir -p "$work"
 # A dataset layout: tasks in <root>/definitions/<op>/, workloads in <root>/workloads/<op>/.

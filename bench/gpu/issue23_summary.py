@@ -24,6 +24,38 @@ def lines(path: str) -> list[dict]:
     return out
 
 
+def expert_table(results: dict[str, dict]) -> None:
+    """Per definition with an expert baseline: the candidate against FlashInfer's own kernel, and
+    that kernel against the PyTorch reference, over every workload (eval's details.workloads)."""
+    rows = []
+    for name in sorted(results):
+        workloads = results[name].get("details", {}).get("workloads", [])
+        timed = [w for w in workloads if w.get("expert")]
+        if not timed:
+            continue
+        ours = [w["speedup_expert"] for w in timed if w.get("speedup_expert") is not None]
+        theirs = [w["reference"]["median_ms"] / w["expert"]["median_ms"] for w in timed
+                  if w.get("reference") and w["expert"]["median_ms"] > 0]
+        rows.append((name, timed[0].get("expert_name", "?"), len(timed), len(workloads), ours,
+                     theirs))
+    notes = {n for r in results.values() for n in r.get("details", {}).get("notes", [])
+             if "expert" in n}
+    if not rows:
+        print(f"\nno expert baseline timed; notes: {sorted(notes)[:3]}")
+        return
+    print("\n| definition | expert kernel | workloads timed | ours vs expert: mean | min | "
+          "median | max | expert vs PyTorch reference: mean |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, expert, n, total, ours, theirs in rows:
+        figures = (f"{statistics.mean(ours):.3f}x | {min(ours):.3f}x | "
+                   f"{statistics.median(ours):.3f}x | {max(ours):.3f}x" if ours
+                   else "- | - | - | -")
+        ref = f"{statistics.mean(theirs):.3f}x" if theirs else "-"
+        print(f"| {name} | {expert} | {n}/{total} | {figures} | {ref} |")
+    if notes:
+        print(f"expert notes: {sorted(notes)[:3]}")
+
+
 def main() -> None:
     out, part = sys.argv[1], sys.argv[2]
     traces = lines(f"{out}/issue23_{part}_traces.jsonl")
@@ -50,6 +82,7 @@ def main() -> None:
     for name in missing:
         r = results[name]
         print(f"| {name} | - | - | - | - | - | {r['verdict']}: {r['reason'][:120]} |")
+    expert_table(results)
     statuses: dict[str, int] = {}
     for t in traces:
         statuses[t["evaluation"]["status"]] = statuses.get(t["evaluation"]["status"], 0) + 1

@@ -91,6 +91,8 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
         with session.part("reference.cuda"):
             references.set_up_torch(ctx)
         _references(ctx, plan)
+        with session.part("reference.expert"):
+            measure.prepare_expert(ctx)
     session.slot()  # Everything above ran ahead of a slot; the candidate's phases take one.
     task = ctx.task
     with session.phase("import"):
@@ -163,6 +165,7 @@ def run_baseline(ctx: Context, job: Job, task_path: str) -> None:
             Status.TASK_ERROR, lambda: ctx.make_inputs(o.seed, "task"))
         if o.compile_baseline:
             compiled = measure.compile_reference(ctx, rng)
+        measure.prepare_expert(ctx)
     session.slot()
     with session.gpu("exclusive"), session.phase("timing"):
         ctx.facts["timing"] = measure.time_baseline(ctx, rng, fixed, compiled)

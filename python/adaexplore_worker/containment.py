@@ -1,8 +1,8 @@
 """The file system a candidate sees: read-only outside its job folder and the caches, where the
 machine allows it. Applied once in the zygote, before it forks any child: the zygote moves into
 its own mount namespace (root, or CAP_SYS_ADMIN) and remounts every mount read-only except the
-worker's scratch folder (job folders, the reference cache), the compiler caches, and /proc, /sys
-and /dev. Nothing changes outside the namespace: the mounts are made private first.
+worker's scratch folder (job folders, the reference cache), the compiler caches (FlashInfer's
+kernel cache among them: the expert baseline compiles there), and /proc, /sys and /dev. Nothing changes outside the namespace: the mounts are made private first.
 
 `apply` never raises: where the namespace cannot be made (no privilege, no mount syscall) the
 file system stays writable and the returned facts say why. Every result carries those facts, so
@@ -12,6 +12,7 @@ a user knows which protections were in force for it.
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import re
 from typing import Any
@@ -64,6 +65,9 @@ def apply(read_only: bool, scratch: str) -> dict[str, Any]:
 
 def _writable(scratch: str) -> list[str]:
     paths = [scratch] + [os.environ[v] for v in CACHE_VARIABLES if os.environ.get(v)]
+    base = os.environ.get("FLASHINFER_WORKSPACE_BASE")
+    if base and importlib.util.find_spec("flashinfer") is not None:  # Its layout below its base.
+        paths.append(os.path.join(base, ".cache", "flashinfer"))
     found = []
     for path in paths:
         real = os.path.realpath(path)

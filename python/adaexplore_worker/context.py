@@ -106,6 +106,7 @@ class Context:
         self.init_args: list[Any] = []
         self.ref_model: torch.nn.Module | None = None
         self.ref_exact: torch.nn.Module | None = None  # The float64 copy, when there is one.
+        self.expert_kernel: Any = None  # The task's expert kernel, ready (measure.py).
         self.seeds: list[int] = []
         self.references: list[dict[str, Any]] = []  # One per trial.
         self.output_bytes = 0

@@ -12,6 +12,9 @@ file exposing `run`. Its entry point is called with keyword arguments named as t
 inputs, and, in destination-passing style, its outputs too (preallocated, as FlashInfer-Bench
 does). The style is the Solution's `spec.destination_passing_style` when it says, else what the
 entry point's signature accepts.
+
+Where FlashInfer has its own kernel for a definition (`expert`), the task names it as its expert
+baseline: the harness times it beside the candidate when the `flashinfer` package imports.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ import dataclasses
 import inspect
 import json
 import os
+import re
 import types
 from typing import Any
 
 import torch
 
-from .load import LoadError, Task, exec_module
+from .load import Expert, LoadError, Task, exec_module
 
 SOLUTION_DIR = "solution"  # Where a Solution's sources are written, beside the candidate file.
 
@@ -177,10 +181,54 @@ def load_task(path: str, workload_json: dict[str, Any] | None, data_root: str) -
 
     task = Task(module=module, model_class=Model, get_inputs=get_inputs,
                 get_init_inputs=lambda: [], kind="flashinfer", keeps_dtypes=True,
-                prepare_candidate=prepare, adapt_candidate=adapt,
+                prepare_candidate=prepare, adapt_candidate=adapt, expert=expert(definition),
                 description={"definition": definition.name, "workload": workload.uuid,
                              "axes": dict(workload.axes)})
     return task
+
+
+# -- the expert baseline --------------------------------------------------------------------------
+
+def _reference_eps(reference: str) -> float | None:
+    """The epsilon a norm's reference hard-codes (`EPS = 1e-5`), which FlashInfer's kernel takes
+    as an argument."""
+    found = re.search(r"^\s*EPS\s*=\s*([0-9.eE+-]+)\s*$", reference, re.MULTILINE)
+    try:
+        return float(found.group(1)) if found else None
+    except ValueError:
+        return None
+
+
+def expert(definition: Any) -> Expert | None:
+    """FlashInfer's own kernel for `definition`, called as FlashInfer-Bench's reference tests
+    call it (flashinfer-trace's tests/references): `flashinfer.norm.rmsnorm` for an RMSNorm, and
+    `fused_add_rmsnorm` for one fused with a residual add, which writes its output over
+    `hidden_states` (and the sum over `residual`), so each call needs inputs of its own. None
+    for definitions without one (a gemm's reference is cuBLAS already). Built, it takes the
+    inputs in definition order and returns the outputs as the reference's model does."""
+    inputs, outputs = list(definition.inputs), list(definition.outputs)
+    eps = _reference_eps(definition.reference) if definition.op_type == "rmsnorm" else None
+    if eps is None or outputs != ["output"]:
+        return None
+    fused = inputs == ["hidden_states", "residual", "weight"]
+    if not fused and inputs != ["hidden_states", "weight"]:
+        return None
+
+    def build() -> Any:
+        import flashinfer
+
+        if fused:
+            kernel = flashinfer.norm.fused_add_rmsnorm
+
+            def run(hidden_states: Any, residual: Any, weight: Any) -> tuple[Any, ...]:
+                kernel(hidden_states, residual, weight, eps)
+                return (hidden_states,)
+            return run
+        kernel = flashinfer.norm.rmsnorm
+        return lambda hidden_states, weight: (kernel(hidden_states, weight, eps),)
+
+    name = "fused_add_rmsnorm" if fused else "rmsnorm"
+    return Expert(f"flashinfer.norm.{name}", build)
 
 
 # -- candidates -----------------------------------------------------------------------------------

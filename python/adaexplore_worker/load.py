@@ -33,6 +33,16 @@ class LoadError(Exception):
     """A task or candidate that cannot be used, with the reason in words."""
 
 
+@dataclass(frozen=True)
+class Expert:
+    """A task's expert kernel: the hand-written library kernel a candidate is also timed against
+    (FlashInfer's own for a FlashInfer-Trace definition). `build` imports it and returns a
+    callable that takes the task's inputs and returns its outputs; it raises where the kernel is
+    not available (its package does not import, no GPU)."""
+    name: str  # What is timed, as a user would call it: "flashinfer.norm.rmsnorm".
+    build: Callable[[], Callable[..., Any]]
+
+
 @dataclass
 class Task:
     """A task of any kind, in the one shape the harness's phases use: a model class built with
@@ -55,6 +65,8 @@ class Task:
     # Folders the candidate's import may import from (a Solution's own sources): set by
     # prepare_candidate, on sys.path during the import only.
     import_dirs: list[str] = field(default_factory=list)
+    # The expert kernel the candidate is also timed against (with expert_baseline), if any.
+    expert: Expert | None = None
 
 
 def exec_module(module: types.ModuleType, source: str, filename: str) -> None:

@@ -2,7 +2,9 @@
 fresh inputs every run (new values always; every other run in the previous run's buffers),
 every timed output checked again (`time_candidate`); and the task's own
 baseline, eager and torch.compile'd (`time_baseline`). One loop (`time_series`) times any model
-alone. Reads and fills a context.Context; timing.Timer takes the measurements."""
+alone. The task's expert kernel, where it has one (`prepare_expert`, `time_expert`), is made
+ready in the reference phase, before the candidate is imported, and timed after it like the
+compiled baseline. Reads and fills a context.Context; timing.Timer takes the measurements."""
 
 from __future__ import annotations
 
@@ -64,6 +66,46 @@ def time_compiled(ctx: Context, timer: Timer, rng: random.Random,
         return None
 
 
+def prepare_expert(ctx: Context) -> None:
+    """Imports the task's expert kernel (and lets it compile) and checks it once against the
+    reference on fresh inputs, in a task phase: its import and compilation are neither the
+    candidate's time nor its fault. One that does not import or fails is a note and no baseline;
+    one that disagrees with the reference is timed all the same, and the facts say so."""
+    expert = ctx.task.expert if ctx.task is not None else None
+    if expert is None or not (ctx.o.measure and ctx.o.expert_baseline):
+        return
+    assert ctx.ref_model is not None
+    o = ctx.o
+    try:
+        kernel = expert.build()
+        x = ctx.make_inputs(o.seed * 7919 + 2, "task", on_device=True)
+        with torch.no_grad():
+            want = ctx.ref_model(*inputs.clone_inputs(x))
+            got = kernel(*x)  # Last: an expert may write over its inputs.
+        agrees, detail, error = _revalidate(got, want, o.criterion, o.atol, o.rtol)
+        if ctx.on_gpu:
+            torch.cuda.synchronize(ctx.device)
+    except Exception as e:  # noqa: BLE001 - any failure means the same: no expert baseline.
+        ctx.facts["notes"].append(
+            f"expert baseline {expert.name} unavailable: {type(e).__name__}: {e}"[:500])
+        return
+    ctx.expert_kernel = kernel
+    ctx.facts["expert"] = {"name": expert.name, "agrees": agrees,
+                           "relative_error": round(error, 9), **detail}
+
+
+def time_expert(ctx: Context, timer: Timer, rng: random.Random) -> list[float] | None:
+    """The expert kernel's timed runs, each on fresh inputs (it may write over them)."""
+    if ctx.expert_kernel is None:
+        return None
+    try:
+        return time_series(ctx, timer, ctx.expert_kernel, rng)
+    except Exception as e:  # noqa: BLE001
+        ctx.facts["notes"].append(f"expert baseline failed: {type(e).__name__}: {e}"[:500])
+        ctx.facts.pop("expert", None)
+        return None
+
+
 def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
                   compiled: Any) -> dict[str, Any]:
     """The task's own Model timed eagerly (and `compiled`, when there is one)."""
@@ -75,6 +117,9 @@ def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
                                   lambda: time_series(ctx, timer, ctx.ref_model, rng, fixed))}
     if compiled is not None:
         timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
+    expert = time_expert(ctx, timer, rng)
+    if expert is not None:
+        timing["expert_ms"] = expert
     return timing
 
 
@@ -159,6 +204,9 @@ def time_candidate(ctx: Context) -> None:
         compiled = compile_reference(ctx, rng)
         if compiled is not None:
             timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
+    expert = time_expert(ctx, timer, rng)
+    if expert is not None:
+        timing["expert_ms"] = expert
     ctx.facts["timing"] = timing
 
 

@@ -93,6 +93,7 @@ class JobOptions:
     revalidate_rtol: float
     l2_flush: bool
     compile_baseline: bool
+    expert_baseline: bool  # Also time the task's expert kernel, where it has one (Task.expert).
     generate_on: Literal["device", "cpu"]
     measure: bool
     time_only_if_correct: bool
@@ -172,6 +173,7 @@ class Facts(TypedDict, total=False):
     threads_started: int
     null_kernels: dict
     roofline: dict
+    expert: dict  # The task's expert kernel, ready: {name, agrees, relative_error[, problem]}.
     poisoned_free_blocks: int
     timing: dict
     kernel_trace: dict

@@ -41,11 +41,11 @@ def task_file(path: str, kind: str = "kernelbench", workload: dict[str, Any] | N
 
 class Worker:
     def __init__(self, tmp: Path, slots: int = 1, reference_cache_mb: float = 0,
-                 ahead: int = 0) -> None:
+                 ahead: int = 0, env: dict[str, str] | None = None) -> None:
         self.scratch = tmp
         ours, theirs = socket.socketpair()
         self.sock = ours
-        env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(PYTHON_DIR))
+        env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(PYTHON_DIR), **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "adaexplore_worker", "--fd", str(theirs.fileno()),
              "--device", "cpu", "--scratch", str(tmp), "--slots", str(slots),

@@ -18,12 +18,17 @@ def test_only_the_scratch_folder_and_the_caches_stay_writable(tmp_path: Path,
                                                               monkeypatch) -> None:
     scratch, cache, outside = tmp_path / "scratch", tmp_path / "cache", tmp_path / "outside"
     monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
+    monkeypatch.setenv("FLASHINFER_WORKSPACE_BASE", str(outside / "home"))
+    (outside / "home").mkdir(parents=True)  # Exists: a write there fails as read-only, not absent.
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "fake_flashinfer"))  # Importable.
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # The namespace is this process's; the test's own stays as it was.
         facts = containment.apply(True, str(scratch))
         wrote = []
-        for path in (scratch / "a", cache / "b", outside, Path("/dev/shm") / f"adx-{os.getpid()}"):
+        kernels = outside / "home" / ".cache" / "flashinfer" / "c"
+        for path in (scratch / "a", cache / "b", kernels, outside / "home" / "d",
+                     Path("/dev/shm") / f"adx-{os.getpid()}"):
             try:
                 path.write_text("x")
                 wrote.append(path.name)
@@ -37,5 +42,5 @@ def test_only_the_scratch_folder_and_the_caches_stay_writable(tmp_path: Path,
     os.waitpid(pid, 0)
     answer = os.read(read, 4096).decode().split()
     assert answer[0] == "True"
-    assert answer[1:3] == ["a", "b"] and "outside" not in answer and len(answer) == 4
+    assert answer[1:4] == ["a", "b", "c"] and "d" not in answer and len(answer) == 5
     (tmp_path / "after").write_text("y")  # Outside the child, nothing changed.

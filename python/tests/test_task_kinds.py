@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import EXAMPLES, Worker
+from conftest import EXAMPLES, PYTHON_DIR, Worker
 
 FI = EXAMPLES / "flashinfer"
 TB = EXAMPLES / "tritonbench"
@@ -160,3 +160,75 @@ def test_what_escapes_the_reference_phase_is_the_tasks(worker: Worker, tmp_path:
     task.write_text(source)
     facts = tb(worker, task, TB / "scale_add_candidate.py")
     assert facts["status"] == "task_error", facts
+
+
+# -- the expert baseline: FlashInfer's own kernel, here the fake package in fake_flashinfer/ ------
+
+FUSED = FI / "definitions" / "rmsnorm" / "fused_add_rmsnorm_h64.json"
+FAKE_FLASHINFER = Path(__file__).resolve().parent / "fake_flashinfer"
+
+
+@pytest.fixture(scope="module")
+def expert_worker(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("expert")
+    mode = tmp / "mode"
+    w = Worker(tmp, env={"PYTHONPATH": f"{PYTHON_DIR}{os.pathsep}{FAKE_FLASHINFER}",
+                         "FAKE_FLASHINFER_MODE_FILE": str(mode)})
+    w.mode = mode  # type: ignore[attr-defined]
+    yield w
+    w.close()
+
+
+def with_mode(worker: Worker, mode: str) -> Worker:
+    worker.mode.write_text(mode)  # type: ignore[attr-defined]
+    return worker
+
+
+def test_without_flashinfer_there_is_no_expert_baseline_and_a_note_says_why(
+        worker: Worker) -> None:
+    facts = fi(worker, RMS, FI / "solutions" / "rmsnorm_h64_triton.py")
+    assert passed(facts) and facts["timing"]["candidate_ms"]
+    assert "expert_ms" not in facts["timing"] and "expert" not in facts
+    assert any("expert baseline flashinfer.norm.rmsnorm unavailable: ModuleNotFoundError" in n
+               for n in facts["notes"]), facts["notes"]
+
+
+@pytest.mark.parametrize(("definition", "candidate", "name"), [
+    (RMS, "rmsnorm_h64_triton.py", "flashinfer.norm.rmsnorm"),
+    (FUSED, "fused_add_rmsnorm_h64.py", "flashinfer.norm.fused_add_rmsnorm")])
+def test_flashinfers_kernel_is_timed_beside_the_candidate(expert_worker: Worker, definition: Path,
+                                                          candidate: str, name: str) -> None:
+    facts = fi(with_mode(expert_worker, ""), definition, FI / "solutions" / candidate,
+               workloads(definition)[1])
+    assert passed(facts), facts.get("error") or facts["trials"]
+    assert facts["expert"]["name"] == name
+    assert facts["expert"]["agrees"] is True, facts["expert"]
+    timing = facts["timing"]
+    assert len(timing["expert_ms"]) == len(timing["candidate_ms"]) == 3
+    assert all(ms > 0 for ms in timing["expert_ms"])
+    assert "expert" in facts["phases"] or "reference.expert" in facts["phases"]
+
+
+def test_an_expert_that_disagrees_is_said_so_and_one_that_fails_is_a_note(
+        expert_worker: Worker) -> None:
+    candidate = FI / "solutions" / "rmsnorm_h64_triton.py"
+    wrong = fi(with_mode(expert_worker, "wrong"), RMS, candidate)
+    assert passed(wrong), "the expert's error is not the candidate's"
+    assert wrong["expert"]["agrees"] is False and wrong["expert"]["problem"] == "values"
+    assert len(wrong["timing"]["expert_ms"]) == 3
+    broken = fi(with_mode(expert_worker, "broken"), RMS, candidate)
+    assert passed(broken) and "expert_ms" not in broken["timing"] and "expert" not in broken
+    assert any("unavailable: RuntimeError: the fake kernel is broken" in n
+               for n in broken["notes"]), broken["notes"]
+
+
+def test_expert_baseline_off_and_definitions_without_one(expert_worker: Worker) -> None:
+    off = expert_worker.evaluate(str(RMS), str(FI / "solutions" / "rmsnorm_h64_triton.py"),
+                                 kind="flashinfer", workload=workloads(RMS)[1],
+                                 data_root=str(RMS.parents[2]), timeout_s=120,
+                                 options=dict(KIND_OPTIONS, expert_baseline=False))
+    assert passed(off) and "expert_ms" not in off["timing"]
+    assert not any("expert" in n for n in off["notes"])
+    gemm = fi(with_mode(expert_worker, ""), GEMM, FI / "solutions" / "gemm_n16_k32_triton.py",
+              workloads(GEMM)[2])
+    assert passed(gemm) and "expert_ms" not in gemm["timing"] and "expert" not in gemm

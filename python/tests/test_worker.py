@@ -11,7 +11,7 @@ from adaexplore_worker import PROTOCOL_VERSION
 
 def test_hello_describes_the_worker(worker: Worker) -> None:
     hello = worker.hello
-    assert hello["protocol"] == PROTOCOL_VERSION == 3
+    assert hello["protocol"] == PROTOCOL_VERSION == 4
     assert hello["device"]["kind"] == "cpu"
     assert hello["triton_interpret"] is True
     assert hello["torch"] and hello["triton"]
@@ -494,6 +494,10 @@ def test_a_stop_signal_from_outside_is_said_and_nothing_outlives_the_worker(tmp_
         assert len(stopping) == 1 and stopping[0]["external"] is True, stopping
         assert "SIGTERM from pid" in stopping[0]["reason"]
         assert w.proc.wait(timeout=20) == 128 + 15
+        # SIGKILL is sent before the worker exits, and takes effect a moment later.
+        deadline = time.monotonic() + 10
+        while _alive(daemon) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert not _alive(daemon)
     finally:
         w.close()

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cli/devices.h"
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
@@ -18,6 +19,7 @@
 #include "store/run_db.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
+#include "task/problems.h"
 #include "task/source_file.h"
 
 namespace adaexplore {
@@ -127,10 +129,13 @@ Result<std::string> ResolveSuite(const std::string& suite, const std::string& ke
     root = env != nullptr ? env : "";
   }
   if (root.empty()) {
-    return InvalidArgument(
-        fmt::format("{} needs a KernelBench checkout: pass --kernelbench DIR "
-                    "or set KERNELBENCH_DIR",
-                    suite));
+    root = DefaultSuiteDir(kKernelBenchSuite, ProjectRoot());
+    if (!fs::is_directory(root)) {
+      return InvalidArgument(
+          fmt::format("{} needs a KernelBench checkout: pass --kernelbench DIR or set "
+                      "KERNELBENCH_DIR (no {} either)",
+                      suite, root));
+    }
   }
   for (const fs::path& dir : {fs::path(root) / level, fs::path(root) / "KernelBench" / level}) {
     if (fs::is_directory(dir)) {
@@ -143,9 +148,15 @@ Result<std::string> ResolveSuite(const std::string& suite, const std::string& ke
 void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   CLI::App* bench = app.add_subcommand(
       "bench", "Search a whole suite with one or more methods, then report the metrics");
-  bench->add_option("--suite", f.suite, "Folder of tasks, or kernelbench:level1|2|3")->required();
+  bench->add_option("--suite", f.suite, "Folder of tasks, or kernelbench:level1|2|3");
+  bench->add_option("--level", f.level, "KernelBench's level: --suite kernelbench:levelN")
+      ->check(CLI::Range(1, 4));
+  bench->add_option("--problem", f.problems,
+                    "Only these problem numbers: 40, 1-10 or 1,4,9 (the number a file name "
+                    "starts with)");
   bench->add_option("--kernelbench", f.kernelbench_dir,
-                    "KernelBench checkout for kernelbench:levelN (default $KERNELBENCH_DIR)");
+                    "KernelBench checkout for kernelbench:levelN (default $KERNELBENCH_DIR, "
+                    "else ../shared/data/kernelbench)");
   bench->add_option("--limit", f.limit, "Only the first K tasks by problem number")
       ->check(CLI::PositiveNumber);
   bench->add_option("--method", f.methods, "adaexplore, ps, ir (comma-separated: several runs)")
@@ -179,7 +190,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--device", r.device, "auto (default), cuda or cpu");
   bench->add_option("--gpus", r.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
   bench->add_option("--slots", r.slots, "Evaluations per device at once (default 2 per GPU)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, kMaxSlots));
   bench->add_option("--python", r.python, "Python interpreter with torch and triton");
   AddSettingFlags(*bench, EvalSettingTable(), r.eval_settings);
   bench->add_flag("--no-cache", r.no_cache, "Neither read nor write the result cache");
@@ -190,10 +201,40 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--log-level", r.log_level, "trace, debug, info, warn (default), error");
 }
 
-Result<int> RunBench(const BenchFlags& f) {
+Result<int> RunBench(const BenchFlags& given) {
+  BenchFlags f = given;
+  if (f.level != 0) {
+    const std::string level = fmt::format("kernelbench:level{}", f.level);
+    if (!f.suite.empty() && f.suite != level) {
+      return InvalidArgument(
+          fmt::format("--level {} and --suite {} name different suites", f.level, f.suite));
+    }
+    f.suite = level;
+  }
+  if (f.suite.empty()) {
+    return InvalidArgument(
+        "bench needs its tasks: --level N, --suite kernelbench:levelN or "
+        "--suite FOLDER");
+  }
   ASSIGN_OR_RETURN(std::string dir, ResolveSuite(f.suite, f.kernelbench_dir));
   ASSIGN_OR_RETURN(std::vector<std::string> paths, ListPythonFiles(dir));
   std::sort(paths.begin(), paths.end(), ByProblem);
+  if (!f.problems.empty()) {
+    ASSIGN_OR_RETURN(std::vector<int> ids, ParseProblemIds(f.problems));
+    std::vector<std::string> chosen;
+    for (int id : ids) {
+      auto it = std::find_if(paths.begin(), paths.end(), [&](const std::string& path) {
+        const std::string name = fs::path(path).filename().string();
+        return name.starts_with(std::to_string(id) + "_");
+      });
+      if (it == paths.end()) {
+        return InvalidArgument(
+            fmt::format("{} has no problem {} (no {}_*.py in {})", f.suite, id, id, dir));
+      }
+      chosen.push_back(*it);
+    }
+    paths = std::move(chosen);
+  }
   if (f.limit && paths.size() > static_cast<size_t>(*f.limit)) {
     paths.resize(static_cast<size_t>(*f.limit));
   }

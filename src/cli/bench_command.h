@@ -27,8 +27,10 @@
 namespace adaexplore {
 
 struct BenchFlags {
-  std::string suite;
+  std::string suite;  // A folder, or kernelbench:levelN (what --level N sets).
   std::string kernelbench_dir;
+  int level = 0;             // --level N: kernelbench:levelN.
+  std::string problems;      // --problem IDS: only those problem numbers (task/problems.h).
   std::optional<int> limit;  // Unset: every task.
   std::vector<std::string> methods = {"adaexplore"};
   std::string html;

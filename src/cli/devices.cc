@@ -51,6 +51,9 @@ std::vector<std::string> QueryNvidiaSmi() {
 }  // namespace
 
 Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices) {
+  if (requested != "auto" && requested != "cuda" && requested != "cpu") {
+    return InvalidArgument("--device must be auto, cuda or cpu, not '" + requested + "'");
+  }
   if (requested == "cpu") {
     return DevicePlan{.kind = "cpu"};
   }

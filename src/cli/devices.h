@@ -15,7 +15,11 @@ struct DevicePlan {
   std::vector<std::string> gpus;  // CUDA_VISIBLE_DEVICES value for each worker.
 };
 
-// `requested` is "auto", "cuda" or "cpu"; `indices` restricts the GPUs (empty: all visible).
+// The most evaluations --slots lets one device run at once.
+inline constexpr int kMaxSlots = 1024;
+
+// `requested` is "auto", "cuda" or "cpu" (anything else is an error naming it); `indices`
+// restricts the GPUs (empty: all visible).
 Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices);
 
 }  // namespace adaexplore

@@ -33,6 +33,13 @@ TEST_F(DevicesTest, CpuOnRequest) {
   EXPECT_EQ(plan->kind, "cpu");
 }
 
+TEST_F(DevicesTest, AnUnknownDeviceIsAnErrorNamingIt) {
+  Result<DevicePlan> plan = PlanDevices("tpu", {});
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(plan.status().message().find("not 'tpu'"), std::string::npos);
+}
+
 TEST_F(DevicesTest, VisibleDevicesBecomeOneWorkerEach) {
   setenv("CUDA_VISIBLE_DEVICES", "2, 5", 1);
   Result<DevicePlan> plan = PlanDevices("auto", {});

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "cli/devices.h"
 #include "cli/output.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
@@ -118,7 +119,7 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--device", f.device, "auto (default), cuda or cpu");
   eval->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
   eval->add_option("--slots", f.slots, "Evaluations per device at once (default 2 per GPU)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, kMaxSlots));
   AddSettingFlags(*eval, EvalSettingTable(), f.settings);
   eval->add_option("--python", f.python, "Python interpreter with torch and triton");
   eval->add_option("--cache", f.cache_path, "Result cache (SQLite) path");

@@ -81,6 +81,25 @@ TEST(EvalFlagsTest, EveryEvaluationSettingHasItsFlagOnEveryCommand) {
   }
 }
 
+// A boolean setting's --no- form turns it off, whatever its default (expert_baseline is on).
+TEST(EvalFlagsTest, EveryBooleanSettingHasANoForm) {
+  for (const Setting<EvalProfile>& s : EvalSettingTable()) {
+    if (s.kind != SettingKind::kBoolean) {
+      continue;
+    }
+    CLI::App app;
+    EvalFlags eval;
+    AddEvalCommand(app, eval);
+    const std::string flag = "--no-" + std::string(s.flag).substr(2);
+    std::vector<const char*> argv = {"adaexplore", "eval", flag.c_str()};
+    ASSERT_NO_THROW(app.parse(static_cast<int>(argv.size()), argv.data())) << flag;
+    Config config;
+    ASSERT_TRUE(s.set(config.profile, nlohmann::json(true)).ok());
+    ASSERT_TRUE(ApplyEvalFlags(eval, config).ok()) << flag;
+    EXPECT_EQ(s.get(config.profile), nlohmann::json(false)) << flag;
+  }
+}
+
 TEST(EvalFlagsTest, AFlagOutOfRangeIsAnErrorNamingIt) {
   for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
            {"trials", "0"}, {"timeout_s", "-5"}, {"precision", "fp8"}, {"warmup_runs", "x"}}) {

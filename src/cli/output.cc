@@ -51,6 +51,9 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     if (r.speedup_compiled) {
       line += fmt::format("  {:.2f}x vs torch.compile", *r.speedup_compiled);
     }
+    if (r.speedup_expert) {
+      line += fmt::format("  {:.2f}x vs {}", *r.speedup_expert, r.expert);
+    }
     if (!r.timing_meaningful) {
       line += "  [CPU interpreter: timing not meaningful]";
     }
@@ -129,7 +132,7 @@ std::string FormatJsonLine(const EvalResult& r) {
   if (r.facts.is_object()) {
     for (const char* key :
          {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "waited_s", "limit_s", "notes",
-          "kernel_trace", "reference_cache", "containment", "workloads"}) {
+          "kernel_trace", "reference_cache", "containment", "workloads", "expert"}) {
       if (r.facts.contains(key)) {
         details[key] = r.facts[key];
       }

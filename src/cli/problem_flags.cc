@@ -1,32 +1,47 @@
 #include "cli/problem_flags.h"
 
+#include <fmt/format.h>
+
 #include "cli/run_setup.h"
 #include "task/problems.h"
 
 namespace adaexplore {
 
 void AddProblemFlags(CLI::App* command, ProblemFlags& f) {
+  command->add_option("--level", f.level,
+                      "With --problem: KernelBench's level (1-4); implies --suite kernelbench");
   command->add_option("--suite", f.suite,
-                      "With --problem: the benchmark whose numbering it uses (tritonbench-g)");
+                      "With --problem: the benchmark whose numbering it uses (kernelbench, "
+                      "tritonbench-g)");
   command->add_option("--problem", f.problems,
-                      "Problems of --suite by number: 7, 1-10 or 1,4,9 (1-based, as the "
-                      "reference release numbers them)");
+                      "Problems by number: 40, 1-10 or 1,4,9 (KernelBench: the number its file "
+                      "name starts with; TritonBench-G: the reference release's 1-based ids)");
   command->add_option("--suite-dir", f.suite_dir,
                       "The suite's folder (default ../shared/data/<suite> beside the project)");
 }
 
 Result<std::vector<std::string>> ProblemTaskFiles(const ProblemFlags& f) {
-  if (f.suite.empty() && f.problems.empty()) {
+  if (f.suite.empty() && f.problems.empty() && f.level == 0) {
     return std::vector<std::string>();
   }
-  if (f.suite.empty() || f.problems.empty()) {
+  const std::string suite =
+      f.suite.empty() && f.level != 0 ? std::string(kKernelBenchSuite) : f.suite;
+  if (f.problems.empty()) {
     return InvalidArgument(
-        "--suite and --problem go together: --suite tritonbench-g --problem "
-        "1-20");
+        "--problem is missing: --level 2 --problem 1-10, or --suite tritonbench-g --problem 1-20");
+  }
+  if (suite.empty()) {
+    return InvalidArgument(fmt::format(
+        "--problem {} needs its benchmark: --level N (KernelBench) or --suite tritonbench-g",
+        f.problems));
+  }
+  if (suite == kKernelBenchSuite && f.level == 0) {
+    return InvalidArgument("--suite kernelbench needs --level: --level 2 --problem 1-10");
   }
   ASSIGN_OR_RETURN(std::vector<int> ids, ParseProblemIds(f.problems));
-  return ProblemFiles(
-      f.suite, f.suite_dir.empty() ? DefaultSuiteDir(f.suite, ProjectRoot()) : f.suite_dir, ids);
+  return ProblemFiles(suite,
+                      f.suite_dir.empty() ? DefaultSuiteDir(suite, ProjectRoot()) : f.suite_dir,
+                      ids, f.level);
 }
 
 }  // namespace adaexplore

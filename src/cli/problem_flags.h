@@ -1,7 +1,7 @@
 #pragma once
 
-// --suite NAME --problem IDS [--suite-dir DIR]: tasks addressed by their benchmark's numbering
-// (task/problems.h), for `eval` and `run`.
+// --level N --problem IDS, or --suite NAME --problem IDS [--suite-dir DIR]: tasks addressed by
+// their benchmark's numbering (task/problems.h), for `eval`, `run` and `bench`.
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -12,15 +12,16 @@
 namespace adaexplore {
 
 struct ProblemFlags {
-  std::string suite;
+  std::string suite;  // Empty with a --level: kernelbench.
+  int level = 0;      // KernelBench's level; 0: none given.
   std::string problems;
   std::string suite_dir;  // Empty: ../shared/data/<suite> beside the project.
 };
 
 void AddProblemFlags(CLI::App* command, ProblemFlags& f);
 
-// The task files the flags name; none when neither --suite nor --problem was given, an error
-// when only one was.
+// The task files the flags name; none when none of them was given, an error naming what is
+// missing when only some were.
 Result<std::vector<std::string>> ProblemTaskFiles(const ProblemFlags& f);
 
 }  // namespace adaexplore

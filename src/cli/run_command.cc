@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "adapt/skill_memory.h"
+#include "cli/devices.h"
 #include "cli/eval_command.h"
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
@@ -18,6 +19,7 @@
 #include "store/run_db.h"
 #include "sys/file_lock.h"
 #include "sys/fs.h"
+#include "sys/new_file_guard.h"
 #include "sys/signals.h"
 
 namespace adaexplore {
@@ -106,7 +108,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--device", f.device, "auto (default), cuda or cpu");
   run->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
   run->add_option("--slots", f.slots,
-                  "Evaluations per device at once; timing stays exclusive (default 2 per GPU)");
+                  "Evaluations per device at once; timing stays exclusive (default 2 per GPU)")
+      ->check(CLI::Range(1, kMaxSlots));
   run->add_option("--python", f.python, "Python interpreter with torch and triton");
   AddSettingFlags(*run, EvalSettingTable(), f.eval_settings);
   run->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
@@ -212,6 +215,8 @@ Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const Ru
 Result<int> RunSearch(const RunFlags& flags) {
   ASSIGN_OR_RETURN(Config config, LoadRunConfig(flags));
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  // A command that fails before its search starts leaves no database it created behind.
+  NewFileGuard created(flags.db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(flags.db_path));
   // One process at a time runs from a database: a second `run --resume` of a run still going
   // refuses at once rather than racing it to the same steps. Held until this function returns.
@@ -248,6 +253,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                    StartLlmClient(config, flags, spec.model, logger));
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), flags.db_path, logger, guard));
+  created.Keep();
   ASSIGN_OR_RETURN(
       const RunOutcome outcome,
       RunWithProgress(*session, *llm, resumed ? std::optional<int64_t>(resumed->id) : std::nullopt,

@@ -1,6 +1,7 @@
 #include "cli/run_setup.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -201,6 +202,11 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
   const std::string python = ResolvePython(config, root);
   const std::string python_path = (fs::path(root) / "python").string();
   const std::string triton_cache = DefaultCacheDirectory() + "/triton";
+  // FlashInfer (the expert baseline) caches the kernels it compiles below $HOME, which a job's
+  // process sets to its own folder: the user's home keeps them across jobs, unless they chose.
+  const char* home = std::getenv("HOME");
+  const std::string flashinfer_base =
+      std::getenv("FLASHINFER_WORKSPACE_BASE") == nullptr && home != nullptr ? home : "";
   std::vector<WorkerSpec> specs;
   auto base = [&](std::string label) {
     WorkerSpec spec;
@@ -211,6 +217,9 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     spec.read_only_fs = !config.profile.writable_fs;
     spec.label = std::move(label);
     spec.env = {{"TRITON_CACHE_DIR", triton_cache}};
+    if (!flashinfer_base.empty()) {
+      spec.env.emplace_back("FLASHINFER_WORKSPACE_BASE", flashinfer_base);
+    }
     return spec;
   };
   if (plan.kind == "cpu") {

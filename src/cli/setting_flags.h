@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -36,8 +37,12 @@ void AddSettingFlags(CLI::App& command, const std::vector<Setting<Target>>& tabl
     const std::string name(s.name);
     const std::string help = fmt::format("{} ({})", s.help, s.default_text);
     if (s.kind == SettingKind::kBoolean) {
-      command.add_flag_callback(
-          std::string(s.flag), [&flags, name] { flags.given[name] = "true"; }, help);
+      // --flag sets it, --no-flag clears it (what a setting that is on by default needs).
+      const std::string flag(s.flag);
+      command.add_flag_function(
+          fmt::format("{},!--no-{}", flag, flag.substr(2)),
+          [&flags, name](std::int64_t count) { flags.given[name] = count > 0 ? "true" : "false"; },
+          help);
     } else {
       command.add_option_function<std::string>(
           std::string(s.flag), [&flags, name](const std::string& v) { flags.given[name] = v; },

@@ -87,8 +87,10 @@ bool PassesToCandidates(std::string_view name) {
                                                 "CONDA_PREFIX",
                                                 "XDG_CACHE_HOME"};
   static constexpr std::string_view kPrefixes[] = {
-      "LC_",   "CUDA_",    "NVIDIA_", "CUBLAS", "CUDNN_", "NCCL_", "NVCC_",     "CUPTI_",
-      "TORCH", "PYTORCH_", "TRITON_", "OMP_",   "MKL_",   "KMP_",  "OPENBLAS_", "PYTHON"};
+      "LC_", "CUDA_", "NVIDIA_", "CUBLAS", "CUDNN_", "NCCL_", "NVCC_", "CUPTI_", "TORCH",
+      "PYTORCH_", "TRITON_", "OMP_", "MKL_", "KMP_", "OPENBLAS_", "PYTHON",
+      // The expert baseline's package and its loader: where compiled kernels are cached, targets.
+      "FLASHINFER_", "TVM_FFI_"};
   if (IsCredentialVariable(name)) {
     return false;
   }

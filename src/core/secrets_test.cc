@@ -29,7 +29,7 @@ TEST(SecretsTest, RecognisesCredentialVariables) {
 TEST(SecretsTest, OnlyAllowlistedVariablesPassToCandidates) {
   for (const char* name :
        {"PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "TORCH_HOME", "TRITON_CACHE_DIR",
-        "PYTHONPATH", "LD_LIBRARY_PATH", "OMP_NUM_THREADS"}) {
+        "PYTHONPATH", "LD_LIBRARY_PATH", "OMP_NUM_THREADS", "FLASHINFER_WORKSPACE_BASE"}) {
     EXPECT_TRUE(PassesToCandidates(name)) << name;
   }
   // Secrets under names no denylist guesses, and credentials under allowed prefixes.

@@ -324,6 +324,29 @@ void ClassifyTiming(const json& timing, const EvalProfile& p, EvalResult& r) {
   }
 }
 
+// The task's expert kernel (facts.expert: its name and whether it agreed with the reference,
+// timing.expert_ms): a speedup over it only when it computes what the reference does.
+void ClassifyExpert(const json& facts, const json& timing, const EvalProfile& p, EvalResult& r) {
+  const json expert = facts.value("expert", json::object());
+  const TimingStats stats = ComputeTimingStats(Samples(timing, "expert_ms"));
+  if (!expert.is_object() || !expert.contains("name") || stats.runs == 0) {
+    return;
+  }
+  r.expert = expert.value("name", "");
+  r.expert_timing = stats;
+  if (!expert.value("agrees", false)) {
+    r.findings.push_back(fmt::format(
+        "expert baseline {} does not match the reference within the profile's tolerance "
+        "(relative error {:.3g}): no speedup over it is given",
+        r.expert, expert.value("relative_error", 0.0)));
+    return;
+  }
+  const double c = r.candidate_timing ? r.candidate_timing->Of(p.statistic) : 0;
+  if (c > 0) {
+    r.speedup_expert = stats.Of(p.statistic) / c;
+  }
+}
+
 // Rejects on the first finding whose rule the profile rejects: `static` findings come from the
 // source, `runtime_findings` from what the candidate's code did (audit hook, ancestry,
 // torch.compile counters).
@@ -460,6 +483,7 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
                      measured, *r.speed_of_light_ms));
   r.speedup.reset();
   r.speedup_compiled.reset();
+  r.speedup_expert.reset();
   return true;
 }
 
@@ -804,6 +828,7 @@ void ClassifyChecked(const json& facts, const EvalProfile& profile, EvalResult& 
   NoteReducedPrecision(trials, profile, r);
   if (!timing.empty()) {
     ClassifyTiming(timing, profile, r);
+    ClassifyExpert(facts, timing, profile, r);
   }
   r.speed_of_light_ms = SpeedOfLightMs(facts, ceilings);
   ClassifySpeedOfLight(profile, r);

@@ -44,6 +44,35 @@ TEST(ClassifyTest, CorrectWithSpeedup) {
   EXPECT_EQ(r.statistic, Statistic::kMedian);
 }
 
+// FlashInfer's own kernel timed beside the candidate: a speedup over it when it computes what the
+// reference does, a finding and no figure when it does not; the verdict is the candidate's alone.
+TEST(ClassifyTest, TheExpertBaselineGivesASpeedupOnlyWhenItAgreesWithTheReference) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);
+  facts["timing"]["expert_ms"] = json::array({1.0, 1.0, 1.0});
+  facts["expert"] = {{"name", "flashinfer.norm.rmsnorm"}, {"agrees", true}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
+  EXPECT_EQ(r.expert, "flashinfer.norm.rmsnorm");
+  ASSERT_TRUE(r.speedup_expert && r.expert_timing);
+  EXPECT_DOUBLE_EQ(*r.speedup_expert, 2.0);
+  EXPECT_DOUBLE_EQ(r.expert_timing->median_ms, 1.0);
+
+  facts["expert"]["agrees"] = false;
+  facts["expert"]["relative_error"] = 0.5;
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_FALSE(r.speedup_expert.has_value());
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_NE(r.findings[0].find("flashinfer.norm.rmsnorm does not match the reference"),
+            std::string::npos)
+      << r.findings[0];
+
+  facts.erase("expert");  // Timed runs without the fact that says what ran: nothing is claimed.
+  r = ClassifyFacts(facts);
+  EXPECT_FALSE(r.speedup_expert.has_value());
+  EXPECT_EQ(r.expert, "");
+}
+
 json TracedFacts(double own_us, double pytorch_us) {
   return {{"status", "ok"},
           {"trials", {PassingTrial(0)}},

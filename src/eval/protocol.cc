@@ -298,6 +298,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"threads_started", "integer"},
       {"null_kernels", "object"},
       {"roofline", "object"},
+      {"expert", "object"},
       {"poisoned_free_blocks", "integer"},
       {"timing", "object"},
       {"kernel_trace", "object"},

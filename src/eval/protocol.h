@@ -26,7 +26,7 @@
 
 namespace adaexplore {
 
-inline constexpr int kProtocolVersion = 3;
+inline constexpr int kProtocolVersion = 4;
 
 // The job options that take one of a few values, each sent as its name.
 enum class DeviceKind { kCuda, kCpu };
@@ -139,6 +139,7 @@ struct JobOptions {
   double revalidate_rtol = 2e-4;
   bool l2_flush = true;
   bool compile_baseline = false;  // Also time torch.compile(reference).
+  bool expert_baseline = true;    // Also time the task's expert kernel, where it has one.
   GenerateOn generate_on = GenerateOn::kDevice;
   bool measure = true;  // Time correct candidates.
   bool time_only_if_correct = true;
@@ -181,6 +182,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("revalidate_rtol", o.revalidate_rtol);
   visit("l2_flush", o.l2_flush);
   visit("compile_baseline", o.compile_baseline);
+  visit("expert_baseline", o.expert_baseline);
   visit("generate_on", o.generate_on);
   visit("measure", o.measure);
   visit("time_only_if_correct", o.time_only_if_correct);

@@ -140,6 +140,15 @@ std::vector<EvalSetting> MakeTable() {
                 .default_text = "false",
                 .help = "also time torch.compile(reference)"},
                &JobOptions::compile_baseline),
+      JobBound({.name = "expert_baseline",
+                .kind = SettingKind::kBoolean,
+                .flag = "--expert-baseline",
+                .job_option = "expert_baseline",
+                .fingerprint = true,
+                .default_text = "true",
+                .help = "also time the task's expert kernel where it has one (FlashInfer's own "
+                        "for its rmsnorm definitions, where flashinfer imports)"},
+               &JobOptions::expert_baseline),
   };
 }
 

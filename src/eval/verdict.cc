@@ -125,6 +125,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"reference", r.reference_timing ? ToJson(*r.reference_timing) : nlohmann::json(nullptr)},
       {"compiled_reference", r.compiled_reference_timing ? ToJson(*r.compiled_reference_timing)
                                                          : nlohmann::json(nullptr)},
+      {"expert", r.expert_timing ? ToJson(*r.expert_timing) : nlohmann::json(nullptr)},
   };
   return {
       {"task", r.task},
@@ -135,6 +136,8 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"check", r.check},
       {"speedup", OptionalJson(r.speedup)},
       {"speedup_compiled", OptionalJson(r.speedup_compiled)},
+      {"speedup_expert", OptionalJson(r.speedup_expert)},
+      {"expert", r.expert},
       {"passed_trials", r.passed_trials},
       {"max_abs_err", OptionalJson(r.max_abs_err)},
       {"max_rel_err", OptionalJson(r.max_rel_err)},
@@ -165,6 +168,8 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.check = j.value("check", "");
   r.speedup = OptionalDouble(j, "speedup");
   r.speedup_compiled = OptionalDouble(j, "speedup_compiled");
+  r.speedup_expert = OptionalDouble(j, "speedup_expert");
+  r.expert = j.value("expert", "");
   r.passed_trials = j.value("passed_trials", false);
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
   r.max_rel_err = OptionalDouble(j, "max_rel_err");
@@ -190,6 +195,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
     r.candidate_timing = OptionalStats(t, "candidate");
     r.reference_timing = OptionalStats(t, "reference");
     r.compiled_reference_timing = OptionalStats(t, "compiled_reference");
+    r.expert_timing = OptionalStats(t, "expert");
   }
   r.profile = j.value("profile", "");
   r.device = j.value("device", "");

@@ -93,9 +93,14 @@ struct EvalResult {
   std::string error_text;  // Full traceback or detail, for people and the skill memory.
   std::optional<double> speedup;           // Reference / candidate on the profile's statistic.
   std::optional<double> speedup_compiled;  // torch.compile'd reference / candidate, when timed.
+  // The task's expert kernel / candidate, when the task has one (FlashInfer's own kernel for a
+  // FlashInfer-Trace definition), it ran, and it agreed with the reference.
+  std::optional<double> speedup_expert;
+  std::string expert;  // That kernel's name ("flashinfer.norm.rmsnorm"), whenever it was timed.
   std::optional<TimingStats> candidate_timing;
   std::optional<TimingStats> reference_timing;
   std::optional<TimingStats> compiled_reference_timing;
+  std::optional<TimingStats> expert_timing;
   bool timing_meaningful = false;  // False on the CPU (Triton's interpreter).
   // Every correctness trial ran and passed. True for a correct kernel, and for one stopped
   // later (a timeout while timing): a slow correct kernel, told from one that never finished.

@@ -49,7 +49,14 @@ TEST(EvalResultTest, JsonRoundTrip) {
   r.statistic = Statistic::kMedian;
   r.timing_meaningful = true;
   r.passed_trials = true;
+  r.expert = "flashinfer.norm.rmsnorm";
+  r.expert_timing = ComputeTimingStats({4, 5, 6});
+  r.speedup_expert = 2.5;
   EvalResult back = EvalResultFromJson(ToJson(r));
+  EXPECT_EQ(back.expert, "flashinfer.norm.rmsnorm");
+  EXPECT_EQ(back.speedup_expert, 2.5);
+  ASSERT_TRUE(back.expert_timing.has_value());
+  EXPECT_DOUBLE_EQ(back.expert_timing->median_ms, 5);
   EXPECT_TRUE(back.passed_trials);
   EXPECT_EQ(back.statistic, Statistic::kMedian);
   EXPECT_EQ(back.verdict, Verdict::kCorrect);

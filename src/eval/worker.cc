@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <cstdlib>
 #include <map>
 
 #include "core/json_text.h"
@@ -60,7 +61,12 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
   options.stdout_path = spec.scratch_dir + "/worker.log";
   options.stderr_path = options.stdout_path;
   options.env_set = spec.env;
-  options.env_set.emplace_back("PYTHONPATH", spec.python_path);
+  // The worker's package first; the user's own path after it (a package installed from source,
+  // such as the expert baseline's flashinfer).
+  const char* user_path = std::getenv("PYTHONPATH");
+  options.env_set.emplace_back("PYTHONPATH", user_path != nullptr && *user_path != '\0'
+                                                 ? spec.python_path + ":" + user_path
+                                                 : spec.python_path);
   options.env_set.emplace_back("PYTHONDONTWRITEBYTECODE", "1");
   if (spec.device_kind == DeviceKind::kCuda) {
     options.env_set.emplace_back("CUDA_VISIBLE_DEVICES", spec.visible_devices);

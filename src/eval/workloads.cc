@@ -60,6 +60,20 @@ std::optional<double> Worst(std::optional<double> a, std::optional<double> b) {
   return b ? std::max(*a, *b) : a;
 }
 
+// The mean of a per-workload speedup when every workload has one; unset otherwise (a figure over
+// some workloads would not be the task's).
+std::optional<double> MeanOfAll(const std::vector<EvalResult>& parts,
+                                std::optional<double> EvalResult::*figure) {
+  double sum = 0;
+  for (const EvalResult& p : parts) {
+    if (!(p.*figure)) {
+      return std::nullopt;
+    }
+    sum += *(p.*figure);
+  }
+  return sum / static_cast<double>(parts.size());
+}
+
 }  // namespace
 
 EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult>& parts) {
@@ -87,6 +101,7 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
   nlohmann::json rows = nlohmann::json::array();
   std::set<std::string> degenerate;
   std::set<std::string> findings;
+  nlohmann::json notes = nlohmann::json::array();  // Each part's notes, once each, in order.
   for (size_t i = 0; i < parts.size(); ++i) {
     const EvalResult& p = parts[i];
     const nlohmann::json workload =
@@ -101,6 +116,13 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
     out.max_rel_err = Worst(out.max_rel_err, p.max_rel_err);
     degenerate.insert(p.degenerate.begin(), p.degenerate.end());
     findings.insert(p.findings.begin(), p.findings.end());
+    if (p.facts.is_object() && p.facts.contains("notes") && p.facts["notes"].is_array()) {
+      for (const nlohmann::json& note : p.facts["notes"]) {
+        if (std::find(notes.begin(), notes.end(), note) == notes.end()) {
+          notes.push_back(note);
+        }
+      }
+    }
     key.Add(p.cache_key);
     nlohmann::json row = {{"uuid", workload.value("uuid", std::string())},
                           {"axes", workload.value("axes", nlohmann::json::object())},
@@ -114,6 +136,11 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
     if (p.reference_timing) {
       row["reference"] = ToJson(*p.reference_timing);
     }
+    if (p.expert_timing) {
+      row["expert"] = ToJson(*p.expert_timing);
+      row["expert_name"] = p.expert;
+      row["speedup_expert"] = p.speedup_expert ? nlohmann::json(*p.speedup_expert) : nullptr;
+    }
     if (p.max_abs_err) {
       row["max_abs_err"] = *p.max_abs_err;
     }
@@ -125,13 +152,19 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
   out.cache_key = key.Finish();
   out.degenerate.assign(degenerate.begin(), degenerate.end());
   out.findings.assign(findings.begin(), findings.end());
-  out.facts = {{"status", "ok"}, {"workloads", rows}};
+  out.facts = {{"status", "ok"}, {"workloads", rows}, {"notes", notes}};
   const size_t n = parts.size();
   if (all_correct) {
     out.verdict = Verdict::kCorrect;
     out.speedup = speedup_sum / static_cast<double>(n);
+    out.speedup_compiled = MeanOfAll(parts, &EvalResult::speedup_compiled);
+    out.speedup_expert = MeanOfAll(parts, &EvalResult::speedup_expert);
+    out.expert = out.speedup_expert ? first.expert : "";
     out.reason =
         fmt::format("correct on all {} workload(s); mean speedup {:.3g}x", n, *out.speedup);
+    if (out.speedup_expert) {
+      out.reason += fmt::format(", {:.3g}x over {}", *out.speedup_expert, out.expert);
+    }
     return out;
   }
   const size_t at = Deciding(parts);

@@ -51,6 +51,33 @@ TEST(WorkloadsTest, CorrectOnEveryWorkloadGivesTheMeanSpeedup) {
   EXPECT_EQ(r.facts["workloads"][2]["axes"]["M"], 16);
 }
 
+TEST(WorkloadsTest, TheExpertSpeedupIsTheMeanOverWorkloadsWhenEveryOneHasIt) {
+  std::vector<EvalResult> parts = {Part(Verdict::kCorrect, 1.0), Part(Verdict::kCorrect, 2.0),
+                                   Part(Verdict::kCorrect, 3.0)};
+  for (size_t i = 0; i < parts.size(); ++i) {
+    parts[i].expert = "flashinfer.norm.rmsnorm";
+    parts[i].expert_timing = ComputeTimingStats({1.0});
+    parts[i].speedup_expert = 0.5 * static_cast<double>(i + 1);
+  }
+  EvalResult r = CombineWorkloads(Definition(), parts);
+  ASSERT_TRUE(r.speedup_expert.has_value());
+  EXPECT_DOUBLE_EQ(*r.speedup_expert, 1.0);
+  EXPECT_EQ(r.expert, "flashinfer.norm.rmsnorm");
+  EXPECT_NE(r.reason.find("1x over flashinfer.norm.rmsnorm"), std::string::npos) << r.reason;
+  EXPECT_EQ(r.facts["workloads"][1]["speedup_expert"], 1.0);
+  EXPECT_EQ(r.facts["workloads"][1]["expert_name"], "flashinfer.norm.rmsnorm");
+
+  parts[0].facts = {{"notes", {"expert baseline flashinfer.norm.rmsnorm unavailable: no GPU"}}};
+  parts[2].facts = parts[0].facts;
+  EXPECT_EQ(CombineWorkloads(Definition(), parts).facts["notes"], parts[0].facts["notes"]);
+
+  parts[1].speedup_expert.reset();  // It disagreed on one workload: no figure for the task.
+  r = CombineWorkloads(Definition(), parts);
+  EXPECT_FALSE(r.speedup_expert.has_value());
+  EXPECT_EQ(r.expert, "");
+  EXPECT_TRUE(r.facts["workloads"][1]["speedup_expert"].is_null());
+}
+
 TEST(WorkloadsTest, TheFirstFailingWorkloadDecidesAndIsNamed) {
   const EvalResult r =
       CombineWorkloads(Definition(), {Part(Verdict::kCorrect, 1.0),

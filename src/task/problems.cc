@@ -24,6 +24,60 @@ Result<int> ParseId(std::string_view text, std::string_view whole) {
   return value;
 }
 
+// Where each id's file is: KernelBench's level<N>/<id>_<Name>.py.
+Result<std::map<int, std::string>> KernelBenchFiles(const std::string& dir, int level) {
+  if (level < 1 || level > 4) {
+    return InvalidArgument(
+        fmt::format("--level {}: KernelBench's levels are 1, 2, 3 and 4", level));
+  }
+  const std::filesystem::path folder = std::filesystem::path(dir) / fmt::format("level{}", level);
+  std::error_code ec;
+  std::map<int, std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    const size_t underscore = name.find('_');
+    int id = 0;
+    if (underscore == std::string::npos || !name.ends_with(".py")) {
+      continue;
+    }
+    const auto [end, parse] = std::from_chars(name.data(), name.data() + underscore, id);
+    if (parse == std::errc() && end == name.data() + underscore && id > 0) {
+      files[id] = entry.path().string();
+    }
+  }
+  if (ec) {
+    return NotFound(
+        fmt::format("{}: {} (the KernelBench folder: --suite-dir)", folder.string(), ec.message()));
+  }
+  if (files.empty()) {
+    return NotFound(folder.string() + " holds no KernelBench problems (<id>_<Name>.py)");
+  }
+  return files;
+}
+
+// Where each id's file is: TritonBench_G_v1.index.json's adaexplore_problem_id and file.
+Result<std::map<int, std::string>> TritonBenchFiles(const std::string& dir) {
+  const std::string index_path = dir + "/TritonBench_G_v1.index.json";
+  ASSIGN_OR_RETURN(std::string text, ReadFile(index_path));
+  const nlohmann::json index = nlohmann::json::parse(text, nullptr, false);
+  if (!index.is_array()) {
+    return InvalidArgument(index_path + " is not a JSON array");
+  }
+  std::map<int, std::string> files;
+  for (const nlohmann::json& entry : index) {
+    if (entry.is_object() && entry.contains("adaexplore_problem_id") &&
+        entry["adaexplore_problem_id"].is_number_integer() && entry.contains("file") &&
+        entry["file"].is_string()) {
+      files[entry["adaexplore_problem_id"].get<int>()] =
+          dir + "/tasks/" + entry["file"].get<std::string>();
+    }
+  }
+  if (files.empty()) {
+    return InvalidArgument(index_path + " numbers no problems");
+  }
+  return files;
+}
+
 }  // namespace
 
 Result<std::vector<int>> ParseProblemIds(std::string_view text) {
@@ -64,37 +118,30 @@ std::string DefaultSuiteDir(std::string_view suite, const std::string& project_r
 }
 
 Result<std::vector<std::string>> ProblemFiles(std::string_view suite, const std::string& dir,
-                                              const std::vector<int>& ids) {
-  if (suite != kTritonBenchSuite) {
-    return InvalidArgument(
-        fmt::format("--suite must be {} (KernelBench levels come with issue 24), not '{}'",
-                    kTritonBenchSuite, suite));
-  }
-  const std::string index_path = dir + "/TritonBench_G_v1.index.json";
-  ASSIGN_OR_RETURN(std::string text, ReadFile(index_path));
-  const nlohmann::json index = nlohmann::json::parse(text, nullptr, false);
-  if (!index.is_array()) {
-    return InvalidArgument(index_path + " is not a JSON array");
-  }
+                                              const std::vector<int>& ids, int level) {
   std::map<int, std::string> files;
-  for (const nlohmann::json& entry : index) {
-    if (entry.is_object() && entry.contains("adaexplore_problem_id") &&
-        entry["adaexplore_problem_id"].is_number_integer() && entry.contains("file") &&
-        entry["file"].is_string()) {
-      files[entry["adaexplore_problem_id"].get<int>()] = entry["file"].get<std::string>();
+  std::string where;
+  if (suite == kKernelBenchSuite) {
+    ASSIGN_OR_RETURN(files, KernelBenchFiles(dir, level));
+    where = fmt::format("KernelBench level {}", level);
+  } else if (suite == kTritonBenchSuite) {
+    if (level != 0) {
+      return InvalidArgument(fmt::format("--level: {} has no levels", suite));
     }
-  }
-  if (files.empty()) {
-    return InvalidArgument(index_path + " numbers no problems");
+    ASSIGN_OR_RETURN(files, TritonBenchFiles(dir));
+    where = std::string(suite);
+  } else {
+    return InvalidArgument(fmt::format("--suite must be {} or {}, not '{}'", kKernelBenchSuite,
+                                       kTritonBenchSuite, suite));
   }
   std::vector<std::string> paths;
   for (int id : ids) {
     auto it = files.find(id);
     if (it == files.end()) {
-      return InvalidArgument(fmt::format("{} has no problem {}: its problems are {} to {}", suite,
+      return InvalidArgument(fmt::format("{} has no problem {}: its problems are {} to {}", where,
                                          id, files.begin()->first, files.rbegin()->first));
     }
-    paths.push_back(dir + "/tasks/" + it->second);
+    paths.push_back(it->second);
   }
   return paths;
 }

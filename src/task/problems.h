@@ -1,8 +1,10 @@
 #pragma once
 
 // Problems of a benchmark suite addressed by number, as their users address them:
-// `--suite tritonbench-g --problem 1-20` is the TritonBench-G operators the reference release
-// numbers 1 to 20 (1-based, in the order of TritonBench_G_v1.index.json's adaexplore_problem_id).
+// `--level 2 --problem 40` is KernelBench's level2/40_*.py (the number its file name starts
+// with); `--suite tritonbench-g --problem 1-20` is the TritonBench-G operators the reference
+// release numbers 1 to 20 (1-based, in the order of TritonBench_G_v1.index.json's
+// adaexplore_problem_id).
 
 #include <string>
 #include <string_view>
@@ -17,14 +19,16 @@ namespace adaexplore {
 Result<std::vector<int>> ParseProblemIds(std::string_view text);
 
 // The suites that can be addressed by problem number.
+inline constexpr std::string_view kKernelBenchSuite = "kernelbench";
 inline constexpr std::string_view kTritonBenchSuite = "tritonbench-g";
 
 // The default folder of `suite`: ../shared/data/<folder> beside the project root.
 std::string DefaultSuiteDir(std::string_view suite, const std::string& project_root);
 
-// The task files of problems `ids` of `suite` in `dir`. An unknown suite, a missing index or an
-// id outside it is an error naming the suite's range.
+// The task files of problems `ids` of `suite` in `dir` (KernelBench: of its `level`, 1 to 4;
+// TritonBench-G has no levels: 0). An unknown suite, a missing index or level folder, or an id
+// outside it is an error naming the range there is.
 Result<std::vector<std::string>> ProblemFiles(std::string_view suite, const std::string& dir,
-                                              const std::vector<int>& ids);
+                                              const std::vector<int>& ids, int level = 0);
 
 }  // namespace adaexplore

@@ -36,6 +36,43 @@ TEST(ProblemsTest, TritonBenchIdsAreTheReleasesNumbering) {
   EXPECT_FALSE(ProblemFiles(kTritonBenchSuite, dir->path() + "/nowhere", {1}).ok());
 }
 
+TEST(ProblemsTest, KernelBenchIdsAreTheNumbersItsFileNamesStartWith) {
+  Result<TempDir> dir = TempDir::Create("adx-kb-");
+  ASSERT_TRUE(dir.ok());
+  std::filesystem::create_directories(dir->path() + "/level2");
+  for (const char* name :
+       {"1_Conv2D_ReLU.py", "40_Matmul_Scaling.py", "100_Last.py", "notes.md", "x_Bad.py"}) {
+    ASSERT_TRUE(WriteFileAtomic(dir->path() + "/level2/" + name, "").ok());
+  }
+  Result<std::vector<std::string>> files = ProblemFiles(kKernelBenchSuite, dir->path(), {40, 1}, 2);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_EQ(*files, std::vector<std::string>({dir->path() + "/level2/40_Matmul_Scaling.py",
+                                              dir->path() + "/level2/1_Conv2D_ReLU.py"}));
+  Result<std::vector<std::string>> missing = ProblemFiles(kKernelBenchSuite, dir->path(), {7}, 2);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("KernelBench level 2 has no problem 7: its problems "
+                                            "are 1 to 100"),
+            std::string::npos)
+      << missing.status().message();
+  Result<std::vector<std::string>> no_level = ProblemFiles(kKernelBenchSuite, dir->path(), {1}, 3);
+  ASSERT_FALSE(no_level.ok());
+  EXPECT_NE(no_level.status().message().find("level3"), std::string::npos);
+  EXPECT_FALSE(ProblemFiles(kKernelBenchSuite, dir->path(), {1}, 5).ok());
+  EXPECT_FALSE(ProblemFiles(kTritonBenchSuite, dir->path(), {1}, 2).ok());  // It has no levels.
+}
+
+TEST(ProblemsTest, TheSharedKernelBenchLevelsHoldTheirProblems) {
+  const std::string dir = DefaultSuiteDir(kKernelBenchSuite, ADAEXPLORE_SOURCE_DIR);
+  if (!std::filesystem::exists(dir + "/level2")) {
+    GTEST_SKIP() << "../shared/data absent";
+  }
+  Result<std::vector<std::string>> files = ProblemFiles(kKernelBenchSuite, dir, {40, 1}, 2);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_TRUE(files->front().ends_with("/level2/40_Matmul_Scaling_ResidualAdd.py"))
+      << files->front();
+  EXPECT_TRUE(ProblemFiles(kKernelBenchSuite, dir, {100}, 1).ok());
+}
+
 TEST(ProblemsTest, TheSharedIndexNumbers184Operators) {
   const std::string dir = DefaultSuiteDir(kTritonBenchSuite, ADAEXPLORE_SOURCE_DIR);
   if (!std::filesystem::exists(dir + "/TritonBench_G_v1.index.json")) {

@@ -86,9 +86,20 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
         assert len(runs) == 1 and runs[0]["run"] not in {r["run"] for r in report["runs"]}
 
 
-def test_bench_names_a_missing_kernelbench(cli: Cli, tmp_path: Path) -> None:
+def test_bench_names_a_missing_kernelbench_and_problems_it_lacks(cli: Cli,
+                                                                 tmp_path: Path) -> None:
     cli.env.pop("KERNELBENCH_DIR", None)
-    p = cli.run("bench", "--suite", "kernelbench:level2", "--llm", "openai:x", "--db",
-                str(tmp_path / "b.sqlite"))
-    assert p.returncode != 0
-    assert "KernelBench checkout" in p.stderr
+    db = ["--llm", "openai:x", "--db", str(tmp_path / "b.sqlite")]
+    p = cli.run("bench", "--suite", "kernelbench:level2", "--kernelbench",
+                str(tmp_path / "nowhere"), *db)
+    assert p.returncode == 2 and "no level2 folder" in p.stderr, p.stderr
+    kb = tmp_path / "kb"
+    (kb / "level1").mkdir(parents=True)
+    shutil.copy(example("tasks", "relu.py"), kb / "level1" / "19_ReLU.py")
+    for args, words in ((["--level", "1", "--problem", "20"], "no problem 20"),
+                        (["--level", "1", "--suite", "kernelbench:level2"], "different suites"),
+                        (["--level", "5"], "--level"),
+                        ([], "needs its tasks")):
+        p = cli.run("bench", *args, "--kernelbench", str(kb), *db)
+        assert p.returncode == 2 and words in p.stderr, (args, p.returncode, p.stderr)
+    assert not (tmp_path / "b.sqlite").exists()

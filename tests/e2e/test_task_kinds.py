@@ -55,6 +55,34 @@ def test_a_definition_is_judged_on_all_its_workloads(cli: Cli, tmp_path: Path) -
     assert passed.evaluation.performance.speedup_factor > 0
 
 
+def test_flashinfers_own_kernel_is_the_expert_baseline_where_it_imports(
+        cli: Cli, tmp_path: Path) -> None:
+    """A stand-in flashinfer package (python/tests/fake_flashinfer) on the user's PYTHONPATH: the
+    worker finds it, times its rmsnorm beside the candidate on every workload, and the result
+    gives the speedup over it; without it, a note says why there is none."""
+    definition = example("flashinfer", "definitions", "rmsnorm", "rmsnorm_h64.json")
+    kernel = example("flashinfer", "solutions", "rmsnorm_h64_triton.py")
+    _, without = cli.eval_json("--task", definition, "--kernel", kernel, *FAST)
+    r = without["rmsnorm_h64_triton.py"]
+    assert r["verdict"] == "correct" and r["speedup_expert"] is None and r["expert"] == ""
+    assert any("expert baseline flashinfer.norm.rmsnorm unavailable" in n
+               for n in r["details"]["notes"]), r["details"]["notes"]
+
+    fake = Path(__file__).resolve().parents[2] / "python" / "tests" / "fake_flashinfer"
+    cli.env["PYTHONPATH"] = str(fake)
+    _, timed = cli.eval_json("--task", definition, "--kernel", kernel, *FAST)
+    r = timed["rmsnorm_h64_triton.py"]
+    assert r["verdict"] == "correct", r["reason"]
+    assert r["expert"] == "flashinfer.norm.rmsnorm" and r["speedup_expert"] > 0
+    assert "over flashinfer.norm.rmsnorm" in r["reason"]
+    rows = r["details"]["workloads"]
+    assert len(rows) == 3 and all(w["speedup_expert"] > 0 for w in rows)
+    assert all(w["expert"]["runs"] == 3 for w in rows)
+    human = cli.run("eval", "--device", "cpu", "--task", definition, "--kernel", kernel, *FAST,
+                    "--no-expert-baseline")
+    assert human.returncode == 0 and "over flashinfer" not in human.stdout, human.stdout
+
+
 def test_a_batch_of_every_kind_goes_on_past_broken_tasks(cli: Cli, tmp_path: Path) -> None:
     # A dataset layout: <root>/definitions/<folder>/<name>.json, <root>/workloads/<op>/<name>.jsonl.
     tasks, kernels = tmp_path / "definitions" / "mixed", tmp_path / "kernels"
@@ -115,3 +143,25 @@ def test_tritonbench_problems_by_the_releases_numbers(cli: Cli, tmp_path: Path) 
         p = cli.run("eval", "--device", "cpu", *problem, *bad, "--kernel",
                     example("tritonbench", "scale_add.py"))
         assert p.returncode == 2 and words in p.stderr, (p.returncode, p.stderr)
+
+
+def test_kernelbench_problems_by_level_and_number(cli: Cli, tmp_path: Path) -> None:
+    """--level N --problem IDS, as a KernelBench user addresses problems: levelN/<id>_*.py of the
+    suite folder (--suite-dir; ../shared/data/kernelbench by default)."""
+    suite = tmp_path / "kb"
+    (suite / "level1").mkdir(parents=True)
+    shutil.copy(example("tasks", "relu.py"), suite / "level1" / "19_ReLU.py")
+    shutil.copy(example("tasks", "softmax.py"), suite / "level1" / "23_Softmax.py")
+    level = ["--level", "1", "--suite-dir", str(suite)]
+    code, results = cli.eval_json(*level, "--problem", "19", "--kernel",
+                                  example("kernels", "relu", "ok.py"), *FAST)
+    assert code == 0 and results["ok.py"]["verdict"] == "correct", results
+    assert results["ok.py"]["task"] == "19_ReLU"
+    for bad, words in ((["--problem", "20"], "KernelBench level 1 has no problem 20: its problems "
+                                             "are 19 to 23"),
+                       (["--level", "2", "--problem", "1"], "level2"),
+                       ([], "--problem is missing")):
+        args = [*level, *bad] if bad[:1] != ["--level"] else [*bad, "--suite-dir", str(suite)]
+        p = cli.run("eval", "--device", "cpu", *args, "--kernel",
+                    example("kernels", "relu", "ok.py"))
+        assert p.returncode == 2 and words in p.stderr, (bad, p.returncode, p.stderr)

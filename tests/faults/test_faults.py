@@ -91,6 +91,25 @@ def test_an_unusable_endpoint_is_a_configuration_error_before_any_work(cli: Cli,
         assert p.returncode == 2, p.stderr
         assert f"the LLM endpoint '{url}'" in p.stderr and why in p.stderr, p.stderr
         assert time.monotonic() - start < 30  # No worker started, no retries.
+        assert not list(tmp_path.glob("run.sqlite*"))  # A failed command leaves nothing behind.
+
+
+def test_flags_out_of_their_values_exit_2_naming_them_and_leave_nothing(cli: Cli,
+                                                                        tmp_path: Path) -> None:
+    cli.env.update(OPENAI_API_KEY="sk-test")
+    task = example("tasks", "relu.py")
+    for command, args, words in (
+            ("eval", ["--device", "tpu"], "--device must be auto, cuda or cpu, not 'tpu'"),
+            ("eval", ["--slots", "0"], "--slots"),
+            ("eval", ["--trials", "0"], "--trials 0"),
+            ("eval", ["--timeout", "-5"], "--timeout -5"),
+            ("run", ["--device", "tpu", "--llm", "openai:any"], "not 'tpu'"),
+            ("run", ["--slots", "0", "--llm", "openai:any"], "--slots")):
+        p = cli.run(command, *args, "--task", task, "--kernel" if command == "eval" else "--db",
+                    example("kernels", "relu", "ok.py") if command == "eval"
+                    else str(tmp_path / "run.sqlite"))
+        assert p.returncode == 2 and words in p.stderr, (command, args, p.returncode, p.stderr)
+    assert not list(tmp_path.glob("run.sqlite*"))
 
 
 def test_secrets_under_any_name_do_not_reach_a_candidate(cli: Cli, tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ def main():
     args = parser.parse_args()
     fd = args.fd
     startup = os.environ.get("FAKE_WORKER_STARTUP", "ok")
-    hello = {"type": "hello", "protocol": 3, "pid": os.getpid(), "python": "3", "torch": "fake",
+    hello = {"type": "hello", "protocol": 4, "pid": os.getpid(), "python": "3", "torch": "fake",
              "triton": "fake", "device": {"kind": "cpu", "name": "fake-cpu"},
              "slots": args.slots, "ahead": args.ahead, "import_s": 0.0}
     if startup == "exit_before_hello":

@@ -1,0 +1,28 @@
+#pragma once
+
+// A file a command may create (its run database, its memory file): removed, with SQLite's -wal,
+// -shm and -journal files and the command's .lock (sys/file_lock.h) beside it, when the guard
+// dies unless the command kept it. A command that fails
+// before it has recorded anything leaves nothing behind; a file that existed before is never
+// touched.
+
+#include <string>
+
+namespace adaexplore {
+
+class NewFileGuard {
+ public:
+  explicit NewFileGuard(std::string path);
+  NewFileGuard(const NewFileGuard&) = delete;
+  NewFileGuard& operator=(const NewFileGuard&) = delete;
+  ~NewFileGuard();
+
+  // The command has recorded something: the file stays, whatever happens next.
+  void Keep() { keep_ = true; }
+
+ private:
+  std::string path_;
+  bool keep_;  // True from the start when the file already existed.
+};
+
+}  // namespace adaexplore
