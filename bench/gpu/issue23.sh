@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 23 on the GPU: FlashInfer-Trace definitions and TritonBench-G operators as tasks.
 #   PART=rmsnorm  every rmsnorm and fused_add_rmsnorm definition over all its workloads with
-#                 bench/flashinfer_solutions' Triton kernels, then TritonBench-G problems 1 to
-#                 TB_LAST (default 20) each with its own code as the candidate
+#                 bench/flashinfer_solutions' Triton kernels, then TritonBench-G problems
+#                 TB_PROBLEMS (default 1-TB_LAST, TB_LAST 20; "none" skips them) each with its own
+#                 code as the candidate
 #   PART=gemm     every gemm definition over all its workloads with bench/flashinfer_solutions/
 #                 gemm.py
 # Each writes eval's JSON lines and FlashInfer Trace lines to $OUT, and a summary per definition
@@ -66,21 +67,26 @@ timeout "$LIMIT" "${EVAL[@]}" "${SETTINGS[@]}" --tasks-dir "$tasks" --kernels-di
   --traces "$OUT/issue23_${PART}_traces.jsonl" \
   >"$OUT/issue23_$PART.jsonl" 2>"$OUT/issue23_$PART.log"
 stamp "FlashInfer-Trace $PART exited with $?"
-if [ "$PART" = rmsnorm ]; then
+TB_LAST=${TB_LAST:-20}
+TB_PROBLEMS=${TB_PROBLEMS:-1-$TB_LAST}  # Or a list: TB_PROBLEMS=4 (apply_penalty) alone.
+if [ "$PART" = rmsnorm ] && [ "$TB_PROBLEMS" != none ]; then
   mkdir -p "$work/tb"
-  TB_LAST=${TB_LAST:-20}
-  python3 - "$work/tb" "$TB_LAST" <<'PY'
+  python3 - "$work/tb" "$TB_PROBLEMS" <<'PY'
 import json, os, shutil, sys
+wanted = set()
+for part in sys.argv[2].split(","):
+    first, _, last = part.partition("-")
+    wanted.update(range(int(first), int(last or first) + 1))
 index = json.load(open(".device/tritonbench-g/TritonBench_G_v1.index.json"))
 for entry in index:
-    if entry["adaexplore_problem_id"] <= int(sys.argv[2]):
+    if entry["adaexplore_problem_id"] in wanted:
         name = entry["file"][:-3]
         os.makedirs(f"{sys.argv[1]}/{name}")
         shutil.copy(f".device/tritonbench-g/tasks/{entry['file']}", f"{sys.argv[1]}/{name}/own_code.py")
 PY
-  stamp "TritonBench-G problems 1-$TB_LAST, their own code as candidates"
+  stamp "TritonBench-G problems $TB_PROBLEMS, their own code as candidates"
   timeout "${TB_LIMIT:-240}" "${EVAL[@]}" "${SETTINGS[@]}" --suite tritonbench-g --suite-dir .device/tritonbench-g \
-    --problem "1-$TB_LAST" --kernels-dir "$work/tb" \
+    --problem "$TB_PROBLEMS" --kernels-dir "$work/tb" \
     >"$OUT/issue23_tritonbench.jsonl" 2>"$OUT/issue23_tritonbench.log"
   stamp "TritonBench-G exited with $?"
 fi

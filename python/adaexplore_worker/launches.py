@@ -8,6 +8,8 @@ Hooks installed before the candidate is imported:
   - CUDA C++: `torch.utils.cpp_extension.load_inline` and `load` are counted, the `__global__`
     names of the sources they build are kept (the kernel trace's own kernels), and every function
     of the module they return counts its calls.
+  - Without a GPU, a CUDA C++ build raises NeedsGpu (the C++ side's "needs a GPU") at once,
+    rather than fail inside PyTorch's build with an error that says nothing of the cause.
   - In the interpreter, an autotuned kernel cannot be benchmarked (no driver): its first config
     is taken without trying the others, and the facts say so.
 Counting happens only inside a watched call (context.Context.calls); outside, a hook only passes
@@ -30,6 +32,20 @@ def _text_of(source: str, builder: str) -> str:
         with open(source, encoding="utf-8", errors="replace") as f:
             return f.read()
     return source
+
+
+class NeedsGpu(RuntimeError):
+    """A CUDA C++ extension built where there is no GPU to build it for or run it on."""
+
+
+def _cuda_sources(args: tuple[Any, ...], kwargs: dict[str, Any], builder: str) -> bool:
+    """Whether a load_inline/load call builds CUDA code: cuda_sources, or .cu files."""
+    if builder == "load_inline":
+        given = kwargs.get("cuda_sources", args[2] if len(args) > 2 else None)
+        return bool(given)
+    sources = kwargs.get("sources", args[1] if len(args) > 1 else None)
+    files = [sources] if isinstance(sources, str) else list(sources or [])
+    return any(isinstance(f, str) and f.endswith((".cu", ".cuh")) for f in files)
 
 
 class LaunchCounter:
@@ -139,6 +155,9 @@ class LaunchCounter:
         counter = self
 
         def build(*args: Any, **kwargs: Any) -> Any:
+            if counter.interpreting and _cuda_sources(args, kwargs, name):
+                raise NeedsGpu(f"{name} builds CUDA C++ sources, and this evaluation runs on the "
+                               f"CPU: a CUDA kernel is built and checked only on a GPU")
             counter.extensions_built += 1
             # load_inline(name, cpp_sources, cuda_sources, ...) takes source text; load(name,
             # sources, ...) takes file names.

@@ -43,16 +43,16 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
   std::string line = fmt::format("{}  [{}]  {}", r.kernel_path, r.task, VerdictName(r.verdict));
   if (r.verdict == Verdict::kCorrect && r.speedup && r.candidate_timing && r.reference_timing) {
     const Statistic statistic = r.statistic.value_or(Statistic::kMedian);
-    line += fmt::format("  {:.2f}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
+    line += fmt::format("  {:.3g}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
                         *r.speedup, r.candidate_timing->Of(statistic),
                         r.reference_timing->Of(statistic),
                         statistic == Statistic::kTrimmedMean ? "trimmed mean" : "median",
                         r.candidate_timing->runs, 100 * r.candidate_timing->cv);
     if (r.speedup_compiled) {
-      line += fmt::format("  {:.2f}x vs torch.compile", *r.speedup_compiled);
+      line += fmt::format("  {:.3g}x vs torch.compile", *r.speedup_compiled);
     }
     if (r.speedup_expert) {
-      line += fmt::format("  {:.2f}x vs {}", *r.speedup_expert, r.expert);
+      line += fmt::format("  {:.3g}x vs {}", *r.speedup_expert, r.expert);
     }
     if (!r.timing_meaningful) {
       line += "  [CPU interpreter: timing not meaningful]";

@@ -228,6 +228,7 @@ Result<int> RunSearch(const RunFlags& flags) {
                                          flags.db_path, lock.status().message()))
                : lock.status();
   }
+  created.Also(flags.db_path + ".lock");  // Ours now; released before the guard removes it.
 
   // The run: a new one from the flags, or the one being resumed, judged by its own settings.
   std::optional<RunInfo> resumed;
@@ -245,6 +246,16 @@ Result<int> RunSearch(const RunFlags& flags) {
     ASSIGN_OR_RETURN(std::vector<std::string> paths, ProblemTaskFiles(flags.problems));
     paths.insert(paths.begin(), flags.tasks.begin(), flags.tasks.end());
     ASSIGN_OR_RETURN(tasks, ReadTasks(paths));
+  }
+  if (spec.language == KernelLanguage::kCuda && flags.nats_url.empty()) {
+    // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.
+    ASSIGN_OR_RETURN(const DevicePlan plan, PlanDevices(config.device, config.gpus));
+    if (plan.kind == "cpu") {
+      return InvalidArgument(
+          "--language cuda needs a GPU to build and check its kernels, and this run would "
+          "evaluate on the CPU (--device cpu, or no GPU visible): use --language triton, or a "
+          "machine with a GPU (or --nats to its workers)");
+    }
   }
   // Before the client's I/O thread starts, so that it inherits the blocked signals and an
   // interrupt wakes the run's poll at once.

@@ -130,6 +130,15 @@ void ClassifyFailureStatus(FactStatus status, const json& facts, const EvalProfi
                            EvalResult& r) {
   const json error = facts.value("error", json::object());
   const std::string phase = Str(facts, "phase", "unknown");
+  if (error.is_object() && error.value("type", "") == "NeedsGpu") {
+    // A CUDA C++ kernel on a CPU-only evaluation (launches.py): not the kernel's failure, and no
+    // verdict on it can be had here.
+    SetError(r, Verdict::kError,
+             "needs a GPU: a CUDA C++ kernel is built and checked only on a GPU, and this "
+             "evaluation ran on the CPU (--device cpu, or no GPU visible)",
+             facts);
+    return;
+  }
   switch (status) {
     case FactStatus::kOk:
       break;

@@ -165,7 +165,7 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
 std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::string& title) {
   std::string out = "### " + title + "\n\n```python\n" + Trimmed(kernel.code) + "\n```\n\n";
   if (kernel.verdict == VerdictName(Verdict::kCorrect) && kernel.speedup) {
-    out += fmt::format("Result: correct, {:.2f}x the reference", *kernel.speedup);
+    out += fmt::format("Result: correct, {:.3g}x the reference", *kernel.speedup);
     if (kernel.runtime_ms && kernel.reference_ms) {
       out +=
           fmt::format(" ({:.4g} ms against {:.4g} ms)", *kernel.runtime_ms, *kernel.reference_ms);

@@ -12,9 +12,12 @@ NewFileGuard::~NewFileGuard() {
   if (keep_) {
     return;
   }
-  for (const char* suffix : {"", "-wal", "-shm", "-journal", ".lock"}) {
-    std::error_code ec;
-    std::filesystem::remove(path_ + suffix, ec);  // Best effort: nothing to do on failure.
+  std::error_code ec;  // Best effort: nothing to do on failure.
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    std::filesystem::remove(path_ + suffix, ec);
+  }
+  for (const std::string& path : also_) {
+    std::filesystem::remove(path, ec);
   }
 }
 

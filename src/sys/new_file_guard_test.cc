@@ -17,9 +17,12 @@ TEST(NewFileGuardTest, AFileTheCommandCreatedGoesUnlessKept) {
     NewFileGuard guard(db);
     ASSERT_TRUE(WriteFileAtomic(db, "x").ok());
     ASSERT_TRUE(WriteFileAtomic(db + "-wal", "x").ok());
+    ASSERT_TRUE(WriteFileAtomic(db + ".lock", "x").ok());
+    guard.Also(db + ".lock");
   }
   EXPECT_FALSE(std::filesystem::exists(db));
   EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(db + ".lock"));
   {
     NewFileGuard guard(db);
     ASSERT_TRUE(WriteFileAtomic(db, "x").ok());

@@ -54,6 +54,10 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     assert "background:#2e7d32" in dom.stdout and "background:#bdbdbd" in dom.stdout
     assert "<polyline" in dom.stdout  # The progress and cost charts.
     assert "Node " in dom.stdout  # The best node's panel is open.
+    # Steps tick at whole numbers; speedups keep three significant digits (never "0.00x").
+    ticks = re.findall(r'class="x-tick whole"[^>]*>([^<]*)<', dom.stdout)
+    assert ticks and all(t.isdigit() for t in ticks), ticks
+    assert "0.00x" not in dom.stdout
 
     shot = tmp_path / "report.png"
     taken = _chromium("--hide-scrollbars", "--window-size=1300,1500", f"--screenshot={shot}",

@@ -219,3 +219,13 @@ def test_cpp_load_inline_kernels_build_and_run(cli: Cli) -> None:
     broken = results["cpp_compile_error.py"]
     assert broken["verdict"] == "compile_error"
     assert "undefined_symbol" in broken["error"]
+
+
+def test_a_cuda_kernel_on_the_cpu_needs_a_gpu(cli: Cli) -> None:
+    """Not a compile error (PyTorch's build would fail with "list index out of range"): the
+    harness cannot judge a CUDA kernel here, and says why."""
+    code, results = cli.eval_json("--task", example("tasks", "relu.py"), "--kernel",
+                                  example("cpp", "relu", "cuda_inline.py"), "--no-cache")
+    r = results["cuda_inline.py"]
+    assert code == 1 and r["verdict"] == "error", (code, r["verdict"], r["reason"])
+    assert r["reason"].startswith("needs a GPU"), r["reason"]

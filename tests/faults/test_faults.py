@@ -112,6 +112,27 @@ def test_flags_out_of_their_values_exit_2_naming_them_and_leave_nothing(cli: Cli
     assert not list(tmp_path.glob("run.sqlite*"))
 
 
+def test_a_cuda_search_without_a_gpu_refuses_before_any_llm_call(cli: Cli,
+                                                                   tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def reply(path: str, headers: object, body: dict) -> str:
+        calls.append(path)
+        return "no kernel"
+
+    httpd, url = serve(reply)
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    try:
+        p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:any",
+                    "--language", "cuda", "--steps", "2", "--db", str(tmp_path / "run.sqlite"),
+                    *CPU, timeout=120)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert p.returncode == 2 and "--language cuda needs a GPU" in p.stderr, p.stderr
+    assert calls == [] and not list(tmp_path.glob("run.sqlite*"))
+
+
 def test_secrets_under_any_name_do_not_reach_a_candidate(cli: Cli, tmp_path: Path) -> None:
     """The environment is an allowlist: names no denylist guesses stay out too."""
     secrets = ["DATABASE_URL", "GH_PAT", "DB_PASSWD", "OPENAI_API_KEY", "MY_SERVICE_CREDENTIALS"]
