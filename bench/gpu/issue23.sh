@@ -4,6 +4,7 @@
 #                 bench/flashinfer_solutions' Triton kernels, then TritonBench-G problems
 #                 TB_PROBLEMS (default 1-TB_LAST, TB_LAST 20; "none" skips them) each with its own
 #                 code as the candidate
+#   ONLY='a b'    with PART=rmsnorm: those definitions only
 #   PART=gemm     every gemm definition over all its workloads with bench/flashinfer_solutions/
 #                 gemm.py
 # Each writes eval's JSON lines and FlashInfer Trace lines to $OUT, and a summary per definition
@@ -46,6 +47,11 @@ rm -rf "$work" && mkdir -p "$work"
 defs=.device/flashinfer/definitions
 if [ "$PART" = rmsnorm ]; then
   tasks=$defs/rmsnorm
+  if [ -n "${ONLY:-}" ]; then  # Some definitions only: ONLY='rmsnorm_h4096 fused_add_rmsnorm_h4096'.
+    mkdir -p "$work/defs/definitions/rmsnorm" && ln -s "$(realpath .device/flashinfer/workloads)" "$work/defs/workloads"
+    for name in $ONLY; do cp "$tasks/$name.json" "$work/defs/definitions/rmsnorm/"; done
+    tasks=$work/defs/definitions/rmsnorm
+  fi
   for d in "$tasks"/*.json; do
     name=$(basename "$d" .json)
     mkdir -p "$work/kernels/$name"

@@ -2,9 +2,10 @@
 fresh inputs every run (new values always; every other run in the previous run's buffers),
 every timed output checked again (`time_candidate`); and the task's own
 baseline, eager and torch.compile'd (`time_baseline`). One loop (`time_series`) times any model
-alone. The task's expert kernel, where it has one (`prepare_expert`, `time_expert`), is made
-ready in the reference phase, before the candidate is imported, and timed after it like the
-compiled baseline. Reads and fills a context.Context; timing.Timer takes the measurements."""
+alone. The task's expert kernel, where it has one (`prepare_expert`), is made ready in the
+reference phase, before the candidate is imported, and timed like the reference: interleaved
+with the candidate, each run on its own copy of the run's inputs at a random place (it may write
+over them), so that both meet the same conditions; without interleaving, on its own after it. Reads and fills a context.Context; timing.Timer takes the measurements."""
 
 from __future__ import annotations
 
@@ -137,6 +138,8 @@ def time_candidate(ctx: Context) -> None:
     fixed = None if fresh and interleave else ctx.make_inputs(ctx.seeds[0], "task")
     samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
                                        "candidate_wall_ms": [], "reference_wall_ms": []}
+    expert = ctx.expert_kernel if interleave else None
+    expert_ms: list[float] = []
     failures, mutated, checked = 0, 0, 0
     worst_error = 0.0  # The largest relative error of a re-validated timed output.
     previous: list[Any] | None = None  # The last run's candidate inputs.
@@ -167,12 +170,23 @@ def time_candidate(ctx: Context) -> None:
                 # The reference is timed on its own below; its output for these inputs is made
                 # untimed, for the re-validation.
                 ref_out = ctx.ref_model(*x) if revalidate and i >= warmup else None
-            elif rng.random() < 0.5:
-                ref_out, rms, rwall = timer.time(ctx.ref_model, x)
-                out, ms, wall = _timed_candidate(ctx, timer, cx, i)
             else:
-                out, ms, wall = _timed_candidate(ctx, timer, cx, i)
-                ref_out, rms, rwall = timer.time(ctx.ref_model, x)
+                # The expert before, between or after the pair (drawn only when there is one).
+                expert_at = rng.randrange(3) if expert is not None else -1
+                if expert_at == 0:
+                    expert_ms.append(_timed_expert(ctx, timer, expert, x))
+                if rng.random() < 0.5:
+                    ref_out, rms, rwall = timer.time(ctx.ref_model, x)
+                    if expert_at == 1:
+                        expert_ms.append(_timed_expert(ctx, timer, expert, x))
+                    out, ms, wall = _timed_candidate(ctx, timer, cx, i)
+                else:
+                    out, ms, wall = _timed_candidate(ctx, timer, cx, i)
+                    if expert_at == 1:
+                        expert_ms.append(_timed_expert(ctx, timer, expert, x))
+                    ref_out, rms, rwall = timer.time(ctx.ref_model, x)
+                if expert_at == 2:
+                    expert_ms.append(_timed_expert(ctx, timer, expert, x))
             if interleave:
                 record("candidate", i, ms, wall)
                 record("reference", i, rms, rwall)
@@ -204,9 +218,16 @@ def time_candidate(ctx: Context) -> None:
         compiled = compile_reference(ctx, rng)
         if compiled is not None:
             timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
-    expert = time_expert(ctx, timer, rng)
     if expert is not None:
-        timing["expert_ms"] = expert
+        timing["expert_ms"] = expert_ms[warmup:] if all(ms >= 0 for ms in expert_ms) else None
+        timing["expert_interleaved"] = True
+        if timing["expert_ms"] is None:
+            del timing["expert_ms"], timing["expert_interleaved"]
+            ctx.facts.pop("expert", None)
+    else:
+        separate = time_expert(ctx, timer, rng)
+        if separate is not None:
+            timing["expert_ms"], timing["expert_interleaved"] = separate, False
     ctx.facts["timing"] = timing
 
 
@@ -229,6 +250,21 @@ def _timed_candidate(ctx: Context, timer: Timer, args: list[Any],
     except BaseException as e:  # noqa: BLE001
         ctx.fail(Status.FORWARD_ERROR, e, timed_run=i)
         raise  # Unreachable: fail raises Abort.
+
+
+def _timed_expert(ctx: Context, timer: Timer, kernel: Any, x: list[Any]) -> float:
+    """One interleaved run of the expert kernel on its own copy of the run's inputs; -1 (and a
+    note, once) when it fails, which drops the expert baseline, not the candidate."""
+    if "expert" not in ctx.facts:
+        return -1.0
+    try:
+        _, ms, _ = timer.time(kernel, inputs.clone_inputs(x))
+    except Exception as e:  # noqa: BLE001
+        ctx.facts["notes"].append(f"expert baseline failed: {type(e).__name__}: {e}"[:500])
+        ctx.facts.pop("expert", None)
+        return -1.0
+    ctx.gpu_busy_ms += ms
+    return round(ms, 6)
 
 
 def _revalidate(out: Any, ref_out: Any, criterion: str, atol: float,

@@ -205,6 +205,7 @@ def test_flashinfers_kernel_is_timed_beside_the_candidate(expert_worker: Worker,
     assert facts["expert"]["agrees"] is True, facts["expert"]
     timing = facts["timing"]
     assert len(timing["expert_ms"]) == len(timing["candidate_ms"]) == 3
+    assert timing["expert_interleaved"] is True  # Timed beside the candidate, as the reference.
     assert all(ms > 0 for ms in timing["expert_ms"])
     assert "expert" in facts["phases"] or "reference.expert" in facts["phases"]
 
@@ -228,6 +229,12 @@ def test_expert_baseline_off_and_definitions_without_one(expert_worker: Worker) 
                                  data_root=str(RMS.parents[2]), timeout_s=120,
                                  options=dict(KIND_OPTIONS, expert_baseline=False))
     assert passed(off) and "expert_ms" not in off["timing"]
+    alone = expert_worker.evaluate(str(RMS), str(FI / "solutions" / "rmsnorm_h64_triton.py"),
+                                   kind="flashinfer", workload=workloads(RMS)[1],
+                                   data_root=str(RMS.parents[2]), timeout_s=120,
+                                   options=dict(KIND_OPTIONS, interleave_reference=False))
+    assert passed(alone) and len(alone["timing"]["expert_ms"]) == 3
+    assert alone["timing"]["expert_interleaved"] is False
     assert not any("expert" in n for n in off["notes"])
     gemm = fi(with_mode(expert_worker, ""), GEMM, FI / "solutions" / "gemm_n16_k32_triton.py",
               workloads(GEMM)[2])
