@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "cli/devices.h"
+#include "cli/eval_progress.h"
 #include "cli/output.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
@@ -150,8 +151,12 @@ Result<int> RunEval(const EvalFlags& flags) {
   InterruptGuard guard;
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));
   const std::string scratch_path = scratch.path();
+  EvalProgress progress(requests.size(), Clock::now());  // Outlives the evaluator that calls it.
   ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
-                   StartEvaluator(config, flags.refresh, logger, scratch, guard));
+                   StartEvaluator(config, flags.refresh, logger, scratch, guard,
+                                  [&progress](const std::string& job, const std::string& phase) {
+                                    progress.OnPhase(job, phase);
+                                  }));
   if (!flags.json) {
     const WorkerHello& w = evaluator->workers().front();
     (void)std::fprintf(stderr,
@@ -164,10 +169,8 @@ Result<int> RunEval(const EvalFlags& flags) {
                    evaluator->Run(
                        requests,
                        [&](size_t, const EvalResult& r) {
-                         const std::string text =
-                             flags.json ? FormatJsonLine(r) : FormatHuman(r, detail);
-                         (void)std::fwrite(text.data(), 1, text.size(), stdout);
-                         (void)std::fflush(stdout);
+                         progress.OnResult(r, stdout,
+                                           flags.json ? FormatJsonLine(r) : FormatHuman(r, detail));
                        },
                        &guard));
   if (!flags.traces_path.empty()) {

@@ -252,9 +252,10 @@ double DefaultMemoryLimitMb(const std::vector<WorkerSpec>& specs) {
   return std::clamp(share, kMemoryLimitFloorMb, kMemoryLimitCapMb);
 }
 
-Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache,
-                                                  const Logger& logger, TempDir& scratch,
-                                                  const InterruptGuard& guard) {
+Result<std::unique_ptr<Evaluator>> StartEvaluator(
+    Config& config, bool refresh_cache, const Logger& logger, TempDir& scratch,
+    const InterruptGuard& guard,
+    std::function<void(const std::string&, const std::string&)> on_progress) {
   ASSIGN_OR_RETURN(std::vector<WorkerSpec> specs, PlanWorkers(config, scratch.path(), logger));
   if (config.profile.memory_limit_mb <= 0) {
     config.profile.memory_limit_mb = DefaultMemoryLimitMb(specs);
@@ -268,8 +269,12 @@ Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_c
                                                    : config.cache_path;
   }
   options.refresh_cache = refresh_cache;
-  options.pool.on_progress = [logger](const std::string& id, const std::string& phase) {
+  options.pool.on_progress = [logger, on_progress = std::move(on_progress)](
+                                 const std::string& id, const std::string& phase) {
     logger->debug("job {}: {}", id, phase);
+    if (on_progress) {
+      on_progress(id, phase);
+    }
   };
   const std::string scratch_path = scratch.path();
   if (!config.nats_url.empty()) {

@@ -5,6 +5,7 @@
 // that depend on the machine. Shared by `adaexplore eval`, the search commands (run, bench,
 // adapt) and the benchmarks in bench/.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,12 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
 
 // Plans the workers (scratch folders under `scratch`), fills in machine-dependent limits and
 // starts the evaluator with the configured cache. On failure `scratch` is released (kept on disk:
-// the error names worker logs in it).
-Result<std::unique_ptr<Evaluator>> StartEvaluator(Config& config, bool refresh_cache,
-                                                  const Logger& logger, TempDir& scratch,
-                                                  const InterruptGuard& guard);
+// the error names worker logs in it). `on_progress` (optional) sees every job's phases, and
+// "done" (see PoolOptions).
+Result<std::unique_ptr<Evaluator>> StartEvaluator(
+    Config& config, bool refresh_cache, const Logger& logger, TempDir& scratch,
+    const InterruptGuard& guard,
+    std::function<void(const std::string&, const std::string&)> on_progress = {});
 
 // A search session (search/session.h) over `db` with the workers of `config`, started here
 // (scratch folders in a new temporary folder, kept on disk when they fail to start). The workers

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "eval/verdict.h"
 #include "llm/provider.h"
+#include "ui/progress_clock.h"
 
 namespace adaexplore {
 namespace {
@@ -30,7 +32,10 @@ RunObserver SearchProgress::Observer() {
 
 void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) {
   latest_.clear();
+  before_.clear();
   llm_failures_ = llm_failures_in_a_row_ = 0;
+  start_ = Clock::now();
+  total_steps_ = tasks * static_cast<size_t>(std::max(spec.steps, 0));
   // As RunSummaryJson decides it: by the parsed provider, not the spelling of the name.
   const Result<ModelSpec> model = ParseModelSpec(spec.model);
   const bool replayed = model.ok() && model->provider == "replay";
@@ -51,6 +56,7 @@ void SearchProgress::OnProgress(const TaskProgress& p) {
       "[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps, p.move, p.verdict,
       p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "", Speedup(p.best_speedup, "none"), cost));
   latest_[p.task] = p;
+  before_.emplace(p.task, std::max(p.steps_done - 1, 0));  // A resumed task's earlier steps.
   llm_failures_in_a_row_ = p.llm_failures_in_a_row;
   Redraw();
 }
@@ -65,7 +71,17 @@ void SearchProgress::OnLlmFailure(const LlmFailure& f) {
 }
 
 void SearchProgress::Redraw() {
-  std::string line = Cost();
+  size_t done = 0;
+  size_t before = 0;
+  for (const auto& [name, progress] : latest_) {
+    done += static_cast<size_t>(std::max(progress.steps_done, 0));
+    before += static_cast<size_t>(before_[name]);
+  }
+  // The estimate is over this session's steps: a resumed run's earlier ones took no time here.
+  const size_t left_total = total_steps_ > before ? total_steps_ - before : 0;
+  std::string line = fmt::format(
+      "{}/{} steps · {} | {}", done, total_steps_,
+      ProgressClock(done - std::min(done, before), left_total, Clock::now() - start_), Cost());
   if (llm_failures_ > 0) {
     line += fmt::format(" | LLM failures {} ({} in a row)", llm_failures_, llm_failures_in_a_row_);
   }

@@ -2,14 +2,16 @@
 
 // What a search run shows on the terminal while it goes: a line when it starts (the run, its
 // tasks, the model, the device, and whether the LLM is replayed or the kernels run in the CPU
-// interpreter), a message per finished step and a status line with each task's progress and the
-// cost so far. Used by `run`, `bench` and `adapt` for every run of their session.
+// interpreter), a message per finished step and a status line with the steps done of all, the
+// time so far and about how long is left, each task's progress and the cost so far. Used by `run`,
+// `bench` and `adapt` for every run of their session.
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "eval/protocol.h"
 #include "llm/client.h"
 #include "search/session.h"
@@ -41,6 +43,9 @@ class SearchProgress {
   StatusLine status_;
   std::map<std::string, TaskProgress> latest_;  // By task: its last finished step.
   int llm_failures_ = 0;                        // Failed LLM calls of this run so far.
+  TimePoint start_;                             // When the run (or its resumption) began.
+  size_t total_steps_ = 0;                      // Steps of every task together.
+  std::map<std::string, int> before_;           // By task: steps done before this session.
   int llm_failures_in_a_row_ = 0;
 };
 

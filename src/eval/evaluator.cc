@@ -270,6 +270,9 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
   if (ready_.empty() && !pool_->idle()) {
     ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(until, guard, wake_fds));
     for (const PoolOutcome& outcome : done) {
+      if (options_.pool.on_progress) {
+        options_.pool.on_progress(outcome.id, "done");
+      }
       auto it = std::find_if(waiting_.begin(), waiting_.end(), [&](const auto& entry) {
         return entry.first.substr(0, 16) == outcome.id;
       });

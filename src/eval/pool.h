@@ -34,7 +34,8 @@ struct PoolOptions {
   double deadline_margin_s = 30;  // Outer deadline = job timeout + this, from dispatch.
   int max_restarts_per_worker = 10;
   double restart_backoff_s = 1.0;  // Doubles per restart of the same worker, up to 30 s.
-  // Called with (job id, phase) as jobs progress; may be empty.
+  // Called with (job id, phase) as jobs progress, and by the Evaluator with (job id, "done") when
+  // a job's outcome comes back; may be empty.
   std::function<void(const std::string&, const std::string&)> on_progress;
 };
 

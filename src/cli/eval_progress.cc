@@ -1,0 +1,53 @@
+#include "cli/eval_progress.h"
+
+#include <fmt/format.h>
+
+#include "ui/progress_clock.h"
+
+namespace adaexplore {
+
+EvalProgress::EvalProgress(size_t total, TimePoint start)
+    : total_(total), start_(start), status_(stderr) {}
+
+EvalProgress::EvalProgress(size_t total, TimePoint start, FILE* out, bool smart)
+    : total_(total), start_(start), status_(out, smart) {}
+
+EvalProgress::~EvalProgress() { status_.SetStatus(""); }
+
+void EvalProgress::OnPhase(const std::string& job, const std::string& phase) {
+  if (phase == "done") {
+    running_.erase(job);
+  } else {
+    running_[job] = phase;
+  }
+  Redraw();
+}
+
+void EvalProgress::OnResult(const EvalResult& result, FILE* stream, const std::string& text) {
+  ++done_;
+  correct_ += result.verdict == Verdict::kCorrect;
+  status_.SetStatus("");  // Off the terminal while the result is written, then drawn again.
+  (void)std::fwrite(text.data(), 1, text.size(), stream);
+  (void)std::fflush(stream);
+  Redraw();
+}
+
+std::string EvalProgress::Status(TimePoint now) const {
+  std::string line = fmt::format("eval: {}/{} judged, {} correct", done_, total_, correct_);
+  std::map<std::string, int> phases;
+  for (const auto& [job, phase] : running_) {
+    ++phases[phase];
+  }
+  if (!phases.empty()) {
+    std::string parts;
+    for (const auto& [phase, count] : phases) {
+      parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", count, phase);
+    }
+    line += " · running: " + parts;
+  }
+  return line + " · " + ProgressClock(done_, total_, now - start_);
+}
+
+void EvalProgress::Redraw() { status_.SetStatus(Status(Clock::now())); }
+
+}  // namespace adaexplore
