@@ -17,19 +17,38 @@ std::optional<int64_t> RunOf(const ReportFlags& f) {
   return f.run > 0 ? std::optional<int64_t>(f.run) : std::nullopt;
 }
 
+// The run database, as a positional argument (shown in the help) or as --db (hidden: the form
+// the other commands take, accepted here too).
+void AddDbArgument(CLI::App* command, std::string& path) {
+  command->add_option("db", path, "Run database (also --db FILE)");
+  command->add_option("--db", path, "Run database")->group("");
+}
+
+// The database the flags name, which must exist: reading one never creates it.
+Status CheckDb(const ReportFlags& f, std::string_view command) {
+  if (f.db_path.empty()) {
+    return InvalidArgument(fmt::format(
+        "{} needs a run database: adaexplore {} adaexplore-run.sqlite", command, command));
+  }
+  if (!std::filesystem::exists(f.db_path)) {
+    return NotFound("no run database at " + f.db_path);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
   ReportCommands c;
   c.report = app.add_subcommand("report", "Metrics of the runs in a run database");
-  c.report->add_option("db,--db", f.db_path, "Run database")->required();
+  AddDbArgument(c.report, f.db_path);
   c.report->add_option("--run", f.run, "Only this run");
   c.report->add_flag("--json", f.json, "One JSON object (metrics: acc, speedup, fast_1.2, ...)");
   c.report->add_flag("--csv", f.csv, "One CSV row per run and task");
   c.report->add_option("--out", f.out, "Write to this file instead of standard output");
   c.report->add_option("--html", f.html, "Also write the HTML report (one file) here");
   c.export_ = app.add_subcommand("export", "Each task's best kernel in KernelBench's layout");
-  c.export_->add_option("db,--db", f.db_path, "Run database")->required();
+  AddDbArgument(c.export_, f.db_path);
   c.export_->add_option("--out", f.out, "Folder to write into")->required();
   c.export_->add_option("--run", f.run, "Only this run (default: every run; the best wins)");
   c.export_->add_option("--level", f.level, "KernelBench level in the file names (0: unknown)");
@@ -37,6 +56,7 @@ ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
 }
 
 Result<int> RunReportCommand(const ReportFlags& f) {
+  RETURN_IF_ERROR(CheckDb(f, "report"));
   if (f.json && f.csv) {
     return InvalidArgument("--json and --csv: pick one");
   }
@@ -61,9 +81,7 @@ Result<int> RunReportCommand(const ReportFlags& f) {
 }
 
 Result<int> RunExport(const ReportFlags& f) {
-  if (!std::filesystem::exists(f.db_path)) {
-    return NotFound("no run database at " + f.db_path);
-  }
+  RETURN_IF_ERROR(CheckDb(f, "export"));
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(f.db_path));
   ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
   struct Best {

@@ -83,7 +83,14 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   AddProblemFlags(run, f.problems);
   run->add_option("--llm", f.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
   run->add_option("--method", f.method, "adaexplore (default), ps or ir");
-  run->add_option("--steps", f.steps, "Steps (kernels) per task (50)")->check(CLI::PositiveNumber);
+  run->add_option_function<int>(
+         "--steps",
+         [&f](int steps) {
+           f.steps = steps;
+           f.steps_given = true;
+         },
+         "Steps (kernels) per task (50); with --resume, more than the run has extends it")
+      ->check(CLI::PositiveNumber);
   run->add_option("--memory", f.memory_path,
                   "Skill memory: a database from adapt/memory, or rule||count text");
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");
@@ -241,6 +248,22 @@ Result<int> RunSearch(const RunFlags& flags) {
     }
     ASSIGN_OR_RETURN(spec, RunSpecOf(*resumed));
     RETURN_IF_ERROR(RestoreRunProfile(*resumed, flags, config));
+    if (flags.steps_given && flags.steps < spec.steps) {
+      return InvalidArgument(fmt::format(
+          "run {} has {} steps per task; --steps {} cannot take steps back (more extends it)",
+          resumed->id, spec.steps, flags.steps));
+    }
+    if (flags.steps_given && flags.steps > spec.steps) {
+      RETURN_IF_ERROR(db.ExtendRun(resumed->id, flags.steps));
+      (void)std::fprintf(stderr, "run %lld: extended from %d to %d steps per task\n",
+                         static_cast<long long>(resumed->id), spec.steps, flags.steps);
+      spec.steps = flags.steps;
+    } else if (resumed->status == WorkStatus::kFinished) {
+      (void)std::fprintf(stderr,
+                         "run %lld is finished: every task used its %d steps; --resume --steps N "
+                         "with N above %d extends it\n",
+                         static_cast<long long>(resumed->id), spec.steps, spec.steps);
+    }
   } else {
     ASSIGN_OR_RETURN(spec, RunSpecFromFlags(flags, config));
     ASSIGN_OR_RETURN(std::vector<std::string> paths, ProblemTaskFiles(flags.problems));

@@ -53,6 +53,7 @@ struct RunFlags {
   int64_t max_output_tokens = 0;
   std::optional<double> nats_startup_timeout_s;
   int steps = 50;
+  bool steps_given = false;  // --steps was on the command line (a resume extends to it).
   int memory_min_count = 3;
   std::optional<int> slots;
   bool resume = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <set>
 #include <vector>
 
 #include "core/json_text.h"
@@ -86,12 +87,12 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
   nlohmann::json trees = nlohmann::json::array();
   nlohmann::json cost = nlohmann::json::array();
-  size_t task_count = 0;
+  std::set<std::string> task_names;  // A task in several runs is one task.
   for (const RunReport& report : reports) {
     std::vector<std::pair<int64_t, std::pair<double, int64_t>>> spend;  // (time, (usd, tokens))
     bool all_priced = true;
     for (const TaskOutcome& outcome : report.tasks) {
-      ++task_count;
+      task_names.insert(outcome.task);
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(report.run.id, outcome.task));
       nlohmann::json nodes = nlohmann::json::array();
       nodes.push_back({{"id", 0}, {"parent", -1}, {"move", "root"}, {"verdict", "root"}});
@@ -146,7 +147,8 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
   const nlohmann::json data = {
       {"title", title},
       {"subtitle", fmt::format("{} run(s), {} task(s); generated {} from {}", reports.size(),
-                               task_count, stamp, db_path)},
+                               task_names.size(), stamp, db_path)},
+      {"cpu_banner", kCpuRunBanner},
       {"report", ReportJson(reports)},
       {"trees", trees},
       {"cost", cost},

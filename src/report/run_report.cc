@@ -165,6 +165,23 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
   return reports;
 }
 
+std::string EnvironmentLine(const RunInfo& run) {
+  const nlohmann::json env = run.options.value("environment", nlohmann::json::object());
+  const std::string profile = run.options.value("profile", std::string("strict"));
+  if (!env.is_object() || env.empty()) {
+    return fmt::format("device not recorded (a run from an earlier version), profile {}", profile);
+  }
+  return fmt::format("{}, torch {}, triton {}, Python {}, profile {}",
+                     env.value("device", std::string("?")), env.value("torch", std::string("?")),
+                     env.value("triton", std::string("?")), env.value("python", std::string("?")),
+                     env.value("profile", profile));
+}
+
+bool CpuRun(const RunInfo& run) {
+  const nlohmann::json env = run.options.value("environment", nlohmann::json::object());
+  return env.is_object() && env.value("device_kind", std::string()) == "cpu";
+}
+
 nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
   nlohmann::json runs = nlohmann::json::array();
   for (const RunReport& r : reports) {
@@ -184,6 +201,8 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
                     {"method", r.run.method},
                     {"model", r.run.model},
                     {"status", WorkStatusName(r.run.status)},
+                    {"environment", EnvironmentLine(r.run)},
+                    {"cpu_run", CpuRun(r.run)},
                     {"metrics", MetricsJson(r.metrics)},
                     {"mean_best_by_step", MeanBestByStep(r.tasks)},
                     {"cost", r.cost},
@@ -201,7 +220,12 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
   const std::string header =
       "| {} | tasks | Acc | Speedup | Fast@1.2 | Fast@2 | geomean | compiled | correct |\n"
       "|---|---|---|---|---|---|---|---|---|\n";
-  std::string out = "## By method\n\n" + fmt::format(fmt::runtime(header), "method");
+  std::string out;
+  for (const RunReport& r : reports) {
+    out += fmt::format("Run {}: {}{}\n\n", r.run.id, EnvironmentLine(r.run),
+                       CpuRun(r.run) ? fmt::format(". **{}.**", kCpuRunBanner) : "");
+  }
+  out += "## By method\n\n" + fmt::format(fmt::runtime(header), "method");
   for (const auto& [method, metrics] : ByMethod(reports)) {
     out += MetricsRow(method, metrics);
   }
@@ -263,17 +287,18 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
 std::string ReportCsv(const std::vector<RunReport>& reports) {
   std::string out =
       "run,method,model,task,correct,speedup,steps,compiled_steps,correct_steps,"
-      "degenerate,eval_seconds,eager_ms,compiled_ms,vs_compile\n";
+      "degenerate,eval_seconds,eager_ms,compiled_ms,vs_compile,environment,cpu_run\n";
   for (const RunReport& r : reports) {
     for (const TaskOutcome& t : r.tasks) {
       auto figure = [](const std::optional<double>& v) {
         return v ? fmt::format("{:.6g}", *v) : std::string();
       };
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{},{},{}\n", r.run.id,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{},{},{},{},{}\n", r.run.id,
                          CsvField(r.run.method), CsvField(r.run.model), CsvField(t.task),
                          t.correct ? 1 : 0, figure(t.speedup), t.steps, t.compiled_steps,
                          t.correct_steps, t.degenerate ? 1 : 0, t.eval_seconds, figure(t.eager_ms),
-                         figure(t.compiled_ms), figure(t.vs_compile()));
+                         figure(t.compiled_ms), figure(t.vs_compile()),
+                         CsvField(EnvironmentLine(r.run)), CpuRun(r.run) ? 1 : 0);
     }
   }
   return out;

@@ -24,6 +24,16 @@ struct RunReport {
   double eval_hours = 0;
 };
 
+// Where a run's kernels were judged, in words: "NVIDIA H200, torch 2.11.0, triton 3.6.0,
+// Python 3.12, profile strict" (a run recorded before this was kept: its profile only).
+std::string EnvironmentLine(const RunInfo& run);
+// Whether a run's kernels ran in Triton's interpreter on the CPU (its speedups mean nothing).
+bool CpuRun(const RunInfo& run);
+// The banner every report of such a run carries.
+inline constexpr std::string_view kCpuRunBanner =
+    "CPU run: kernels ran in Triton's interpreter on the CPU; correctness is real, speedups and "
+    "times are not kernel performance";
+
 // Every run of the database at `path` (or only `run`). A missing file is an error, not a new
 // empty database.
 Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::optional<int64_t> run);

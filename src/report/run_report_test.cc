@@ -29,7 +29,15 @@ class RunReportTest : public ::testing::Test {
     ASSERT_TRUE(db.ok());
     // Run 1 (adaexplore): t1 correct 1.5x then 3x; t2 never correct. Run 2 (ps): t1 at 0.9x.
     int64_t a = *db->CreateRun({.method = "adaexplore", .model = "openai:m"});
-    int64_t b = *db->CreateRun({.method = "ps", .model = "openai:m"});
+    int64_t b = *db->CreateRun({.method = "ps",
+                                .model = "openai:m",
+                                .options = {{"environment",
+                                             {{"device", "x86_64"},
+                                              {"device_kind", "cpu"},
+                                              {"torch", "2.11.0"},
+                                              {"triton", "3.6.0"},
+                                              {"python", "3.12.3"},
+                                              {"profile", "strict"}}}}});
     for (int64_t run : {a, b}) {
       ASSERT_TRUE(db->AddTask(run, {.name = "t1", .source = "s1", .steps = 3}).ok());
     }
@@ -75,9 +83,24 @@ TEST_F(RunReportTest, MetricsPerRunAndPerMethod) {
       << markdown;
   EXPECT_NE(markdown.find("degenerate: trivial outputs pass its checks"), std::string::npos);
   const std::string csv = ReportCsv(*reports);
-  EXPECT_NE(csv.find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,,,\n"), std::string::npos)
+  const std::string unknown =
+      R"(,"device not recorded (a run from an earlier version), profile strict",0)";
+  EXPECT_NE(csv.find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,,," + unknown + "\n"),
+            std::string::npos)
       << csv;
-  EXPECT_NE(csv.find("1,adaexplore,openai:m,t2,0,,1,1,0,0,0.000,,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("1,adaexplore,openai:m,t2,0,,1,1,0,0,0.000,,," + unknown + "\n"),
+            std::string::npos)
+      << csv;
+  // Every report says where each run's kernels were judged, and flags a CPU run.
+  EXPECT_NE(csv.find(R"("x86_64, torch 2.11.0, triton 3.6.0, Python 3.12.3, profile strict",1)"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(markdown.find("Run 2: x86_64, torch 2.11.0, triton 3.6.0, Python 3.12.3, profile "
+                          "strict. **CPU run: kernels ran in Triton's interpreter"),
+            std::string::npos)
+      << markdown;
+  EXPECT_EQ(json["runs"][1]["cpu_run"], true);
+  EXPECT_EQ(json["runs"][0]["cpu_run"], false);
   EXPECT_EQ(markdown.find("Against torch.compile"), std::string::npos);  // No baselines.
 }
 
@@ -125,7 +148,7 @@ TEST_F(RunReportTest, BaselinesJoinByTaskSourceAndProfile) {
   const std::string markdown = ReportMarkdown(*reports);
   EXPECT_NE(markdown.find("| adaexplore | 1 | 100% | 1.50 |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| t1 | 3x | 3 | 2 | 2 | 2 | 1 | 1.5x |"), std::string::npos) << markdown;
-  EXPECT_NE(ReportCsv(*reports).find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,2,1,1.5\n"),
+  EXPECT_NE(ReportCsv(*reports).find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,2,1,1.5,"),
             std::string::npos);
 }
 

@@ -64,6 +64,12 @@ Result<RunOutcome> SearchSession::Start(const RunSpec& spec, const std::vector<S
     return InvalidArgument("a run needs at least one task");
   }
   RunInfo run = NewRunInfo(spec, options_.profile);
+  // Where its kernels are judged, for every report of it: the device and the software.
+  const WorkerHello& worker = evaluator_->workers().front();
+  run.options["environment"] = {
+      {"device", worker.device_name}, {"device_kind", EnumName(worker.device_kind)},
+      {"torch", worker.torch},        {"triton", worker.triton},
+      {"python", worker.python},      {"profile", options_.profile.name}};
   // Checked before the run is stored: a spec that cannot be read back could never be resumed.
   RETURN_IF_ERROR(RunSpecOf(run).status());
   ASSIGN_OR_RETURN(const Ready ready, Prepare(spec, llm));

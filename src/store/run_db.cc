@@ -138,6 +138,25 @@ Status RunDb::SetRunStatus(int64_t run, WorkStatus status) {
   return update.Run();
 }
 
+Status RunDb::ExtendRun(int64_t run, int steps) {
+  ASSIGN_OR_RETURN(std::optional<RunInfo> info, FindRun(run));
+  if (!info) {
+    return NotFound(fmt::format("no run {}", run));
+  }
+  info->options["steps"] = steps;
+  ASSIGN_OR_RETURN(Statement update_run,
+                   db_.Prepare("UPDATE runs SET options = ?, status = ? WHERE id = ?"));
+  update_run.Bind(1, Dump(info->options))
+      .Bind(2, WorkStatusName(WorkStatus::kRunning))
+      .Bind(3, run);
+  RETURN_IF_ERROR(update_run.Run());
+  ASSIGN_OR_RETURN(
+      Statement update_tasks,
+      db_.Prepare("UPDATE tasks SET steps = MAX(steps, ?), status = ? WHERE run_id = ?"));
+  update_tasks.Bind(1, int64_t{steps}).Bind(2, WorkStatusName(WorkStatus::kRunning)).Bind(3, run);
+  return update_tasks.Run();
+}
+
 Status RunDb::AddTask(int64_t run, const TaskInfo& task) {
   ASSIGN_OR_RETURN(Statement select,
                    db_.Prepare("SELECT source FROM tasks WHERE run_id = ? AND name = ?"));

@@ -81,6 +81,9 @@ class RunDb {
   Result<std::optional<RunInfo>> LatestRun();
   Result<std::vector<RunInfo>> Runs();  // Every run, oldest first.
   Status SetRunStatus(int64_t run, WorkStatus status);
+  // Raises a run's step budget per task to `steps` (its stored options and every task's), and
+  // marks it and its tasks running again: a resume then continues each task's search.
+  Status ExtendRun(int64_t run, int steps);
 
   // Adds `task` to `run`; adding one that is already there (a resume) checks that its source is
   // unchanged, so a resumed run never mixes two versions of a task.

@@ -88,6 +88,15 @@ TEST_F(RunDbTest, StoresRunsTasksStepsAndCalls) {
   ASSERT_TRUE(db.SetRunStatus(run, WorkStatus::kFinished).ok());
   EXPECT_EQ((*db.Tasks(run))[0].status, WorkStatus::kFinished);
   EXPECT_EQ((*db.FindRun(run))->status, WorkStatus::kFinished);
+
+  // --resume --steps N: the budget grows, the run and its task run again, the rest is kept.
+  ASSERT_TRUE(db.ExtendRun(run, 60).ok());
+  const RunInfo extended = **db.FindRun(run);
+  EXPECT_EQ(extended.status, WorkStatus::kRunning);
+  EXPECT_EQ(extended.options["steps"], 60);
+  EXPECT_EQ((*db.Tasks(run))[0].steps, 60);
+  EXPECT_EQ((*db.Tasks(run))[0].status, WorkStatus::kRunning);
+  EXPECT_FALSE(db.ExtendRun(run + 100, 9).ok());
 }
 
 TEST_F(RunDbTest, AStepIsNeverRecordedTwiceAndAChangedTaskIsRefused) {

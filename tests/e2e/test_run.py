@@ -69,6 +69,15 @@ def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Scr
     assert run["metrics"]["acc"] == 1.0 and run["metrics"]["steps"] == 8
     assert run["tasks"][0]["speedup"] == pytest.approx(task["best"]["speedup"])
     assert "| adaexplore | 1 | 100% |" in cli.run("report", str(db)).stdout
+    assert "| adaexplore | 1 | 100% |" in cli.run("report", "--db", str(db)).stdout
+    helped = cli.run("report", "--help").stdout
+    assert "REQUIRED" not in helped and helped.count("Run database") == 1, helped
+    for command in ("report", "export"):
+        missing = cli.run(command, str(tmp_path / "nowhere.sqlite"), "--out", str(tmp_path / "x"))
+        assert missing.returncode == 2 and "no run database at" in missing.stderr
+        assert not (tmp_path / "nowhere.sqlite").exists()
+        bare = cli.run(command, "--out", str(tmp_path / "x"))
+        assert bare.returncode == 2 and "needs a run database" in bare.stderr, bare.stderr
     exported = cli.run("export", str(db), "--out", str(tmp_path / "kb"), "--level", "1")
     assert exported.returncode == 0, exported.stderr
     index = json.loads((tmp_path / "kb" / "index.json").read_text())
@@ -267,3 +276,22 @@ def test_search_constants_come_from_the_config_and_stay_with_the_run(cli: Cli, s
     search = json.loads(options)["search"]
     assert search["p_large"] == 1.0 and search["exploration"] == 0.7
     assert search["pool_size"] == 5  # The reference's where the config is silent.
+
+
+def test_resume_with_more_steps_extends_a_finished_run(cli: Cli, scripted: Script,
+                                                       tmp_path: Path) -> None:
+    db = tmp_path / "run.sqlite"
+    common = ["--db", str(db), "--out", str(tmp_path / "out"), "--json", *FAST]
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                "--steps", "2", *common, timeout=600)
+    assert p.returncode == 0, p.stderr
+    fewer = cli.run("run", "--resume", "--steps", "1", *common, timeout=120)
+    assert fewer.returncode == 2 and "cannot take steps back" in fewer.stderr, fewer.stderr
+    again = cli.run("run", "--resume", *common, timeout=600)
+    assert again.returncode == 0 and "is finished" in again.stderr, again.stderr
+    assert len(_nodes(db)) == 2
+    more = cli.run("run", "--resume", "--steps", "4", *common, timeout=600)
+    assert more.returncode == 0, more.stderr
+    assert "extended from 2 to 4 steps per task" in more.stderr
+    assert [n[0] for n in _nodes(db)] == [1, 2, 3, 4]
+    assert json.loads(more.stdout)["tasks"][0]["steps"] == 4
