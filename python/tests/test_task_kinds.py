@@ -224,6 +224,7 @@ def test_an_expert_that_disagrees_is_said_so_and_one_that_fails_is_a_note(
 
 
 def test_expert_baseline_off_and_definitions_without_one(expert_worker: Worker) -> None:
+    with_mode(expert_worker, "")  # A working expert: what is off is the option.
     off = expert_worker.evaluate(str(RMS), str(FI / "solutions" / "rmsnorm_h64_triton.py"),
                                  kind="flashinfer", workload=workloads(RMS)[1],
                                  data_root=str(RMS.parents[2]), timeout_s=120,
