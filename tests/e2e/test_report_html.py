@@ -58,6 +58,10 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     ticks = re.findall(r'class="x-tick whole"[^>]*>([^<]*)<', dom.stdout)
     assert ticks and all(t.isdigit() for t in ticks), ticks
     assert not re.search(r">0\.00x<", dom.stdout)
+    # The progress chart: one curve per method, its mean bold with its spread, named once.
+    assert re.findall(r'class="legend"[^>]*>([^<]*)<', dom.stdout)[0] == \
+        "adaexplore mean (1)"
+    assert 'class="spread"' in dom.stdout
     # Where the kernels were judged, on the page; this run was on the CPU, and the page says so.
     assert re.search(r'<p class="banner">Run 1: [^<]*torch [^<]*profile strict\. CPU run: ',
                      dom.stdout), re.findall(r'<div id="environment">.*?</div>', dom.stdout)
