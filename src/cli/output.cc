@@ -45,8 +45,7 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     const Statistic statistic = r.statistic.value_or(Statistic::kMedian);
     line += fmt::format("  {:.3g}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
                         *r.speedup, r.candidate_timing->Of(statistic),
-                        r.reference_timing->Of(statistic),
-                        statistic == Statistic::kTrimmedMean ? "trimmed mean" : "median",
+                        r.reference_timing->Of(statistic), StatisticWords(statistic),
                         r.candidate_timing->runs, 100 * r.candidate_timing->cv);
     if (r.speedup_compiled) {
       line += fmt::format("  {:.3g}x vs torch.compile", *r.speedup_compiled);

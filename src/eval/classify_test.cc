@@ -459,6 +459,16 @@ TEST(ClassifyTest, FlagChangesRejectedInAllButTheReleasesCheck) {
   EXPECT_EQ(ClassifyFacts(facts, ReferenceProfile()).verdict, Verdict::kCorrect);
 }
 
+TEST(ClassifyTest, TheKernelBenchProfileUsesTheMean) {
+  json timing = Timing(1.0, 2.0);
+  timing["candidate_ms"][0] = 21.0;  // Twenty runs: the mean moves from 1 to 2, the median not.
+  EvalResult r = ClassifyFacts(
+      {{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}}, KernelBenchProfile());
+  EXPECT_EQ(r.statistic, Statistic::kMean);
+  EXPECT_DOUBLE_EQ(*r.speedup, 1.0);
+  EXPECT_EQ(StatisticWords(Statistic::kMean), "mean");
+}
+
 TEST(ClassifyTest, PaperProfileUsesTheTrimmedMean) {
   json timing = Timing(1.0, 2.0);
   timing["candidate_ms"][0] = 1000.0;  // An outlier the trimmed mean drops.

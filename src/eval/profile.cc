@@ -61,6 +61,22 @@ EvalProfile ReferenceProfile() {
   return p;
 }
 
+EvalProfile KernelBenchProfile() {
+  // KernelBench main's eval_kernel_against_ref as its scripts run it
+  // (../shared/reference/kernelbench-harness-and-hacks.md): 5 trials on the task's own inputs,
+  // seeds from torch.manual_seed(42), the reference in the task's precision, torch.allclose at
+  // get_tolerance_for_precision's 1e-4 (fp32) or 1e-2 (fp16, bf16), 3 warm-up runs and 100 timed
+  // runs on one input set with L2 flushed before each, the mean; the reference timed after the
+  // candidate the same way. KernelBench also discards one first timed run: the warm-ups cover it.
+  EvalProfile p = ReferenceProfile();
+  p.name = "kernelbench";
+  p.job.atol = p.job.rtol = StrictTolerance(p.job.precision);
+  p.job.warmup_runs = 3;
+  p.job.l2_flush = true;
+  p.statistic = Statistic::kMean;
+  return p;
+}
+
 EvalProfile PaperProfile() {
   // The release's tolerance, trials, inputs, statistic and baseline (timed on its own, on one
   // input set, without an L2 flush), and every check that cannot move an honest kernel's
@@ -83,6 +99,11 @@ const std::vector<ProfileInfo>& Profiles() {
        "gameable: timed results are not re-validated, side streams, threads, fallbacks and "
        "patched timers go unchecked; use 'paper' for its figures with integrity checks",
        ReferenceProfile},
+      {"kernelbench",
+       "the 'kernelbench' profile reproduces KernelBench main's check and is gameable as it is: "
+       "timed results are not re-validated, side streams, threads, fallbacks and patched timers "
+       "go unchecked; use 'strict' to trust a result",
+       KernelBenchProfile},
   };
   return profiles;
 }
@@ -125,7 +146,8 @@ double StrictTolerance(Precision precision) {
 
 void SetPrecision(EvalProfile& profile, Precision precision) {
   profile.job.precision = precision;
-  if (profile.name == "strict") {
+  if (profile.name == "strict" ||
+      profile.name == "kernelbench") {  // Both tolerances per precision.
     profile.job.atol = profile.job.rtol = StrictTolerance(precision);
   }
 }

@@ -15,6 +15,9 @@
 //                     and uniform [-1, 1) inputs at the same tolerance).
 //   reference         the reference release's check exactly, for reproducing its numbers: no
 //                     integrity check beyond it. Gameable, and says so when used.
+//   kernelbench       KernelBench main's check (allclose 1e-4 in fp32, 1e-2 in fp16/bf16; 3
+//                     warm-ups, 100 runs on one input set, L2 flushed, the mean), for comparing
+//                     with KernelBench's own numbers. Gameable as KernelBench is, and says so.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -96,6 +99,7 @@ struct EvalProfile {
 EvalProfile StrictProfile();
 EvalProfile PaperProfile();
 EvalProfile ReferenceProfile();
+EvalProfile KernelBenchProfile();
 
 // Turns every integrity check that cannot change an honest kernel's figures on or off (the
 // determinism rerun, poisoning, re-validation of timed outputs, the kernel trace and launch

@@ -67,5 +67,29 @@ TEST(EvalSettingsTest, PrecisionResetsTheStrictTolerancesUnlessOneIsGivenWithIt)
   EXPECT_EQ(q.job.rtol, 1e-2);
 }
 
+// KernelBench main's check: allclose at get_tolerance_for_precision's 1e-4 (fp32) or 1e-2 (half
+// precisions), 5 trials on the task's inputs seeded from 42, 3 warm-ups and 100 runs on one input
+// set with L2 flushed, the mean; no integrity check of ours.
+TEST(EvalSettingsTest, TheKernelBenchProfileIsKernelBenchMainsCheck) {
+  EvalProfile p = KernelBenchProfile();
+  EXPECT_EQ(p.name, "kernelbench");
+  EXPECT_EQ(p.job.criterion, Criterion::kAllclose);
+  EXPECT_EQ(p.job.atol, 1e-4);
+  EXPECT_EQ(p.job.rtol, 1e-4);
+  EXPECT_EQ(p.job.trials, 5);
+  EXPECT_EQ(p.job.seed_mode, SeedMode::kPaper);
+  EXPECT_EQ(p.job.distributions, std::vector<std::string>{"task"});
+  EXPECT_EQ(p.job.warmup_runs, 3);
+  EXPECT_EQ(p.job.timed_runs, 100);
+  EXPECT_FALSE(p.job.fresh_inputs_per_run);
+  EXPECT_FALSE(p.job.interleave_reference);
+  EXPECT_TRUE(p.job.l2_flush);
+  EXPECT_EQ(p.statistic, Statistic::kMean);
+  EXPECT_FALSE(p.job.revalidate_timed);
+  ASSERT_TRUE(ApplyEvalSettings({{"precision", "bf16"}}, p).ok());
+  EXPECT_EQ(p.job.atol, 1e-2);
+  EXPECT_EQ(ProfileByName("kernelbench")->name, "kernelbench");
+}
+
 }  // namespace
 }  // namespace adaexplore

@@ -97,6 +97,18 @@ TimingStats ComputeTimingStats(std::vector<double> samples) {
   return stats;
 }
 
+std::string_view StatisticWords(Statistic statistic) {
+  switch (statistic) {
+    case Statistic::kTrimmedMean:
+      return "trimmed mean";
+    case Statistic::kMean:
+      return "mean";
+    case Statistic::kMedian:
+      break;
+  }
+  return "median";
+}
+
 nlohmann::json ToJson(const TimingStats& s) {
   return {
       {"runs", s.runs},       {"median_ms", s.median_ms}, {"trimmed_mean_ms", s.trimmed_mean_ms},

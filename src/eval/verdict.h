@@ -50,15 +50,19 @@ struct StepVerdict {
 };
 
 // Which figure of a series of timed runs a speedup compares.
-enum class Statistic { kMedian, kTrimmedMean };
+enum class Statistic { kMedian, kTrimmedMean, kMean };
 
 template <>
 struct EnumTraits<Statistic> {
-  static constexpr std::array<std::pair<Statistic, std::string_view>, 2> kNames = {{
+  static constexpr std::array<std::pair<Statistic, std::string_view>, 3> kNames = {{
       {Statistic::kMedian, "median"},
       {Statistic::kTrimmedMean, "trimmed_mean"},
+      {Statistic::kMean, "mean"},
   }};
 };
+
+// A statistic in words, for people and prompts: "median", "trimmed mean", "mean".
+std::string_view StatisticWords(Statistic statistic);
 
 // Summary statistics of one series of timed runs, in milliseconds.
 struct TimingStats {
@@ -73,7 +77,15 @@ struct TimingStats {
 
   // The figure `statistic` names.
   double Of(Statistic statistic) const {
-    return statistic == Statistic::kTrimmedMean ? trimmed_mean_ms : median_ms;
+    switch (statistic) {
+      case Statistic::kTrimmedMean:
+        return trimmed_mean_ms;
+      case Statistic::kMean:
+        return mean_ms;
+      case Statistic::kMedian:
+        break;
+    }
+    return median_ms;
   }
 };
 

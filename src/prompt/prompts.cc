@@ -157,8 +157,8 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
   out += fmt::format(
       "- Speed is the {} of {} timed runs after {} warm-up runs{}, against the "
       "reference's time on the same inputs.",
-      profile.statistic == Statistic::kMedian ? "median" : "trimmed mean", job.timed_runs,
-      job.warmup_runs, job.l2_flush ? ", with the L2 cache flushed" : "");
+      StatisticWords(profile.statistic), job.timed_runs, job.warmup_runs,
+      job.l2_flush ? ", with the L2 cache flushed" : "");
   return out;
 }
 
