@@ -107,7 +107,7 @@ constexpr int kCheckpoints[] = {5, 10, 25, 50, 100, 200};
 
 int main(int argc, char** argv) {
   using namespace adaexplore;  // NOLINT: a benchmark's main.
-  CLI::App app{"AdaExplore vs PS vs IR on a synthetic landscape (a simulation)"};
+  CLI::App app{"AdaExplore vs the release's baselines on a synthetic landscape (a simulation)"};
   int tasks = 300;
   int steps = 100;
   uint64_t seed = 1;
@@ -118,9 +118,7 @@ int main(int argc, char** argv) {
   app.add_option("--json-out", json_out, "Write the figures here");
   CLI11_PARSE(app, argc, argv);
 
-  const std::vector<SearchMethod> methods = {SearchMethod::kAdaExplore,
-                                             SearchMethod::kParallelSampling,
-                                             SearchMethod::kIterativeRefinement};
+  const std::vector<SearchMethod> methods = AllSearchMethods();
   nlohmann::json figures = {
       {"tasks", tasks}, {"steps", steps}, {"methods", nlohmann::json::object()}};
   std::printf("%-11s %6s %12s %10s %10s %12s\n", "method", "step", "speedup@10", "fast_1.2",

@@ -16,13 +16,17 @@
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
+#include "core/clock.h"
 #include "core/json_text.h"
 #include "llm/client.h"
 #include "llm/provider.h"
 #include "search/session.h"
 #include "store/run_db.h"
 #include "sys/fs.h"
+#include "sys/new_file_guard.h"
 #include "task/source_file.h"
+#include "ui/progress_clock.h"
+#include "ui/status_line.h"
 
 namespace adaexplore {
 namespace {
@@ -123,6 +127,8 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
         "--memory must name a skill memory database (new or existing); a "
         "rule||count text file can be imported with `adaexplore memory import`");
   }
+  // A memory or run database this command creates is removed when it fails before using it.
+  NewFileGuard memory_created(flags.memory_path);
   ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(flags.memory_path));
   const std::string root = ProjectRoot();
   const std::string prompts_dir =
@@ -176,37 +182,62 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   // 2. Waves of searches in one session, the memory updated after each.
   ASSIGN_OR_RETURN(std::vector<SourceFile> sources, ReadTasks(tasks));
   InterruptGuard guard;
+  NewFileGuard db_created(db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), db_path, logger, guard));
   MemoryUpdateStats total;
   int exit_code = 0;
   nlohmann::json waves = nlohmann::json::array();
-  for (size_t start = 0; start < sources.size(); start += static_cast<size_t>(flags.parallel)) {
+  const StatusLine::Format format =
+      flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText;
+  StatusLine out(stderr, format);  // The waves' messages; each run draws its own status.
+  const size_t wave_size = static_cast<size_t>(flags.parallel);
+  const size_t wave_count = (sources.size() + wave_size - 1) / wave_size;
+  const TimePoint adapt_start = Clock::now();
+  for (size_t start = 0; start < sources.size(); start += wave_size) {
     const size_t end = std::min(sources.size(), start + static_cast<size_t>(flags.parallel));
     const std::vector<SourceFile> wave_tasks(sources.begin() + static_cast<long>(start),
                                              sources.begin() + static_cast<long>(end));
     RunSpec spec = base;
     ASSIGN_OR_RETURN(spec.memory_rules, memory.PromptRules({.min_count = search.memory_min_count}));
-    (void)std::fprintf(stderr, "wave %zu: %zu task(s), %zu rule(s) in the prompts\n",
-                       waves.size() + 1, wave_tasks.size(), spec.memory_rules.size());
+    const size_t wave_number = waves.size() + 1;
+    nlohmann::json starting = {{"event", "wave_start"},
+                               {"wave", wave_number},
+                               {"waves", wave_count},
+                               {"tasks", wave_tasks.size()},
+                               {"rules_in_prompts", spec.memory_rules.size()}};
+    starting.update(ProgressClockJson(waves.size(), wave_count, Clock::now() - adapt_start));
+    out.Message(fmt::format("wave {}/{}: {} task(s), {} rule(s) in the prompts · adapt so far {}",
+                            wave_number, wave_count, wave_tasks.size(), spec.memory_rules.size(),
+                            ProgressClock(waves.size(), wave_count, Clock::now() - adapt_start)),
+                std::move(starting));
+    db_created.Keep();  // The wave's run is recorded from its first step on.
     ASSIGN_OR_RETURN(const RunOutcome outcome,
-                     RunWithProgress(*session, *llm, std::nullopt, spec, wave_tasks));
+                     RunWithProgress(*session, *llm, std::nullopt, spec, wave_tasks, format));
     ASSIGN_OR_RETURN(const nlohmann::json run_summary,
                      RunSummaryJson(outcome, session->db(), *llm, db_path));
     RETURN_IF_ERROR(WriteRunOutput(outcome, run_summary, db_path + ".best"));
     ASSIGN_OR_RETURN(std::vector<Failure> failures,
                      ReadFailures(db_path, {.run = outcome.run_id,
                                             .include_incorrect = flags.include_incorrect}));
+    out.Message(fmt::format("wave {}/{}: learning rules from the failures of run {}", wave_number,
+                            wave_count, outcome.run_id),
+                {{"event", "wave_learning"}, {"wave", wave_number}, {"run", outcome.run_id}});
     ASSIGN_OR_RETURN(MemoryUpdateStats stats,
                      UpdateMemory(memory, *llm, rule_prompts, ClusterFailures(std::move(failures)),
                                   {.model = model, .logger = logger}));
-    (void)std::fprintf(
-        stderr,
-        "wave %zu: %d failures in %d clusters -> %d rule-writer and %d judge calls: %d "
-        "new rules, %d reinforced, %d no guidance, %d rejected, %d unusable replies\n",
-        waves.size() + 1, stats.failures, stats.clusters, stats.writer_calls, stats.judge_calls,
-        stats.added, stats.reinforced, stats.no_guidance, stats.rejected, stats.failed_calls);
+    memory_created.Keep();
+    nlohmann::json learned = StatsJson(stats);
+    learned["event"] = "wave_done";
+    learned["wave"] = wave_number;
+    out.Message(fmt::format("wave {}/{}: {} failures in {} clusters -> {} rule-writer and {} judge "
+                            "calls: {} new rules, {} reinforced, {} no guidance, {} rejected, {} "
+                            "unusable replies",
+                            wave_number, wave_count, stats.failures, stats.clusters,
+                            stats.writer_calls, stats.judge_calls, stats.added, stats.reinforced,
+                            stats.no_guidance, stats.rejected, stats.failed_calls),
+                std::move(learned));
     for (const std::string& problem : stats.problems) {
       logger->info("memory: {}", problem);
     }

@@ -11,6 +11,7 @@
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
+#include "core/clock.h"
 #include "core/hash.h"
 #include "core/json_text.h"
 #include "eval/baseline.h"
@@ -21,6 +22,8 @@
 #include "sys/signals.h"
 #include "task/problems.h"
 #include "task/source_file.h"
+#include "ui/progress_clock.h"
+#include "ui/status_line.h"
 
 namespace adaexplore {
 namespace {
@@ -62,34 +65,54 @@ Result<std::string> SettingsHash(const RunSpec& spec, const RunFlags& r, const C
 // bench's workers, answered from the result cache where it can, and records the figures in the
 // bench's database for the report. A task that cannot be timed is reported and left out.
 Status MeasureBaselines(const BenchFlags& f, SearchSession& session,
-                        const std::vector<SourceFile>& tasks, const InterruptGuard& guard) {
+                        const std::vector<SourceFile>& tasks, const InterruptGuard& guard,
+                        StatusLine& out) {
   const bool with_compile = f.baseline == "compile";
   Evaluator& evaluator = session.evaluator();
-  (void)std::fprintf(stderr, "bench: timing %zu task(s) alone (eager%s) on %s\n", tasks.size(),
-                     with_compile ? " and torch.compile" : "",
-                     evaluator.workers().front().device_name.c_str());
+  out.Message(fmt::format("bench: timing {} task(s) alone (eager{}) on {}", tasks.size(),
+                          with_compile ? " and torch.compile" : "",
+                          evaluator.workers().front().device_name),
+              {{"event", "baselines_start"}, {"tasks", tasks.size()}, {"compile", with_compile}});
+  const TimePoint start = Clock::now();
   ASSIGN_OR_RETURN(
       std::vector<Baseline> baselines,
-      evaluator.Baselines(tasks, with_compile,
-                          f.refresh_baselines ? CacheUse::kRefresh : CacheUse::kRead, &guard));
+      evaluator.Baselines(
+          tasks, with_compile, f.refresh_baselines ? CacheUse::kRefresh : CacheUse::kRead, &guard,
+          [&](size_t done, size_t total) {
+            const Duration elapsed = Clock::now() - start;
+            nlohmann::json fields = {
+                {"command", "bench"}, {"phase", "baselines"}, {"done", done}, {"total", total}};
+            fields.update(ProgressClockJson(done, total, elapsed));
+            out.SetStatus(fmt::format("bench: baselines {}/{} timed · {}", done, total,
+                                      ProgressClock(done, total, elapsed)),
+                          std::move(fields));
+          }));
+  out.SetStatus("");
   int cached = 0, failed = 0;
   for (const Baseline& b : baselines) {
     cached += b.cached;
     if (!b.eager) {
       ++failed;
-      (void)std::fprintf(stderr, "bench: %s: no baseline: %s\n", b.task.c_str(), b.error.c_str());
+      out.Message(fmt::format("bench: {}: no baseline: {}", b.task, b.error),
+                  {{"event", "baseline_failed"}, {"task", b.task}, {"error", b.error}});
       continue;
     }
     if (with_compile && !b.compiled) {
-      (void)std::fprintf(stderr, "bench: %s: no torch.compile baseline%s%s\n", b.task.c_str(),
-                         b.notes.empty() ? "" : ": ",
-                         b.notes.empty() ? "" : b.notes.front().c_str());
+      out.Message(fmt::format("bench: {}: no torch.compile baseline{}{}", b.task,
+                              b.notes.empty() ? "" : ": ", b.notes.empty() ? "" : b.notes.front()),
+                  {{"event", "compile_baseline_failed"}, {"task", b.task}, {"notes", b.notes}});
     }
     RETURN_IF_ERROR(session.db().RecordBaseline(ToJson(b)));
   }
-  (void)std::fprintf(stderr, "bench: baselines: %zu measured, %d from the cache, %d failed\n",
-                     baselines.size() - static_cast<size_t>(cached) - static_cast<size_t>(failed),
-                     cached, failed);
+  const size_t measured =
+      baselines.size() - static_cast<size_t>(cached) - static_cast<size_t>(failed);
+  out.Message(fmt::format("bench: baselines: {} measured, {} from the cache, {} failed", measured,
+                          cached, failed),
+              {{"event", "baselines_done"},
+               {"measured", measured},
+               {"cached", cached},
+               {"failed", failed},
+               {"elapsed_s", ProgressClockJson(1, 1, Clock::now() - start)["elapsed_s"]}});
   return Status::Ok();
 }
 
@@ -159,7 +182,9 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
                     "else ../shared/data/kernelbench)");
   bench->add_option("--limit", f.limit, "Only the first K tasks by problem number")
       ->check(CLI::PositiveNumber);
-  bench->add_option("--method", f.methods, "adaexplore, ps, ir (comma-separated: several runs)")
+  bench
+      ->add_option("--method", f.methods,
+                   "adaexplore, ps, ir, irl, irb, irle (comma-separated: several runs)")
       ->delimiter(',');
   RunFlags& r = f.search;
   bench->add_option("--llm", r.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
@@ -250,11 +275,14 @@ Result<int> RunBench(const BenchFlags& given) {
   ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
   ASSIGN_OR_RETURN(const std::string settings, SettingsHash(base, search, config));
   ASSIGN_OR_RETURN(std::vector<SourceFile> tasks, ReadTasks(paths));
-  for (const std::string& method : f.methods) {
-    if (!SearchMethodFromName(method)) {
-      return InvalidArgument("--method must be adaexplore, ps or ir, not '" + method + "'");
-    }
+  std::vector<SearchMethod> methods;
+  for (const std::string& name : f.methods) {
+    ASSIGN_OR_RETURN(const SearchMethod method, SearchMethodFlag(name));
+    methods.push_back(method);
   }
+  const StatusLine::Format format = f.json ? StatusLine::Format::kJson : StatusLine::Format::kText;
+  StatusLine out(stderr, format);  // The bench's own messages; each run draws its own status.
+  const TimePoint bench_start = Clock::now();
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
   // Every method's client must work before the workers start (a missing key, say).
   RETURN_IF_ERROR(StartLlmClient(config, search, base.model, logger).status());
@@ -264,33 +292,48 @@ Result<int> RunBench(const BenchFlags& given) {
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), search.db_path, logger, guard));
   if (f.baseline != "none") {
-    RETURN_IF_ERROR(MeasureBaselines(f, *session, tasks, guard));
+    RETURN_IF_ERROR(MeasureBaselines(f, *session, tasks, guard, out));
   }
   std::vector<int64_t> run_ids;
   int exit_code = 0;
-  for (const std::string& method : f.methods) {
+  for (size_t index = 0; index < methods.size(); ++index) {
     RunSpec spec = base;
-    spec.method = *SearchMethodFromName(method);  // Checked above.
+    spec.method = methods[index];
+    const std::string method(SearchMethodName(spec.method));
+    const nlohmann::json event = {{"event", "bench_method"},
+                                  {"index", index + 1},
+                                  {"methods", methods.size()},
+                                  {"method", method}};
     spec.label = fmt::format("bench {} | {} | {} | {} steps | {} tasks | settings {}",
                              fs::absolute(dir).string(), method, spec.model, spec.steps,
                              tasks.size(), settings);
     // The same bench again: resume an unfinished run, leave a finished one alone.
     ASSIGN_OR_RETURN(std::optional<RunInfo> previous, PreviousRun(session->db(), spec.label));
     if (previous && previous->status == WorkStatus::kFinished) {
-      (void)std::fprintf(stderr, "bench: %s: run %lld already finished\n", method.c_str(),
-                         static_cast<long long>(previous->id));
+      nlohmann::json finished = event;
+      finished["run"] = previous->id;
+      finished["status"] = "finished";
+      out.Message(fmt::format("bench: {} ({}/{}): run {} already finished", method, index + 1,
+                              methods.size(), previous->id),
+                  std::move(finished));
       run_ids.push_back(previous->id);
       continue;
     }
-    (void)std::fprintf(stderr, "bench: %s on %zu task(s) of %s%s\n", method.c_str(), tasks.size(),
-                       dir.c_str(), previous ? " (resumed)" : "");
+    nlohmann::json starting = event;
+    starting["status"] = previous ? "resumed" : "new";
+    starting.update(ProgressClockJson(index, methods.size(), Clock::now() - bench_start));
+    out.Message(
+        fmt::format("bench: {} ({}/{}) on {} task(s) of {}{} · bench so far {}", method, index + 1,
+                    methods.size(), tasks.size(), dir, previous ? " (resumed)" : "",
+                    ProgressClock(index, methods.size(), Clock::now() - bench_start)),
+        std::move(starting));
     // Each method's run has its own client, so its own LLM budget, as a `run` of its own would.
     ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
                      StartLlmClient(config, search, spec.model, logger));
     ASSIGN_OR_RETURN(const RunOutcome outcome,
                      RunWithProgress(*session, *llm,
                                      previous ? std::optional<int64_t>(previous->id) : std::nullopt,
-                                     spec, tasks));
+                                     spec, tasks, format));
     ASSIGN_OR_RETURN(const nlohmann::json summary,
                      RunSummaryJson(outcome, session->db(), *llm, search.db_path));
     RETURN_IF_ERROR(WriteRunOutput(outcome, summary, f.search.out_dir + "/" + method));

@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "eval/evaluator.h"
 #include "report/flashinfer_traces.h"
+#include "report/kernelbench_results.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
 
@@ -113,6 +114,8 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--kernels-dir", f.kernels_dir,
                    "Batch form: folder with one subfolder (or file) per task name");
   AddProblemFlags(eval, f.problems);
+  eval->add_option("--kernelbench-results", f.kernelbench_results_path,
+                   "Also write the results as KernelBench's eval_results.json here");
   eval->add_option("--traces", f.traces_path,
                    "Also write FlashInfer-Trace definitions' results as FlashInfer Trace JSON "
                    "lines to this file (one per workload)");
@@ -151,7 +154,9 @@ Result<int> RunEval(const EvalFlags& flags) {
   InterruptGuard guard;
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));
   const std::string scratch_path = scratch.path();
-  EvalProgress progress(requests.size(), Clock::now());  // Outlives the evaluator that calls it.
+  // Outlives the evaluator that calls it.
+  EvalProgress progress(requests.size(), Clock::now(),
+                        flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText);
   ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
                    StartEvaluator(config, flags.refresh, logger, scratch, guard,
                                   [&progress](const std::string& job, const std::string& phase) {
@@ -175,6 +180,10 @@ Result<int> RunEval(const EvalFlags& flags) {
                        &guard));
   if (!flags.traces_path.empty()) {
     RETURN_IF_ERROR(WriteTraces(flags.traces_path, requests, results, evaluator->workers()));
+  }
+  if (!flags.kernelbench_results_path.empty()) {
+    RETURN_IF_ERROR(WriteFileAtomic(flags.kernelbench_results_path,
+                                    JsonText(KernelBenchResults(results), 4) + "\n"));
   }
   if (!flags.json && results.size() > 1) {
     (void)std::fputs(FormatSummary(results).c_str(), stdout);

@@ -6,8 +6,8 @@
 
 namespace adaexplore {
 
-EvalProgress::EvalProgress(size_t total, TimePoint start)
-    : total_(total), start_(start), status_(stderr) {}
+EvalProgress::EvalProgress(size_t total, TimePoint start, StatusLine::Format format)
+    : total_(total), start_(start), status_(stderr, format) {}
 
 EvalProgress::EvalProgress(size_t total, TimePoint start, FILE* out, bool smart)
     : total_(total), start_(start), status_(out, smart) {}
@@ -32,12 +32,17 @@ void EvalProgress::OnResult(const EvalResult& result, FILE* stream, const std::s
   Redraw();
 }
 
-std::string EvalProgress::Status(TimePoint now) const {
-  std::string line = fmt::format("eval: {}/{} judged, {} correct", done_, total_, correct_);
+std::map<std::string, int> EvalProgress::Phases() const {
   std::map<std::string, int> phases;
   for (const auto& [job, phase] : running_) {
     ++phases[phase];
   }
+  return phases;
+}
+
+std::string EvalProgress::Status(TimePoint now) const {
+  std::string line = fmt::format("eval: {}/{} judged, {} correct", done_, total_, correct_);
+  const std::map<std::string, int> phases = Phases();
   if (!phases.empty()) {
     std::string parts;
     for (const auto& [phase, count] : phases) {
@@ -48,6 +53,19 @@ std::string EvalProgress::Status(TimePoint now) const {
   return line + " · " + ProgressClock(done_, total_, now - start_);
 }
 
-void EvalProgress::Redraw() { status_.SetStatus(Status(Clock::now())); }
+nlohmann::json EvalProgress::StatusJson(TimePoint now) const {
+  nlohmann::json fields = {{"command", "eval"},
+                           {"done", done_},
+                           {"total", total_},
+                           {"correct", correct_},
+                           {"running", Phases()}};
+  fields.update(ProgressClockJson(done_, total_, now - start_));
+  return fields;
+}
+
+void EvalProgress::Redraw() {
+  const TimePoint now = Clock::now();
+  status_.SetStatus(Status(now), status_.json() ? StatusJson(now) : nlohmann::json());
+}
 
 }  // namespace adaexplore

@@ -3,10 +3,12 @@
 // What `eval` shows on a terminal while a batch runs: a status line on stderr with how many
 // candidates have a verdict out of how many, what the running jobs are doing (their phases),
 // the time so far and an estimate of the time left. Nothing on a pipe or a file (StatusLine);
-// results themselves go to stdout as they come, as before.
+// with --json, each change as a JSON "progress" line on stderr instead. Results themselves go to
+// stdout as they come, as before.
 
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/clock.h"
@@ -18,7 +20,8 @@ namespace adaexplore {
 class EvalProgress {
  public:
   // `total`: the candidates of the batch. `start`: when the batch began.
-  EvalProgress(size_t total, TimePoint start);
+  EvalProgress(size_t total, TimePoint start,
+               StatusLine::Format format = StatusLine::Format::kText);
   // For tests: a status line on `out`, smart or not.
   EvalProgress(size_t total, TimePoint start, FILE* out, bool smart);
   ~EvalProgress();  // Takes the status line down.
@@ -32,6 +35,9 @@ class EvalProgress {
 
   // The status line's text at `now`.
   std::string Status(TimePoint now) const;
+  // Its figures, for a JSON progress line: done, total, correct, running (by phase), elapsed_s,
+  // eta_s.
+  nlohmann::json StatusJson(TimePoint now) const;
 
  private:
   void Redraw();
@@ -42,6 +48,8 @@ class EvalProgress {
   size_t done_ = 0;
   size_t correct_ = 0;
   std::map<std::string, std::string> running_;  // Job id -> its phase; gone once done.
+
+  std::map<std::string, int> Phases() const;  // Running jobs by phase.
 };
 
 }  // namespace adaexplore

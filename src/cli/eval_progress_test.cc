@@ -27,6 +27,14 @@ TEST(EvalProgressTest, SaysWhatIsJudgedWhatRunsAndWhatIsLeft) {
   (void)std::fclose(out);
   EXPECT_EQ(progress.Status(start + seconds(90)),
             "eval: 1/4 judged, 1 correct · running: 1 check, 1 timing · 1m30s · about 4m30s left");
+  EXPECT_EQ(progress.StatusJson(start + seconds(90)),
+            (nlohmann::json{{"command", "eval"},
+                            {"done", 1},
+                            {"total", 4},
+                            {"correct", 1},
+                            {"running", {{"check", 1}, {"timing", 1}}},
+                            {"elapsed_s", 90.0},
+                            {"eta_s", 270.0}}));
 }
 
 TEST(EvalProgressTest, NothingOnAStreamThatIsNotATerminal) {

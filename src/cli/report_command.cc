@@ -6,7 +6,9 @@
 #include <filesystem>
 
 #include "core/json_text.h"
+#include "eval/verdict.h"
 #include "report/html_report.h"
+#include "report/kernelbench_results.h"
 #include "report/run_report.h"
 #include "sys/fs.h"
 
@@ -89,6 +91,7 @@ Result<int> RunExport(const ReportFlags& f) {
     int node = 0;
     double speedup = 0;
     std::string kernel;
+    nlohmann::json result;
   };
   std::map<std::string, Best> best;
   std::map<std::string, bool> seen;
@@ -106,7 +109,7 @@ Result<int> RunExport(const ReportFlags& f) {
         }
         auto it = best.find(task.name);
         if (it == best.end() || *step.speedup > it->second.speedup) {
-          best[task.name] = {run.id, step.node, *step.speedup, step.kernel};
+          best[task.name] = {run.id, step.node, *step.speedup, step.kernel, step.result};
         }
       }
     }
@@ -117,6 +120,7 @@ Result<int> RunExport(const ReportFlags& f) {
   }
   RETURN_IF_ERROR(MakeDirectories(f.out));
   nlohmann::json index = nlohmann::json::array();
+  std::vector<EvalResult> results;  // The exported kernels' verdicts, for eval_results.json.
   for (const auto& [task, unused] : seen) {
     auto it = best.find(task);
     if (it == best.end()) {
@@ -128,6 +132,9 @@ Result<int> RunExport(const ReportFlags& f) {
         problem > 0 ? fmt::format("level_{}_problem_{}_sample_0_kernel.py", f.level, problem)
                     : task + "_kernel.py";
     RETURN_IF_ERROR(WriteFileAtomic(f.out + "/" + file, it->second.kernel));
+    EvalResult result = EvalResultFromJson(it->second.result);
+    result.task = task;  // Stored under the candidate's name; KernelBench keys by the problem.
+    results.push_back(std::move(result));
     index.push_back({{"task", task},
                      {"file", file},
                      {"run", it->second.run},
@@ -135,8 +142,12 @@ Result<int> RunExport(const ReportFlags& f) {
                      {"speedup", it->second.speedup}});
   }
   RETURN_IF_ERROR(WriteFileAtomic(f.out + "/index.json", JsonText(index, 2) + "\n"));
-  std::printf("%zu of %zu tasks exported to %s (index.json lists them)\n", best.size(), seen.size(),
-              f.out.c_str());
+  RETURN_IF_ERROR(WriteFileAtomic(f.out + "/eval_results.json",
+                                  JsonText(KernelBenchResults(results), 4) + "\n"));
+  std::printf(
+      "%zu of %zu tasks exported to %s (index.json lists them, eval_results.json has their "
+      "results in KernelBench's format)\n",
+      best.size(), seen.size(), f.out.c_str());
   return 0;
 }
 

@@ -82,7 +82,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
                   "definition (.json) or TritonBench-G operator");
   AddProblemFlags(run, f.problems);
   run->add_option("--llm", f.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
-  run->add_option("--method", f.method, "adaexplore (default), ps or ir");
+  run->add_option("--method", f.method,
+                  "adaexplore (default), or a baseline: ps, ir (irs), irl, irb, irle");
   run->add_option_function<int>(
          "--steps",
          [&f](int steps) {
@@ -179,16 +180,22 @@ Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths)
   return tasks;
 }
 
-Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
-  std::optional<SearchMethod> method = SearchMethodFromName(flags.method);
+Result<SearchMethod> SearchMethodFlag(const std::string& name) {
+  std::optional<SearchMethod> method = SearchMethodFromName(name);
   if (!method) {
-    return InvalidArgument("--method must be adaexplore, ps or ir, not '" + flags.method + "'");
+    return InvalidArgument(
+        fmt::format("--method must be one of {}, not '{}'", SearchMethodNames(), name));
   }
+  return *method;
+}
+
+Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
+  ASSIGN_OR_RETURN(const SearchMethod method, SearchMethodFlag(flags.method));
   std::optional<KernelLanguage> language = KernelLanguageFromName(flags.language);
   if (!language) {
     return InvalidArgument("--language must be triton or cuda, not '" + flags.language + "'");
   }
-  RunSpec spec{.method = *method,
+  RunSpec spec{.method = method,
                .model = flags.model.empty() ? config.llm.model : flags.model,
                .language = *language,
                .steps = flags.steps,
@@ -291,7 +298,8 @@ Result<int> RunSearch(const RunFlags& flags) {
   ASSIGN_OR_RETURN(
       const RunOutcome outcome,
       RunWithProgress(*session, *llm, resumed ? std::optional<int64_t>(resumed->id) : std::nullopt,
-                      spec, tasks));
+                      spec, tasks,
+                      flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText));
   ASSIGN_OR_RETURN(const nlohmann::json summary,
                    RunSummaryJson(outcome, session->db(), *llm, flags.db_path));
   RETURN_IF_ERROR(WriteRunOutput(outcome, summary, flags.out_dir));

@@ -2,7 +2,8 @@
 
 // `adaexplore run`: the search over one task or a folder of tasks.
 //
-//   adaexplore run --task T.py|DIR --llm provider:model [--method adaexplore|ps|ir] [--steps N]
+//   adaexplore run --task T.py|DIR --llm provider:model [--method adaexplore|ps|ir|irl|irb|irle]
+//   [--steps N]
 //                  [--memory FILE] [--profile P] [--language triton|cuda] [--db PATH]
 //                  [--resume] [--out DIR] [--json]
 //
@@ -78,6 +79,9 @@ Result<Config> LoadRunConfig(const RunFlags& flags);
 // A resumed run judges with its own stored evaluation settings (not today's config file), with
 // this invocation's flags over them, except --profile and --precision, which a run keeps.
 Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config);
+
+// The method a --method flag names; an unknown name is an error listing them all.
+Result<SearchMethod> SearchMethodFlag(const std::string& name);
 
 // The spec of a new run with these flags under `config`: the model from --llm or [llm] model,
 // the search constants from EffectiveSearch, the memory's rules from --memory. Tasks are apart.

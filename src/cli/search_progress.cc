@@ -18,8 +18,9 @@ std::string Speedup(const std::optional<double>& speedup, const char* none) {
 
 }  // namespace
 
-SearchProgress::SearchProgress(const LlmClient& llm, const WorkerHello& worker)
-    : llm_(llm), worker_(worker), status_(stderr) {}
+SearchProgress::SearchProgress(const LlmClient& llm, const WorkerHello& worker,
+                               StatusLine::Format format)
+    : llm_(llm), worker_(worker), status_(stderr, format) {}
 
 SearchProgress::~SearchProgress() { status_.SetStatus(""); }
 
@@ -35,6 +36,7 @@ void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) 
   before_.clear();
   llm_failures_ = llm_failures_in_a_row_ = 0;
   start_ = Clock::now();
+  run_id_ = run_id;
   total_steps_ = tasks * static_cast<size_t>(std::max(spec.steps, 0));
   // As RunSummaryJson decides it: by the parsed provider, not the spelling of the name.
   const Result<ModelSpec> model = ParseModelSpec(spec.model);
@@ -42,19 +44,40 @@ void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) 
   status_.Message(
       fmt::format("run {}: {} on {} task(s), {} steps each, {}, evaluated on {}{}", run_id,
                   SearchMethodName(spec.method), tasks, spec.steps, spec.model, worker_.device_name,
-                  replayed ? " (LLM replies replayed from a recording: no LLM is called)" : ""));
+                  replayed ? " (LLM replies replayed from a recording: no LLM is called)" : ""),
+      {{"event", "run_start"},
+       {"run", run_id},
+       {"method", SearchMethodName(spec.method)},
+       {"tasks", tasks},
+       {"steps", spec.steps},
+       {"model", spec.model},
+       {"device", worker_.device_name},
+       {"llm_replayed", replayed}});
   if (worker_.device_kind == DeviceKind::kCpu) {
     status_.Message(
         "no GPU: kernels run in Triton's interpreter on the CPU, so correctness is real but "
-        "speedups are not meaningful");
+        "speedups are not meaningful",
+        {{"event", "cpu_run"}, {"run", run_id}});
   }
 }
 
 void SearchProgress::OnProgress(const TaskProgress& p) {
   const std::string cost = Cost();
-  status_.Message(fmt::format(
-      "[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps, p.move, p.verdict,
-      p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "", Speedup(p.best_speedup, "none"), cost));
+  status_.Message(
+      fmt::format("[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps, p.move,
+                  p.verdict, p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "",
+                  Speedup(p.best_speedup, "none"), cost),
+      {{"event", "step"},
+       {"run", run_id_},
+       {"task", p.task},
+       {"step", p.steps_done},
+       {"steps", p.steps},
+       {"node", p.node},
+       {"move", p.move},
+       {"verdict", p.verdict},
+       {"speedup", p.speedup ? nlohmann::json(*p.speedup) : nlohmann::json(nullptr)},
+       {"best_speedup", p.best_speedup ? nlohmann::json(*p.best_speedup) : nlohmann::json(nullptr)},
+       {"cost", CostJson()}});
   latest_[p.task] = p;
   before_.emplace(p.task, std::max(p.steps_done - 1, 0));  // A resumed task's earlier steps.
   llm_failures_in_a_row_ = p.llm_failures_in_a_row;
@@ -66,7 +89,13 @@ void SearchProgress::OnLlmFailure(const LlmFailure& f) {
   llm_failures_in_a_row_ = f.in_a_row;
   status_.Message(fmt::format("[{}] LLM call failed ({} in a row{}): {}", f.task, f.in_a_row,
                               f.limit > 0 ? fmt::format(", the run stops at {}", f.limit) : "",
-                              f.message.substr(0, 300)));
+                              f.message.substr(0, 300)),
+                  {{"event", "llm_failure"},
+                   {"run", run_id_},
+                   {"task", f.task},
+                   {"in_a_row", f.in_a_row},
+                   {"limit", f.limit},
+                   {"error", f.message}});
   Redraw();
 }
 
@@ -79,20 +108,36 @@ void SearchProgress::Redraw() {
   }
   // The estimate is over this session's steps: a resumed run's earlier ones took no time here.
   const size_t left_total = total_steps_ > before ? total_steps_ - before : 0;
-  std::string line = fmt::format(
-      "{}/{} steps · {} | {}", done, total_steps_,
-      ProgressClock(done - std::min(done, before), left_total, Clock::now() - start_), Cost());
+  const size_t done_here = done - std::min(done, before);
+  const Duration elapsed = Clock::now() - start_;
+  std::string line = fmt::format("{}/{} steps · {} | {}", done, total_steps_,
+                                 ProgressClock(done_here, left_total, elapsed), Cost());
+  nlohmann::json fields = {{"command", "run"},
+                           {"run", run_id_},
+                           {"done", done},
+                           {"total", total_steps_},
+                           {"cost", CostJson()},
+                           {"llm_failures", llm_failures_},
+                           {"llm_failures_in_a_row", llm_failures_in_a_row_},
+                           {"tasks", nlohmann::json::object()}};
+  fields.update(ProgressClockJson(done_here, left_total, elapsed));
   if (llm_failures_ > 0) {
     line += fmt::format(" | LLM failures {} ({} in a row)", llm_failures_, llm_failures_in_a_row_);
   }
   const std::string correct(VerdictName(Verdict::kCorrect));
   for (const auto& [name, progress] : latest_) {
     const auto ok = progress.verdicts.find(correct);
+    const int correct_steps = ok == progress.verdicts.end() ? 0 : ok->second;
     line += fmt::format(" | {} {}/{} best {} ok {}", name, progress.steps_done, progress.steps,
-                        Speedup(progress.best_speedup, "-"),
-                        ok == progress.verdicts.end() ? 0 : ok->second);
+                        Speedup(progress.best_speedup, "-"), correct_steps);
+    fields["tasks"][name] = {
+        {"done", progress.steps_done},
+        {"steps", progress.steps},
+        {"correct", correct_steps},
+        {"best_speedup",
+         progress.best_speedup ? nlohmann::json(*progress.best_speedup) : nlohmann::json(nullptr)}};
   }
-  status_.SetStatus(line);
+  status_.SetStatus(line, std::move(fields));
 }
 
 std::string SearchProgress::Cost() const {
@@ -107,11 +152,21 @@ std::string SearchProgress::Cost() const {
   return "cost unknown (no price set)";
 }
 
+nlohmann::json SearchProgress::CostJson() const {
+  const LedgerTotals totals = llm_.ledger().Total();
+  return {{"usd", totals.unpriced_calls < totals.calls || totals.calls == 0
+                      ? nlohmann::json(totals.cost_usd)
+                      : nlohmann::json(nullptr)},
+          {"calls", totals.calls},
+          {"unpriced_calls", totals.unpriced_calls}};
+}
+
 Result<RunOutcome> RunWithProgress(SearchSession& session, LlmClient& llm,
                                    std::optional<int64_t> resume, const RunSpec& spec,
-                                   const std::vector<SourceFile>& tasks) {
+                                   const std::vector<SourceFile>& tasks,
+                                   StatusLine::Format format) {
   Result<RunOutcome> outcome = [&] {
-    SearchProgress progress(llm, session.evaluator().workers().front());
+    SearchProgress progress(llm, session.evaluator().workers().front(), format);
     return resume ? session.Resume(*resume, llm, progress.Observer())
                   : session.Start(spec, tasks, llm, progress.Observer());
   }();  // The status line is down before anything else is printed.

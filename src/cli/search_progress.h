@@ -4,9 +4,11 @@
 // tasks, the model, the device, and whether the LLM is replayed or the kernels run in the CPU
 // interpreter), a message per finished step and a status line with the steps done of all, the
 // time so far and about how long is left, each task's progress and the cost so far. Used by `run`,
-// `bench` and `adapt` for every run of their session.
+// `bench` and `adapt` for every run of their session. With their --json, the same as JSON lines
+// on stderr (StatusLine): events "run_start", "cpu_run", "step", "llm_failure" and "progress".
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +25,8 @@ class SearchProgress {
  public:
   // `llm` is the client the run's calls go through (its ledger gives the cost); `worker` the
   // device the kernels are evaluated on. Both must outlive this object.
-  SearchProgress(const LlmClient& llm, const WorkerHello& worker);
+  SearchProgress(const LlmClient& llm, const WorkerHello& worker,
+                 StatusLine::Format format = StatusLine::Format::kText);
   ~SearchProgress();  // Takes the status line down.
   SearchProgress(const SearchProgress&) = delete;
   SearchProgress& operator=(const SearchProgress&) = delete;
@@ -37,6 +40,7 @@ class SearchProgress {
   void OnLlmFailure(const LlmFailure& failure);
   void Redraw();
   std::string Cost() const;
+  nlohmann::json CostJson() const;
 
   const LlmClient& llm_;
   const WorkerHello& worker_;
@@ -47,12 +51,14 @@ class SearchProgress {
   size_t total_steps_ = 0;                      // Steps of every task together.
   std::map<std::string, int> before_;           // By task: steps done before this session.
   int llm_failures_in_a_row_ = 0;
+  int64_t run_id_ = 0;
 };
 
 // Starts a run of `spec` over `tasks` in `session`, or resumes run `resume` when set (its stored
 // spec and tasks, then), showing its progress on stderr, and why it stopped early if it did.
 Result<RunOutcome> RunWithProgress(SearchSession& session, LlmClient& llm,
                                    std::optional<int64_t> resume, const RunSpec& spec,
-                                   const std::vector<SourceFile>& tasks);
+                                   const std::vector<SourceFile>& tasks,
+                                   StatusLine::Format format = StatusLine::Format::kText);
 
 }  // namespace adaexplore

@@ -335,9 +335,9 @@ Result<std::vector<EvalResult>> Evaluator::Run(
   return out;
 }
 
-Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>& tasks,
-                                                   bool with_compile, CacheUse cache_use,
-                                                   const InterruptGuard* guard) {
+Result<std::vector<Baseline>> Evaluator::Baselines(
+    const std::vector<SourceFile>& tasks, bool with_compile, CacheUse cache_use,
+    const InterruptGuard* guard, const std::function<void(size_t, size_t)>& on_measured) {
   CHECK(requests_.empty() && pool_->idle());  // Baselines never share the pool's loop.
   const WorkerHello hello = workers_.empty() ? WorkerHello{} : workers_.front();
   const EvalProfile& profile = options_.profile;
@@ -375,6 +375,11 @@ Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>
       pool_->Submit(PoolJob{.id = id, .message = std::move(message), .timeout_s = timeout_s});
     }
   }
+  size_t to_measure = 0;
+  for (const auto& [id, indices] : waiting) {
+    to_measure += indices.size();
+  }
+  size_t measured_count = 0;
   while (!waiting.empty()) {
     ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(std::nullopt, guard));
     for (const PoolOutcome& outcome : done) {
@@ -398,7 +403,11 @@ Result<std::vector<Baseline>> Evaluator::Baselines(const std::vector<SourceFile>
           }
         }
       }
+      measured_count += it->second.size();
       waiting.erase(it);
+      if (on_measured) {
+        on_measured(measured_count, to_measure);
+      }
     }
   }
   return out;

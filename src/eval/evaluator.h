@@ -77,9 +77,12 @@ class Evaluator {
   // workers, answering from the cache where it can (see eval/baseline.h) unless `cache_use` (or
   // the evaluator's refresh_cache) says to measure again; results in task order. Must be called
   // with no request outstanding. Fails only when interrupted: a task that cannot be timed gives
-  // a Baseline with an error.
-  Result<std::vector<Baseline>> Baselines(const std::vector<SourceFile>& tasks, bool with_compile,
-                                          CacheUse cache_use, const InterruptGuard* guard);
+  // a Baseline with an error. `on_measured` (optional) is told how many of the tasks to measure
+  // (those the cache did not answer) are done, after each.
+  Result<std::vector<Baseline>> Baselines(
+      const std::vector<SourceFile>& tasks, bool with_compile, CacheUse cache_use,
+      const InterruptGuard* guard,
+      const std::function<void(size_t done, size_t total)>& on_measured = {});
 
   // The content key of a request (exposed for tests and the run database).
   std::string CacheKey(const EvalRequest& request) const;

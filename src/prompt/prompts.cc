@@ -19,7 +19,7 @@ const std::set<std::string>& KnownNames() {
   static const std::set<std::string> names = {
       "task_name",      "task_source", "task_brief",   "answer_format", "language",
       "language_notes", "hardware",    "requirements", "memory_rules",  "pool",
-      "kernels",        "last_kernel", "guidance",     "edit_feedback"};
+      "attempts",       "kernels",     "last_kernel",  "guidance",      "edit_feedback"};
   return names;
 }
 
@@ -215,11 +215,17 @@ std::vector<ChatMessage> PromptSet::Messages(
 
 std::vector<ChatMessage> PromptSet::Proposer(const PromptInputs& inputs) const {
   std::map<std::string, std::string> values = Values(inputs);
+  // Correct kernels are the pool to beat; the rest (a baseline's recent context) are attempts to
+  // learn from. Numbered in one sequence, in the order the search chose them.
   std::string pool;
+  std::string attempts;
   for (size_t i = 0; i < inputs.kernels.size(); ++i) {
-    pool += FormatKernel(inputs.kernels[i], fmt::format("Kernel {}", i + 1)) + "\n";
+    const KernelRecord& kernel = inputs.kernels[i];
+    const bool correct = kernel.verdict == VerdictName(Verdict::kCorrect);
+    (correct ? pool : attempts) += FormatKernel(kernel, fmt::format("Kernel {}", i + 1)) + "\n";
   }
   values["pool"] = Trimmed(pool);
+  values["attempts"] = Trimmed(attempts);
   return Messages(*proposer_, values);
 }
 

@@ -70,6 +70,31 @@ TEST(PromptsTest, ProposerShowsThePoolAndTheMemory) {
             std::string::npos);
 }
 
+TEST(PromptsTest, ProposerShowsFailedContextKernelsApartFromThePool) {
+  PromptInputs inputs = Inputs();
+  KernelRecord wrong{.node = 5,
+                     .code = "class ModelNew: pass  # wrong",
+                     .verdict = "incorrect",
+                     .reason = "max abs error 3 at [0, 1]"};
+  inputs.kernels = {wrong, Correct(7, 1.5)};
+  const std::string user = Load().Proposer(inputs)[1].content;
+  const size_t pool = user.find("## Strong existing kernels");
+  const size_t attempts = user.find("## Earlier attempts");
+  ASSERT_NE(pool, std::string::npos);
+  ASSERT_NE(attempts, std::string::npos);
+  // The wrong kernel is Kernel 1, under the attempts; the correct one Kernel 2, in the pool.
+  EXPECT_GT(user.find("### Kernel 1\n\n```python\nclass ModelNew: pass  # wrong"), attempts);
+  EXPECT_GT(user.find("Result: incorrect: max abs error 3 at [0, 1]"), attempts);
+  const size_t kernel2 = user.find("### Kernel 2");
+  EXPECT_GT(kernel2, pool);
+  EXPECT_LT(kernel2, attempts);
+  // Only failures: no pool section claiming they are correct.
+  inputs.kernels = {wrong};
+  const std::string only_failed = Load().Proposer(inputs)[1].content;
+  EXPECT_EQ(only_failed.find("Strong existing kernels"), std::string::npos);
+  EXPECT_NE(only_failed.find("## Earlier attempts"), std::string::npos);
+}
+
 TEST(PromptsTest, ReviserSeesOnlyTheLatestKernelWithItsError) {
   PromptInputs inputs = Inputs();
   KernelRecord broken{.node = 4,

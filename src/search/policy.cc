@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace adaexplore {
 
@@ -124,18 +125,43 @@ std::string_view SearchMethodName(SearchMethod method) {
       return "ps";
     case SearchMethod::kIterativeRefinement:
       return "ir";
+    case SearchMethod::kRecentPool:
+      return "irl";
+    case SearchMethod::kBestPool:
+      return "irb";
+    case SearchMethod::kRecentElitePool:
+      return "irle";
   }
   return "unknown";
 }
 
+std::vector<SearchMethod> AllSearchMethods() {
+  return {SearchMethod::kAdaExplore,
+          SearchMethod::kParallelSampling,
+          SearchMethod::kIterativeRefinement,
+          SearchMethod::kRecentPool,
+          SearchMethod::kBestPool,
+          SearchMethod::kRecentElitePool};
+}
+
 std::optional<SearchMethod> SearchMethodFromName(std::string_view name) {
-  for (SearchMethod method : {SearchMethod::kAdaExplore, SearchMethod::kParallelSampling,
-                              SearchMethod::kIterativeRefinement}) {
+  if (name == "irs") {
+    return SearchMethod::kIterativeRefinement;
+  }
+  for (SearchMethod method : AllSearchMethods()) {
     if (SearchMethodName(method) == name) {
       return method;
     }
   }
   return std::nullopt;
+}
+
+std::string SearchMethodNames() {
+  std::string out;
+  for (SearchMethod method : AllSearchMethods()) {
+    out += (out.empty() ? "" : ", ") + std::string(SearchMethodName(method));
+  }
+  return out;
 }
 
 namespace {
@@ -148,17 +174,65 @@ StepPlan Plan(const SearchTree& tree, int parent, MoveKind kind, const ExploreOp
   return plan;
 }
 
-// Iterative refinement's working memory: the newest kernels, oldest first (steps whose reply held
-// no kernel are not kernels).
-std::vector<int> LastKernels(const SearchTree& tree, const ExploreOptions& options) {
+// The newest `count` kernels, oldest first (steps whose reply held no kernel are not kernels).
+std::vector<int> LastKernels(const SearchTree& tree, int count) {
   std::vector<int> last;
-  const size_t window = static_cast<size_t>(std::max(options.memory_window, 1));
+  const size_t window = static_cast<size_t>(std::max(count, 0));
   for (int id = tree.size() - 1; id >= 1 && last.size() < window; --id) {
     if (tree.node(id).outcome.has_kernel) {
       last.insert(last.begin(), id);
     }
   }
   return last;
+}
+
+// The best `count` kernels, best first; the earlier of equals first, as the release's stable
+// sort leaves them.
+std::vector<int> BestKernels(const SearchTree& tree, int count) {
+  std::vector<int> kernels;
+  for (int id = 1; id < tree.size(); ++id) {
+    if (tree.node(id).outcome.has_kernel) {
+      kernels.push_back(id);
+    }
+  }
+  std::stable_sort(kernels.begin(), kernels.end(), [&](int a, int b) {
+    return SearchTree::Better(tree.node(a).outcome, tree.node(b).outcome);
+  });
+  kernels.resize(std::min(kernels.size(), static_cast<size_t>(std::max(count, 0))));
+  return kernels;
+}
+
+// IRLE's pool: the newest pool_size / 2 kernels, then up to the rest of pool_size correct kernels
+// outside them, drawn one by one without replacement with weights exp(speedup / temperature)
+// (numpy's choice(replace=False, p=softmax), which the release calls).
+std::vector<int> RecentElitePool(const SearchTree& tree, const ExploreOptions& options,
+                                 std::mt19937_64& random) {
+  const int recent_count = std::max(options.pool_size, 0) / 2;
+  std::vector<int> pool = LastKernels(tree, recent_count);
+  std::vector<int> candidates;
+  for (int id = 1; id < tree.size(); ++id) {
+    if (tree.node(id).outcome.correct && std::find(pool.begin(), pool.end(), id) == pool.end()) {
+      candidates.push_back(id);
+    }
+  }
+  const double temperature = std::max(options.softmax_temperature, 1e-6);
+  double top = -std::numeric_limits<double>::infinity();
+  for (int id : candidates) {
+    top = std::max(top, tree.node(id).outcome.speedup / temperature);
+  }
+  std::vector<double> weights;
+  for (int id : candidates) {
+    weights.push_back(std::exp(tree.node(id).outcome.speedup / temperature - top));
+  }
+  for (int left = std::max(options.pool_size, 0) - recent_count; left > 0 && !candidates.empty();
+       --left) {
+    std::discrete_distribution<size_t> draw(weights.begin(), weights.end());
+    const size_t pick = draw(random);
+    pool.push_back(candidates[pick]);
+    candidates.erase(candidates.begin() + static_cast<long>(pick));
+    weights.erase(weights.begin() + static_cast<long>(pick));
+  }
+  return pool;
 }
 
 }  // namespace
@@ -171,13 +245,22 @@ StepPlan PlanStep(const SearchTree& tree, SearchMethod method, const ExploreOpti
     case SearchMethod::kIterativeRefinement: {
       // One proposal, then small steps on the newest kernel (a proposal again while none has
       // come back with code).
-      std::vector<int> last = LastKernels(tree, options);
+      std::vector<int> last = LastKernels(tree, std::max(options.memory_window, 1));
       if (last.empty()) {
         return StepPlan{.parent = 0, .kind = MoveKind::kLarge};
       }
       const int parent = last.back();
       return StepPlan{.parent = parent, .kind = MoveKind::kSmall, .context = std::move(last)};
     }
+    case SearchMethod::kRecentPool:
+      return StepPlan{
+          .parent = 0, .kind = MoveKind::kLarge, .context = LastKernels(tree, options.pool_size)};
+    case SearchMethod::kBestPool:
+      return StepPlan{
+          .parent = 0, .kind = MoveKind::kLarge, .context = BestKernels(tree, options.pool_size)};
+    case SearchMethod::kRecentElitePool:
+      return StepPlan{
+          .parent = 0, .kind = MoveKind::kLarge, .context = RecentElitePool(tree, options, random)};
     case SearchMethod::kAdaExplore:
       break;
   }

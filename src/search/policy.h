@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,8 @@ struct ExploreOptions {
   int small_step_limit = 2;   // A node with this many small children gets large steps only.
   int memory_window = 5;      // Nodes in a small step's context.
   int pool_size = 5;          // Most kernels in a large step's pool.
+  // IRLE's elite draw: weights exp(speedup / softmax_temperature) over the correct kernels.
+  double softmax_temperature = 1.0;
 };
 
 // Q of a node.
@@ -55,14 +58,33 @@ std::vector<int> SmallStepComponent(const SearchTree& tree, int node);
 std::vector<int> RepresentativePool(const SearchTree& tree, int node, const ExploreOptions& options,
                                     std::mt19937_64& random);
 
-// The search methods the paper compares: AdaExplore, and its two baselines.
-//   kParallelSampling     every step a large step from the root with an empty pool.
-//   kIterativeRefinement  one large step, then small steps from the newest kernel, each seeing
-//                         the last options.memory_window kernels.
-enum class SearchMethod { kAdaExplore, kParallelSampling, kIterativeRefinement };
+// The search methods of the reference release (its agent_entry.py): AdaExplore and its
+// baselines. Every baseline step but IR's small ones is a large step from the root; they differ
+// in the kernels the proposer is shown.
+//   kParallelSampling     "ps": an empty pool, every proposal independent.
+//   kIterativeRefinement  "ir" (the release's IRS): one large step, then small steps from the
+//                         newest kernel, each seeing the last options.memory_window kernels.
+//   kRecentPool           "irl": the last options.pool_size kernels, whatever their verdict.
+//   kBestPool             "irb": the best options.pool_size kernels on (compiled, correct,
+//                         speedup), the earliest first on ties.
+//   kRecentElitePool      "irle": the last pool_size / 2 kernels, and the rest of the pool drawn
+//                         without replacement from the other correct kernels with weights
+//                         exp(speedup / options.softmax_temperature).
+enum class SearchMethod {
+  kAdaExplore,
+  kParallelSampling,
+  kIterativeRefinement,
+  kRecentPool,
+  kBestPool,
+  kRecentElitePool
+};
 std::string_view SearchMethodName(SearchMethod method);
-std::optional<SearchMethod> SearchMethodFromName(
-    std::string_view name);  // "adaexplore", "ps", "ir"
+// A method by its name; "irs" is accepted for "ir", the release's own name for it.
+std::optional<SearchMethod> SearchMethodFromName(std::string_view name);
+// Every method, in declaration order.
+std::vector<SearchMethod> AllSearchMethods();
+// Their names, comma-separated, for help and error text: "adaexplore, ps, ir, irl, irb, irle".
+std::string SearchMethodNames();
 
 // One step's plan: expand `parent` with a move of `kind`, showing the model `context` (the pool
 // for a large step, the working memory for a small one).

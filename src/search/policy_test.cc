@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace adaexplore {
@@ -140,6 +141,82 @@ TEST(PolicyTest, IterativeRefinementSkipsStepsWithoutAKernel) {
   EXPECT_EQ(next.kind, MoveKind::kSmall);
   EXPECT_EQ(next.context, std::vector<int>{kernel});
   EXPECT_FALSE(SearchMethodFromName("mcts").has_value());
+}
+
+TEST(PolicyTest, MethodNamesRoundTripAndIrsIsIr) {
+  for (SearchMethod method : AllSearchMethods()) {
+    EXPECT_EQ(SearchMethodFromName(SearchMethodName(method)), method);
+  }
+  EXPECT_EQ(SearchMethodFromName("irs"), SearchMethod::kIterativeRefinement);
+  EXPECT_EQ(SearchMethodNames(), "adaexplore, ps, ir, irl, irb, irle");
+}
+
+// Six kernels, oldest first: 1.5x, wrong, 3x, no kernel, compile error, 2x.
+class PoolTree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fast15 = tree.Add(0, MoveKind::kLarge, Fast(1.5));
+    wrong = tree.Add(0, MoveKind::kLarge, kWrong);
+    fast3 = tree.Add(0, MoveKind::kLarge, Fast(3));
+    tree.Add(0, MoveKind::kLarge, NodeOutcome{.has_kernel = false});
+    broken = tree.Add(0, MoveKind::kLarge, kBroken);
+    fast2 = tree.Add(0, MoveKind::kLarge, Fast(2));
+  }
+  SearchTree tree;
+  std::mt19937_64 random{5};
+  int fast15 = 0, wrong = 0, fast3 = 0, broken = 0, fast2 = 0;
+};
+
+TEST_F(PoolTree, RecentPoolShowsTheNewestKernelsWhateverTheirVerdict) {
+  StepPlan plan = PlanStep(tree, SearchMethod::kRecentPool, {.pool_size = 3}, random);
+  EXPECT_EQ(plan.parent, 0);
+  EXPECT_EQ(plan.kind, MoveKind::kLarge);
+  EXPECT_EQ(plan.context, (std::vector<int>{fast3, broken, fast2}));
+  EXPECT_TRUE(PlanStep(SearchTree(), SearchMethod::kRecentPool, {}, random).context.empty());
+}
+
+TEST_F(PoolTree, BestPoolShowsTheBestKernelsBestFirst) {
+  StepPlan plan = PlanStep(tree, SearchMethod::kBestPool, {.pool_size = 4}, random);
+  EXPECT_EQ(plan.parent, 0);
+  EXPECT_EQ(plan.kind, MoveKind::kLarge);
+  EXPECT_EQ(plan.context, (std::vector<int>{fast3, fast2, fast15, wrong}));
+  // Fewer kernels than the pool: all of them, the failures last.
+  plan = PlanStep(tree, SearchMethod::kBestPool, {.pool_size = 10}, random);
+  EXPECT_EQ(plan.context, (std::vector<int>{fast3, fast2, fast15, wrong, broken}));
+}
+
+TEST_F(PoolTree, RecentElitePoolAddsCorrectKernelsOutsideTheRecentOnes) {
+  // pool 4: the newest 2 (broken, 2x), then 2 of the correct kernels not among them.
+  StepPlan plan = PlanStep(tree, SearchMethod::kRecentElitePool, {.pool_size = 4}, random);
+  EXPECT_EQ(plan.kind, MoveKind::kLarge);
+  ASSERT_EQ(plan.context.size(), 4u);
+  EXPECT_EQ(plan.context[0], broken);
+  EXPECT_EQ(plan.context[1], fast2);
+  std::vector<int> elite(plan.context.begin() + 2, plan.context.end());
+  std::sort(elite.begin(), elite.end());
+  EXPECT_EQ(elite, (std::vector<int>{fast15, fast3}));  // The only two candidates.
+  // pool 3: one recent (2x), two drawn from 1.5x and 3x; never a failure, never a repeat.
+  plan = PlanStep(tree, SearchMethod::kRecentElitePool, {.pool_size = 3}, random);
+  EXPECT_EQ(plan.context.front(), fast2);
+  EXPECT_EQ(plan.context.size(), 3u);
+}
+
+TEST_F(PoolTree, RecentElitePoolFavoursFastKernelsAsTheTemperatureFalls) {
+  // pool 2: one recent kernel (2x) and one draw between 1.5x and 3x;
+  // exp(3) / (exp(3) + exp(1.5)) = 0.82 at temperature 1.
+  auto share_of_fast3 = [&](double temperature) {
+    int hits = 0;
+    for (int i = 0; i < 2000; ++i) {
+      StepPlan plan = PlanStep(tree, SearchMethod::kRecentElitePool,
+                               {.pool_size = 2, .softmax_temperature = temperature}, random);
+      EXPECT_EQ(plan.context.size(), 2u);
+      hits += plan.context.back() == fast3 ? 1 : 0;
+    }
+    return hits / 2000.0;
+  };
+  EXPECT_NEAR(share_of_fast3(1.0), 0.82, 0.04);
+  EXPECT_GT(share_of_fast3(0.1), 0.99);
+  EXPECT_NEAR(share_of_fast3(1000.0), 0.5, 0.05);
 }
 
 TEST_F(HandTree, AdaExplorePlansTheSelectedNodeAndCanSwitchMoves) {

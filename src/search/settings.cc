@@ -71,6 +71,14 @@ std::vector<SearchSetting> MakeTable() {
            .min = 1},
           [](auto& s) -> auto& { return s.explore.pool_size; }),
       Row(
+          {.name = "softmax_temperature",
+           .kind = kNumber,
+           .default_text = "1.0",
+           .help = "irle: the elite kernels are drawn with weights exp(speedup / this)",
+           .min = 0,
+           .min_exclusive = true},
+          [](auto& s) -> auto& { return s.explore.softmax_temperature; }),
+      Row(
           {.name = "reward_compile_failure",
            .kind = kNumber,
            .default_text = "0.0",

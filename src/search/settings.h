@@ -4,6 +4,7 @@
 // policy's (ExploreOptions) and the reward's (RewardOptions), defaults as the reference's.
 //
 //   exploration, expand_ratio, alpha, p_large, small_step_limit, memory_window, pool_size,
+//   softmax_temperature,
 //   reward_compile_failure, reward_incorrect, reward_correct_low, reward_correct_high,
 //   reward_speedup_min, reward_speedup_max
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 
 namespace adaexplore {
 
@@ -17,13 +18,28 @@ std::string ShortDuration(Duration d) {
   return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
 }
 
+std::optional<Duration> TimeLeft(size_t done, size_t total, Duration elapsed) {
+  if (done == 0 || done >= total) {
+    return std::nullopt;
+  }
+  return elapsed / static_cast<int64_t>(done) * static_cast<int64_t>(total - done);
+}
+
 std::string ProgressClock(size_t done, size_t total, Duration elapsed) {
   std::string text = ShortDuration(elapsed);
-  if (done > 0 && done < total) {
-    const Duration left = elapsed / static_cast<int64_t>(done) * static_cast<int64_t>(total - done);
-    text += " · about " + ShortDuration(left) + " left";
+  if (const std::optional<Duration> left = TimeLeft(done, total, elapsed)) {
+    text += " · about " + ShortDuration(*left) + " left";
   }
   return text;
+}
+
+nlohmann::json ProgressClockJson(size_t done, size_t total, Duration elapsed) {
+  const auto seconds = [](Duration d) {
+    return std::round(std::chrono::duration<double>(d).count() * 10) / 10;
+  };
+  const std::optional<Duration> left = TimeLeft(done, total, elapsed);
+  return {{"elapsed_s", seconds(elapsed)},
+          {"eta_s", left ? nlohmann::json(seconds(*left)) : nlohmann::json(nullptr)}};
 }
 
 }  // namespace adaexplore

@@ -4,6 +4,8 @@
 // about how long is left ("1m30s · about 4m30s left"). Rough by nature: items differ.
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "core/clock.h"
@@ -13,7 +15,15 @@ namespace adaexplore {
 // "45s", "3m05s", "1h02m".
 std::string ShortDuration(Duration d);
 
-// `elapsed`, and the estimate for `total - done` more items once one is done.
+// About how long `total - done` more items take, from the mean of the `done` ones; nullopt
+// before the first is done and after the last.
+std::optional<Duration> TimeLeft(size_t done, size_t total, Duration elapsed);
+
+// `elapsed`, and TimeLeft when there is one.
 std::string ProgressClock(size_t done, size_t total, Duration elapsed);
+
+// The same as fields of a machine-readable progress event: elapsed_s, and eta_s (null when
+// there is no estimate yet).
+nlohmann::json ProgressClockJson(size_t done, size_t total, Duration elapsed);
 
 }  // namespace adaexplore

@@ -25,7 +25,8 @@ constexpr const char* kClearLine = "\r\x1b[K";
 
 }  // namespace
 
-StatusLine::StatusLine(FILE* out) : out_(out), smart_(SmartTerminal(out)) {}
+StatusLine::StatusLine(FILE* out, Format format)
+    : out_(out), format_(format), smart_(format == Format::kText && SmartTerminal(out)) {}
 
 StatusLine::~StatusLine() {
   if (smart_ && drawn_) {
@@ -57,7 +58,21 @@ void StatusLine::Draw() {
   (void)std::fflush(out_);
 }
 
-void StatusLine::Message(const std::string& line) {
+void StatusLine::WriteJson(const nlohmann::json& line) {
+  const std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  (void)std::fprintf(out_, "%s\n", text.c_str());
+  (void)std::fflush(out_);
+}
+
+void StatusLine::Message(const std::string& line, nlohmann::json event) {
+  if (json()) {
+    if (!event.is_object()) {
+      event = {{"event", "message"}};
+    }
+    event["message"] = line;
+    WriteJson(event);
+    return;
+  }
   if (!smart_) {
     (void)std::fprintf(out_, "%s\n", line.c_str());
     (void)std::fflush(out_);
@@ -68,7 +83,18 @@ void StatusLine::Message(const std::string& line) {
   Draw();
 }
 
-void StatusLine::SetStatus(const std::string& status) {
+void StatusLine::SetStatus(const std::string& status, nlohmann::json fields) {
+  if (json()) {
+    if (!status.empty()) {
+      nlohmann::json line = {{"event", "progress"}};
+      if (fields.is_object()) {
+        line.update(fields);
+      }
+      line["status"] = status;
+      WriteJson(line);
+    }
+    return;
+  }
   status_ = status;
   if (!smart_) {
     return;

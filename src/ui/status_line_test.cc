@@ -32,6 +32,24 @@ TEST(StatusLineTest, ADumbStreamGetsPlainLinesOnly) {
   (void)std::fclose(file);
 }
 
+TEST(StatusLineTest, JsonGivesOneObjectPerMessageAndStatus) {
+  FILE* file = std::tmpfile();
+  {
+    StatusLine line(file, StatusLine::Format::kJson);
+    EXPECT_FALSE(line.smart());
+    line.SetStatus("1/5 steps", {{"done", 1}, {"total", 5}});
+    line.Message("[relu] step 2/5 large_step -> correct", {{"event", "step"}, {"step", 2}});
+    line.Message("no GPU");
+    line.SetStatus("");  // Taking the line down prints nothing.
+  }
+  EXPECT_EQ(Captured(file),
+            "{\"done\":1,\"event\":\"progress\",\"status\":\"1/5 steps\",\"total\":5}\n"
+            "{\"event\":\"step\",\"message\":\"[relu] step 2/5 large_step -> correct\","
+            "\"step\":2}\n"
+            "{\"event\":\"message\",\"message\":\"no GPU\"}\n");
+  (void)std::fclose(file);
+}
+
 TEST(StatusLineTest, ASmartTerminalOverprintsTheStatusBelowTheMessages) {
   FILE* file = std::tmpfile();
   {

@@ -89,6 +89,11 @@ def test_adapt_learns_rules_between_waves(cli: Cli, scripted: Script, tmp_path: 
     # Both waves ran in one search session: the evaluation workers were started once.
     assert p.stderr.count("workers: 1 x cpu") == 1, p.stderr
     assert p.stderr.count("wave ") >= 2
+    events = [json.loads(line) for line in p.stderr.splitlines() if line.startswith("{")]
+    assert [(e["wave"], e["waves"]) for e in events if e["event"] == "wave_start"] == [(1, 2),
+                                                                                      (2, 2)]
+    assert [e["wave"] for e in events if e["event"] == "wave_done"] == [1, 2]
+    assert len([e for e in events if e["event"] == "step"]) == 6  # 2 waves x 1 task x 3 steps.
 
     synthesis = summary["synthesis"]
     assert synthesis["calls"] == 4

@@ -6,11 +6,13 @@ and reports the same figures."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from browser import CHROMIUM, chromium
 from conftest import Cli, example, llm_server
 from scripted_llm import GOOD, Script
 
@@ -49,6 +51,12 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
     p = cli.run(*args, "--log-level", "info", timeout=900)
     assert p.returncode == 0, p.stderr
     assert "bench: baselines: 2 measured, 0 from the cache, 0 failed" in p.stderr
+    events = [json.loads(line) for line in p.stderr.splitlines() if line.startswith("{")]
+    assert [(e["index"], e["methods"], e["method"]) for e in events
+            if e["event"] == "bench_method"] == [(1, 2, "adaexplore"), (2, 2, "ps")]
+    timed = [e for e in events if e["event"] == "progress" and e.get("phase") == "baselines"]
+    assert timed and (timed[-1]["done"], timed[-1]["total"]) == (2, 2)
+    assert [e["method"] for e in events if e["event"] == "run_start"] == ["adaexplore", "ps"]
     # The baselines and both methods' runs share one session: the workers were started once.
     assert p.stderr.count("workers: 1 x cpu") == 1, p.stderr
     report = json.loads(p.stdout)
@@ -65,6 +73,17 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
             assert task["eager_ms"] > 0 and task["compiled_ms"] is None
         assert run["metrics"]["vs_compile"]["tasks"] == 0
     assert (tmp_path / "bench.html").stat().st_size > 10_000
+    if CHROMIUM is not None:  # The page in a browser: one curve per method, named once each.
+        dom = chromium("--dump-dom", (tmp_path / "bench.html").as_uri())
+        assert dom.returncode == 0 and 'data-ready="1"' in dom.stdout, dom.stderr
+        assert "data-errors" not in re.search(r"<body[^>]*>", dom.stdout).group(0)
+        legend = re.findall(r'class="legend"[^>]*>([^<]*)<', dom.stdout)
+        assert legend[:2] == ["adaexplore mean (2)", "ps mean (2)"], legend
+        assert dom.stdout.count('class="spread"') >= 2
+        shot = tmp_path / "bench.png"
+        taken = chromium("--hide-scrollbars", "--window-size=1280,1400", f"--screenshot={shot}",
+                         (tmp_path / "bench.html").as_uri())
+        assert taken.returncode == 0 and shot.stat().st_size > 20_000, taken.stderr
     assert (tmp_path / "out" / "ps" / "relu.py").exists()
 
     calls = len(scripted.calls)

@@ -6,27 +6,18 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from browser import CHROMIUM, NO_CHROMIUM, chromium
 from conftest import Cli, example
 
 FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
         "--timeout", "120"]
-CHROMIUM = shutil.which("chromium-headless-shell") or shutil.which("chromium")
 
 
-def _chromium(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                           "--virtual-time-budget=5000", *args],
-                          capture_output=True, text=True, timeout=120)
-
-
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium-headless-shell (tools/setup.sh "
-                                             "--no-build installs it)")
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     db, page = tmp_path / "run.sqlite", tmp_path / "report.html"
     recording = example("recordings", "relu.jsonl")
@@ -39,7 +30,7 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     steps = json.loads(report.stdout)["runs"][0]["metrics"]["steps"]
     assert steps == 5
 
-    dom = _chromium("--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri())
+    dom = chromium("--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri())
     assert dom.returncode == 0, dom.stderr
     console = [line for line in dom.stderr.splitlines() if ":CONSOLE" in line]
     assert console == []  # No console output at all, errors included.
@@ -67,7 +58,7 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
                      dom.stdout), re.findall(r'<div id="environment">.*?</div>', dom.stdout)
 
     shot = tmp_path / "report.png"
-    taken = _chromium("--hide-scrollbars", "--window-size=1300,1500", f"--screenshot={shot}",
+    taken = chromium("--hide-scrollbars", "--window-size=1300,1500", f"--screenshot={shot}",
                       page.as_uri())
     assert taken.returncode == 0, taken.stderr
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000

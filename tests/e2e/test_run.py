@@ -61,6 +61,16 @@ def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Scr
     assert small and any("BLOCK=512)" in k for (k,) in small)
     assert {"proposer", "tuner"} <= roles
     assert "[relu] step 8/8" in p.stderr
+    # With --json, progress is JSON lines on stderr too: one per message and status change.
+    events = [json.loads(line) for line in p.stderr.splitlines() if line.startswith("{")]
+    [start] = [e for e in events if e["event"] == "run_start"]
+    assert (start["method"], start["tasks"], start["steps"]) == ("adaexplore", 1, 8)
+    steps = [e for e in events if e["event"] == "step"]
+    assert [e["step"] for e in steps] == list(range(1, 9)) and steps[-1]["task"] == "relu"
+    assert {e["verdict"] for e in steps} <= set(task["verdicts"])
+    last = [e for e in events if e["event"] == "progress"][-1]
+    assert (last["done"], last["total"], last["eta_s"]) == (8, 8, None)
+    assert last["tasks"]["relu"]["done"] == 8 and last["elapsed_s"] >= 0
 
     # The run database reports and exports.
     report = cli.run("report", str(db), "--json")
@@ -82,6 +92,10 @@ def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Scr
     assert exported.returncode == 0, exported.stderr
     index = json.loads((tmp_path / "kb" / "index.json").read_text())
     assert index[0]["task"] == "relu" and (tmp_path / "kb" / index[0]["file"]).exists()
+    kb_results = json.loads((tmp_path / "kb" / "eval_results.json").read_text())
+    [sample] = kb_results["relu"]  # Not a numbered KernelBench problem: keyed by its name.
+    assert sample["correctness"] is True and sample["runtime_stats"]["fast_p"] == pytest.approx(
+        index[0]["speedup"])
 
     # The same run from the recording: no server, no key.
     cli.env.pop("OPENAI_API_KEY")
@@ -295,3 +309,33 @@ def test_resume_with_more_steps_extends_a_finished_run(cli: Cli, scripted: Scrip
     assert "extended from 2 to 4 steps per task" in more.stderr
     assert [n[0] for n in _nodes(db)] == [1, 2, 3, 4]
     assert json.loads(more.stdout)["tasks"][0]["steps"] == 4
+
+
+@pytest.mark.parametrize("method, pool, contexts", [
+    # The last kernels whatever their verdict; node 3 is a reply without code.
+    ("irl", 5, [[], [1], [1, 2], [1, 2]]),
+    # The newest kernel, then a correct kernel drawn from the others (only node 1 qualifies).
+    ("irle", 2, [[], [1], [2, 1], [2, 1]]),
+])
+def test_the_releases_pool_baselines_show_their_context(cli: Cli, scripted: Script,
+                                                       tmp_path: Path, method: str, pool: int,
+                                                       contexts: list[list[int]]) -> None:
+    """IRL and IRLE regenerate from the root every step, shown the kernels the release would show;
+    failed ones appear as earlier attempts, apart from the pool of correct ones."""
+    config = tmp_path / "search.toml"
+    config.write_text(f"[search]\npool_size = {pool}\n")
+    db = tmp_path / "run.sqlite"
+    p = cli.run("run", "--config", str(config), "--task", example("tasks", "relu.py"), "--llm",
+                "openai:scripted", "--method", method, "--steps", "4", "--db", str(db),
+                "--out", str(tmp_path / "out"), "--json", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["method"] == method
+    with sqlite3.connect(db) as c:
+        rows = c.execute("SELECT parent, move, context FROM nodes ORDER BY node").fetchall()
+        (prompt,) = c.execute("SELECT messages FROM llm_calls WHERE node = 3").fetchone()
+    assert [(parent, move) for parent, move, _ in rows] == [(0, "large_step")] * 4
+    assert [json.loads(context) for _, _, context in rows] == contexts
+    assert set(scripted.calls) == {"proposer"}
+    user = json.loads(prompt)[-1]["content"]
+    assert "## Strong existing kernels" in user and "## Earlier attempts" in user
+    assert user.index("Result: incorrect") > user.index("## Earlier attempts")

@@ -153,10 +153,21 @@ def test_kernelbench_problems_by_level_and_number(cli: Cli, tmp_path: Path) -> N
     shutil.copy(example("tasks", "relu.py"), suite / "level1" / "19_ReLU.py")
     shutil.copy(example("tasks", "softmax.py"), suite / "level1" / "23_Softmax.py")
     level = ["--level", "1", "--suite-dir", str(suite)]
-    code, results = cli.eval_json(*level, "--problem", "19", "--kernel",
-                                  example("kernels", "relu", "ok.py"), *FAST)
+    kb_results = tmp_path / "eval_results.json"
+    code, results = cli.eval_json(*level, "--problem", "19",
+                                  "--kernel", example("kernels", "relu", "ok.py"),
+                                  "--kernel", example("kernels", "relu", "wrong_values.py"),
+                                  "--kernelbench-results", str(kb_results), *FAST)
     assert code == 0 and results["ok.py"]["verdict"] == "correct", results
     assert results["ok.py"]["task"] == "19_ReLU"
+    # KernelBench's own result file: problem id -> samples, in its field names.
+    [ok, wrong] = json.loads(kb_results.read_text())["19"]
+    assert (ok["sample_id"], ok["compiled"], ok["correctness"]) == (0, True, True)
+    assert ok["runtime"] == ok["runtime_stats"]["mean"] > 0
+    timed = results["ok.py"]["timing"]["candidate"]
+    assert ok["runtime_stats"]["num_trials"] == timed["runs"] and ok["runtime_stats"]["hardware"]
+    assert (wrong["sample_id"], wrong["compiled"], wrong["correctness"]) == (1, True, False)
+    assert wrong["runtime"] == -1.0 and wrong["metadata"]["correctness_issue"]
     for bad, words in ((["--problem", "20"], "KernelBench level 1 has no problem 20: its problems "
                                              "are 19 to 23"),
                        (["--level", "2", "--problem", "1"], "level2"),

@@ -112,6 +112,17 @@ def test_flags_out_of_their_values_exit_2_naming_them_and_leave_nothing(cli: Cli
     assert not list(tmp_path.glob("run.sqlite*"))
 
 
+def test_a_failed_adapt_leaves_no_memory_or_database_behind(cli: Cli, tmp_path: Path) -> None:
+    cli.env.update(OPENAI_API_KEY="sk-test")
+    memory = tmp_path / "memory.sqlite"
+    for args, words in (([], "no tasks to adapt on"),
+                        (["--task", str(tmp_path / "missing.py")], "missing.py"),
+                        (["--task", example("tasks", "relu.py"), "--device", "tpu"], "not 'tpu'")):
+        p = cli.run("adapt", "--memory", str(memory), "--llm", "openai:any", *args)
+        assert p.returncode == 2 and words in p.stderr, (args, p.returncode, p.stderr)
+        assert not list(tmp_path.glob("memory.sqlite*")), (args, list(tmp_path.iterdir()))
+
+
 def test_a_cuda_search_without_a_gpu_refuses_before_any_llm_call(cli: Cli,
                                                                    tmp_path: Path) -> None:
     calls: list[str] = []
