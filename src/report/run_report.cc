@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -89,10 +90,16 @@ std::vector<std::pair<std::string, SuiteMetrics>> ByMethod(const std::vector<Run
   return out;
 }
 
+// A speedup figure to three significant digits, trailing zeros kept ("1.50", "0.00388"), so a
+// CPU run's tiny speedups never read "0.00"; from 100 on, whole numbers.
+std::string Figure(double x) {
+  return std::abs(x) >= 100 ? fmt::format("{:.0f}", x) : fmt::format("{:#.3g}", x);
+}
+
 std::string MetricsRow(const std::string& label, const SuiteMetrics& m) {
-  return fmt::format("| {} | {} | {} | {:.2f} | {} | {} | {} | {} | {} |\n", label, m.tasks,
-                     Percent(m.acc), m.speedup, Percent(m.fast_1_2), Percent(m.fast_2),
-                     m.geomean ? fmt::format("{:.2f}", *m.geomean) : "-", Percent(m.compile_rate),
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", label, m.tasks,
+                     Percent(m.acc), Figure(m.speedup), Percent(m.fast_1_2), Percent(m.fast_2),
+                     m.geomean ? Figure(*m.geomean) : "-", Percent(m.compile_rate),
                      Percent(m.correct_rate));
 }
 
@@ -243,7 +250,7 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
     for (const auto& [method, m] : ByMethod(reports)) {
       out +=
           fmt::format("| {} | {} | {} | {} |\n", method, m.compile_tasks, Percent(m.beats_compile),
-                      m.geomean_vs_compile ? fmt::format("{:.2f}", *m.geomean_vs_compile) : "-");
+                      m.geomean_vs_compile ? Figure(*m.geomean_vs_compile) : "-");
     }
     out +=
         "\nBaselines: the task's Model timed alone, eager and torch.compile'd, cached per task, "

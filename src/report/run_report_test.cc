@@ -161,5 +161,23 @@ TEST_F(RunReportTest, OneRunAndMissingThings) {
   EXPECT_FALSE(LoadRunReports(dir_.path() + "/none.sqlite", std::nullopt).ok());
 }
 
+TEST(RunReportFiguresTest, TinySpeedupsKeepThreeSignificantDigits) {
+  TempDir dir = *TempDir::Create("run-report-tiny");
+  const std::string path = dir.path() + "/tiny.sqlite";
+  {
+    Result<RunDb> db = RunDb::Open(path);
+    ASSERT_TRUE(db.ok());
+    const int64_t run = *db->CreateRun({.method = "ps", .model = "openai:m"});
+    ASSERT_TRUE(db->AddTask(run, {.name = "t", .source = "s", .steps = 1}).ok());
+    ASSERT_TRUE(db->RecordStep(run, "t", Step(1, "correct", 0.003876)).ok());
+  }
+  Result<std::vector<RunReport>> reports = LoadRunReports(path, std::nullopt);
+  ASSERT_TRUE(reports.ok());
+  const std::string markdown = ReportMarkdown(*reports);
+  // A CPU run's speedup reads 0.00388, never 0.00.
+  EXPECT_NE(markdown.find("| ps | 1 | 100% | 0.00388 | 0% | 0% | 0.00388 |"), std::string::npos)
+      << markdown;
+}
+
 }  // namespace
 }  // namespace adaexplore
