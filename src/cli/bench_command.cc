@@ -19,6 +19,7 @@
 #include "report/run_report.h"
 #include "store/run_db.h"
 #include "sys/fs.h"
+#include "sys/new_file_guard.h"
 #include "sys/signals.h"
 #include "task/problems.h"
 #include "task/source_file.h"
@@ -287,10 +288,13 @@ Result<int> RunBench(const BenchFlags& given) {
   // Every method's client must work before the workers start (a missing key, say).
   RETURN_IF_ERROR(StartLlmClient(config, search, base.model, logger).status());
   InterruptGuard guard;
+  // A database this bench creates is removed when it fails before recording anything.
+  NewFileGuard created(search.db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(search.db_path));
   // One session, its workers started once, for the baselines and every method's run.
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), search.db_path, logger, guard));
+  created.Keep();  // The baselines and the runs go into it from here on.
   if (f.baseline != "none") {
     RETURN_IF_ERROR(MeasureBaselines(f, *session, tasks, guard, out));
   }

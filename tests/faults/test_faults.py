@@ -104,8 +104,10 @@ def test_flags_out_of_their_values_exit_2_naming_them_and_leave_nothing(cli: Cli
             ("eval", ["--trials", "0"], "--trials 0"),
             ("eval", ["--timeout", "-5"], "--timeout -5"),
             ("run", ["--device", "tpu", "--llm", "openai:any"], "not 'tpu'"),
-            ("run", ["--slots", "0", "--llm", "openai:any"], "--slots")):
-        p = cli.run(command, *args, "--task", task, "--kernel" if command == "eval" else "--db",
+            ("run", ["--slots", "0", "--llm", "openai:any"], "--slots"),
+            ("bench", ["--device", "tpu", "--llm", "openai:any"], "not 'tpu'")):
+        where = ["--suite", str(Path(task).parent)] if command == "bench" else ["--task", task]
+        p = cli.run(command, *args, *where, "--kernel" if command == "eval" else "--db",
                     example("kernels", "relu", "ok.py") if command == "eval"
                     else str(tmp_path / "run.sqlite"))
         assert p.returncode == 2 and words in p.stderr, (command, args, p.returncode, p.stderr)
