@@ -35,7 +35,7 @@ std::string ProgressClock(size_t done, size_t total, Duration elapsed) {
 
 nlohmann::json ProgressClockJson(size_t done, size_t total, Duration elapsed) {
   const auto seconds = [](Duration d) {
-    return std::round(std::chrono::duration<double>(d).count() * 10) / 10;
+    return std::floor(std::chrono::duration<double>(d).count() * 10) / 10;  // As the text: down.
   };
   const std::optional<Duration> left = TimeLeft(done, total, elapsed);
   return {{"elapsed_s", seconds(elapsed)},

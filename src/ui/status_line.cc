@@ -85,7 +85,8 @@ void StatusLine::Message(const std::string& line, nlohmann::json event) {
 
 void StatusLine::SetStatus(const std::string& status, nlohmann::json fields) {
   if (json()) {
-    if (!status.empty()) {
+    if (!status.empty() && status != status_) {  // The same line again says nothing new.
+      status_ = status;
       nlohmann::json line = {{"event", "progress"}};
       if (fields.is_object()) {
         line.update(fields);

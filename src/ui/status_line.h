@@ -32,7 +32,8 @@ class StatusLine {
   // (an object with at least "event") with the line as its "message".
   void Message(const std::string& line, nlohmann::json event = {});
   // Replaces the status line (on a dumb stream: nothing is printed). As JSON: `fields` as a
-  // "progress" event with the line as its "status"; clearing it prints nothing.
+  // "progress" event with the line as its "status"; clearing it, or the same line again, prints
+  // nothing.
   void SetStatus(const std::string& status, nlohmann::json fields = {});
 
   bool smart() const { return smart_; }

@@ -38,6 +38,7 @@ TEST(StatusLineTest, JsonGivesOneObjectPerMessageAndStatus) {
     StatusLine line(file, StatusLine::Format::kJson);
     EXPECT_FALSE(line.smart());
     line.SetStatus("1/5 steps", {{"done", 1}, {"total", 5}});
+    line.SetStatus("1/5 steps", {{"done", 1}, {"total", 5}});  // Not again.
     line.Message("[relu] step 2/5 large_step -> correct", {{"event", "step"}, {"step", 2}});
     line.Message("no GPU");
     line.SetStatus("");  // Taking the line down prints nothing.
