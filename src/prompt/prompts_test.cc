@@ -83,8 +83,12 @@ TEST(PromptsTest, ProposerShowsFailedContextKernelsApartFromThePool) {
   ASSERT_NE(pool, std::string::npos);
   ASSERT_NE(attempts, std::string::npos);
   // The wrong kernel is Kernel 1, under the attempts; the correct one Kernel 2, in the pool.
-  EXPECT_GT(user.find("### Kernel 1\n\n```python\nclass ModelNew: pass  # wrong"), attempts);
-  EXPECT_GT(user.find("Result: incorrect: max abs error 3 at [0, 1]"), attempts);
+  const size_t kernel1 = user.find("### Kernel 1\n\n```python\nclass ModelNew: pass  # wrong");
+  const size_t result1 = user.find("Result: incorrect: max abs error 3 at [0, 1]");
+  ASSERT_NE(kernel1, std::string::npos);
+  ASSERT_NE(result1, std::string::npos);
+  EXPECT_GT(kernel1, attempts);
+  EXPECT_GT(result1, attempts);
   const size_t kernel2 = user.find("### Kernel 2");
   EXPECT_GT(kernel2, pool);
   EXPECT_LT(kernel2, attempts);

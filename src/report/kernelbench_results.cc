@@ -42,7 +42,9 @@ std::string KernelBenchProblemKey(const std::string& task) {
   if (digits == 0 || (digits < task.size() && task[digits] != '_')) {
     return task;
   }
-  return std::to_string(std::stoi(task.substr(0, digits)));  // "007_x" is problem 7.
+  // "007_x" is problem 7; as text, so a number of any length cannot overflow.
+  const size_t first = task.find_first_not_of('0');
+  return first >= digits ? "0" : task.substr(first, digits - first);
 }
 
 std::optional<nlohmann::json> KernelBenchSample(const EvalResult& result, int sample_id) {

@@ -21,6 +21,8 @@ TEST(KernelBenchResultsTest, ProblemKeysAreTheLeadingNumber) {
   EXPECT_EQ(KernelBenchProblemKey("40_Gemm_Scale"), "40");
   EXPECT_EQ(KernelBenchProblemKey("007_x"), "7");
   EXPECT_EQ(KernelBenchProblemKey("12"), "12");
+  EXPECT_EQ(KernelBenchProblemKey("00_x"), "0");
+  EXPECT_EQ(KernelBenchProblemKey("20240101123045_x"), "20240101123045");  // No overflow.
   EXPECT_EQ(KernelBenchProblemKey("relu"), "relu");
   EXPECT_EQ(KernelBenchProblemKey("3d_conv"), "3d_conv");  // Not a number then an underscore.
 }

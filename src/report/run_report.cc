@@ -93,7 +93,11 @@ std::vector<std::pair<std::string, SuiteMetrics>> ByMethod(const std::vector<Run
 // A speedup figure to three significant digits, trailing zeros kept ("1.50", "0.00388"), so a
 // CPU run's tiny speedups never read "0.00"; from 100 on, whole numbers.
 std::string Figure(double x) {
-  return std::abs(x) >= 100 ? fmt::format("{:.0f}", x) : fmt::format("{:#.3g}", x);
+  const std::string three = fmt::format("{:#.3g}", x);
+  // 99.96 rounds to "100." at three digits, and 1234 reads "1.23e+03": from 100 on, whole
+  // numbers (a tiny figure keeps its exponent: "1.00e-05").
+  return three.back() == '.' || three.find("e+") != std::string::npos ? fmt::format("{:.0f}", x)
+                                                                      : three;
 }
 
 std::string MetricsRow(const std::string& label, const SuiteMetrics& m) {

@@ -170,12 +170,18 @@ TEST(RunReportFiguresTest, TinySpeedupsKeepThreeSignificantDigits) {
     const int64_t run = *db->CreateRun({.method = "ps", .model = "openai:m"});
     ASSERT_TRUE(db->AddTask(run, {.name = "t", .source = "s", .steps = 1}).ok());
     ASSERT_TRUE(db->RecordStep(run, "t", Step(1, "correct", 0.003876)).ok());
+    const int64_t fast = *db->CreateRun({.method = "irb", .model = "openai:m"});
+    ASSERT_TRUE(db->AddTask(fast, {.name = "t", .source = "s", .steps = 1}).ok());
+    ASSERT_TRUE(db->RecordStep(fast, "t", Step(1, "correct", 1234.4)).ok());
   }
   Result<std::vector<RunReport>> reports = LoadRunReports(path, std::nullopt);
   ASSERT_TRUE(reports.ok());
   const std::string markdown = ReportMarkdown(*reports);
   // A CPU run's speedup reads 0.00388, never 0.00.
   EXPECT_NE(markdown.find("| ps | 1 | 100% | 0.00388 | 0% | 0% | 0.00388 |"), std::string::npos)
+      << markdown;
+  // Capped at 10 for Speedup; the uncapped geomean a whole number, not "1.23e+03".
+  EXPECT_NE(markdown.find("| irb | 1 | 100% | 10.0 | 100% | 100% | 1234 |"), std::string::npos)
       << markdown;
 }
 

@@ -216,21 +216,25 @@ std::vector<int> RecentElitePool(const SearchTree& tree, const ExploreOptions& o
     }
   }
   const double temperature = std::max(options.softmax_temperature, 1e-6);
-  double top = -std::numeric_limits<double>::infinity();
+  std::vector<double> logits;
   for (int id : candidates) {
-    top = std::max(top, tree.node(id).outcome.speedup / temperature);
-  }
-  std::vector<double> weights;
-  for (int id : candidates) {
-    weights.push_back(std::exp(tree.node(id).outcome.speedup / temperature - top));
+    logits.push_back(tree.node(id).outcome.speedup / temperature);
   }
   for (int left = std::max(options.pool_size, 0) - recent_count; left > 0 && !candidates.empty();
        --left) {
+    // Against the largest remaining logit, so the best remaining weighs 1 and the weights never
+    // all underflow to 0 (which discrete_distribution does not allow), however low the
+    // temperature.
+    const double top = *std::max_element(logits.begin(), logits.end());
+    std::vector<double> weights;
+    for (double logit : logits) {
+      weights.push_back(std::exp(logit - top));
+    }
     std::discrete_distribution<size_t> draw(weights.begin(), weights.end());
     const size_t pick = draw(random);
     pool.push_back(candidates[pick]);
     candidates.erase(candidates.begin() + static_cast<long>(pick));
-    weights.erase(weights.begin() + static_cast<long>(pick));
+    logits.erase(logits.begin() + static_cast<long>(pick));
   }
   return pool;
 }

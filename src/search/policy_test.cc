@@ -217,6 +217,11 @@ TEST_F(PoolTree, RecentElitePoolFavoursFastKernelsAsTheTemperatureFalls) {
   EXPECT_NEAR(share_of_fast3(1.0), 0.82, 0.04);
   EXPECT_GT(share_of_fast3(0.1), 0.99);
   EXPECT_NEAR(share_of_fast3(1000.0), 0.5, 0.05);
+  // Nearly zero: the fastest first, then the next fastest, each weight against the best of
+  // those left (against the first's, the second draw's weights would all be 0).
+  StepPlan plan = PlanStep(tree, SearchMethod::kRecentElitePool,
+                           {.pool_size = 4, .softmax_temperature = 0.001}, random);
+  EXPECT_EQ(plan.context, (std::vector<int>{broken, fast2, fast3, fast15}));
 }
 
 TEST_F(HandTree, AdaExplorePlansTheSelectedNodeAndCanSwitchMoves) {
