@@ -17,6 +17,7 @@
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/clock.h"
+#include "core/json_log.h"
 #include "core/json_text.h"
 #include "llm/client.h"
 #include "llm/provider.h"
@@ -114,7 +115,7 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   RunFlags search = flags.search;
   search.model = flags.model;
   ASSIGN_OR_RETURN(Config config, LoadRunConfig(search));
-  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   // The waves' runs: the memory's rules at the start of each wave go into its spec.
   ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
   ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(base.model));
@@ -161,12 +162,17 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
       ASSIGN_OR_RETURN(options.layers, ReadLayerNames(flags.layers_path));
     }
     ASSIGN_OR_RETURN(SynthesisStats synthesis, SynthesizeTasks(*llm, options));
-    (void)std::fprintf(
-        stderr,
-        "synthesis: %d calls, %zu tasks kept, %d failed their check, %d duplicates, %d "
-        "without code\n",
-        synthesis.calls, synthesis.kept.size(), synthesis.invalid, synthesis.duplicates,
-        synthesis.no_code);
+    StatusLine(stderr, flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText)
+        .Message(fmt::format("synthesis: {} calls, {} tasks kept, {} failed their check, {} "
+                             "duplicates, {} without code",
+                             synthesis.calls, synthesis.kept.size(), synthesis.invalid,
+                             synthesis.duplicates, synthesis.no_code),
+                 {{"event", "synthesis_done"},
+                  {"calls", synthesis.calls},
+                  {"kept", synthesis.kept.size()},
+                  {"invalid", synthesis.invalid},
+                  {"duplicates", synthesis.duplicates},
+                  {"no_code", synthesis.no_code}});
     for (const std::string& problem : synthesis.problems) {
       logger->info("synthesis: dropped: {}", problem);
     }

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli/adapt_command.h"
 #include "cli/bench_command.h"
@@ -34,6 +36,25 @@ int ExitCodeFor(const Status& status) {
   }
 }
 
+namespace {
+
+// A long command's failure under its --json: one JSON line on stderr like its progress lines
+// ({"event": "error", "message": ..., "exit_code": ...}), and the exit code it stands for.
+Result<int> JsonError(bool json, Result<int> result) {
+  if (result.ok() || !json) {
+    return result;
+  }
+  const int code = ExitCodeFor(result.status());
+  const nlohmann::json line = {
+      {"event", "error"}, {"message", result.status().message()}, {"exit_code", code}};
+  const std::string text =
+      line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  (void)std::fputs(text.c_str(), stderr);
+  return code;
+}
+
+}  // namespace
+
 Result<int> RunCli(int argc, char** argv) {
   CLI::App app{"adaexplore: LLM-driven GPU kernel search with a trustworthy evaluation harness"};
   app.set_version_flag("--version", ADAEXPLORE_VERSION);
@@ -65,10 +86,10 @@ Result<int> RunCli(int argc, char** argv) {
     return 2;  // Every usage error, whatever CLI11's own code for it.
   }
   if (app.got_subcommand("eval")) {
-    return RunEval(eval_flags);
+    return JsonError(eval_flags.json, RunEval(eval_flags));
   }
   if (app.got_subcommand("run")) {
-    return RunSearch(run_flags);
+    return JsonError(run_flags.json, RunSearch(run_flags));
   }
   if (llm.ask->parsed()) {
     return RunLlmAsk(llm_flags);
@@ -77,13 +98,13 @@ Result<int> RunCli(int argc, char** argv) {
     return RunLlmEdits(llm_flags);
   }
   if (app.got_subcommand("adapt")) {
-    return RunAdapt(adapt_flags);
+    return JsonError(adapt_flags.json, RunAdapt(adapt_flags));
   }
   if (app.got_subcommand("memory")) {
     return RunMemory(memory, memory_flags);
   }
   if (app.got_subcommand("bench")) {
-    return RunBench(bench_flags);
+    return JsonError(bench_flags.json, RunBench(bench_flags));
   }
   if (app.got_subcommand("worker")) {
     return RunWorkerCommand(worker_flags);

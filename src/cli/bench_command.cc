@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "core/clock.h"
 #include "core/hash.h"
+#include "core/json_log.h"
 #include "core/json_text.h"
 #include "eval/baseline.h"
 #include "report/html_report.h"
@@ -284,7 +285,7 @@ Result<int> RunBench(const BenchFlags& given) {
   const StatusLine::Format format = f.json ? StatusLine::Format::kJson : StatusLine::Format::kText;
   StatusLine out(stderr, format);  // The bench's own messages; each run draws its own status.
   const TimePoint bench_start = Clock::now();
-  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, f.json));
   // Every method's client must work before the workers start (a missing key, say).
   RETURN_IF_ERROR(StartLlmClient(config, search, base.model, logger).status());
   InterruptGuard guard;

@@ -11,6 +11,7 @@
 #include "cli/output.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
+#include "core/json_log.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "eval/evaluator.h"
@@ -18,6 +19,7 @@
 #include "report/kernelbench_results.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
+#include "ui/status_line.h"
 
 namespace adaexplore {
 namespace {
@@ -141,7 +143,7 @@ Result<int> RunEval(const EvalFlags& flags) {
   RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
                                  !flags.config_path.empty(), config));
   RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
-  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   ASSIGN_OR_RETURN(std::vector<std::string> problems, ProblemTaskFiles(flags.problems));
   ASSIGN_OR_RETURN(std::vector<EvalRequest> requests,
                    CollectRequests({.task = flags.task,
@@ -193,9 +195,10 @@ Result<int> RunEval(const EvalFlags& flags) {
   });
   if (harness_errors) {
     scratch.Release();
-    (void)std::fprintf(
-        stderr, "adaexplore: some candidates could not be evaluated; worker logs are in %s\n",
-        scratch_path.c_str());
+    StatusLine(stderr, flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText)
+        .Message("adaexplore: some candidates could not be evaluated; worker logs are in " +
+                     scratch_path,
+                 {{"event", "harness_errors"}, {"worker_logs", scratch_path}});
   }
   const bool unevaluated = std::any_of(results.begin(), results.end(), [](const EvalResult& r) {
     return r.verdict == Verdict::kError || r.verdict == Verdict::kTaskError;

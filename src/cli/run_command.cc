@@ -12,6 +12,7 @@
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
+#include "core/json_log.h"
 #include "core/json_text.h"
 #include "core/text.h"
 #include "llm/provider.h"
@@ -21,6 +22,7 @@
 #include "sys/fs.h"
 #include "sys/new_file_guard.h"
 #include "sys/signals.h"
+#include "ui/status_line.h"
 
 namespace adaexplore {
 namespace {
@@ -228,7 +230,8 @@ Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const Ru
 
 Result<int> RunSearch(const RunFlags& flags) {
   ASSIGN_OR_RETURN(Config config, LoadRunConfig(flags));
-  ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));
+  ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
+  StatusLine notices(stderr, flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText);
   // A command that fails before its search starts leaves no database it created behind.
   NewFileGuard created(flags.db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(flags.db_path));
@@ -262,14 +265,18 @@ Result<int> RunSearch(const RunFlags& flags) {
     }
     if (flags.steps_given && flags.steps > spec.steps) {
       RETURN_IF_ERROR(db.ExtendRun(resumed->id, flags.steps));
-      (void)std::fprintf(stderr, "run %lld: extended from %d to %d steps per task\n",
-                         static_cast<long long>(resumed->id), spec.steps, flags.steps);
+      notices.Message(fmt::format("run {}: extended from {} to {} steps per task", resumed->id,
+                                  spec.steps, flags.steps),
+                      {{"event", "run_extended"},
+                       {"run", resumed->id},
+                       {"from", spec.steps},
+                       {"to", flags.steps}});
       spec.steps = flags.steps;
     } else if (resumed->status == WorkStatus::kFinished) {
-      (void)std::fprintf(stderr,
-                         "run %lld is finished: every task used its %d steps; --resume --steps N "
-                         "with N above %d extends it\n",
-                         static_cast<long long>(resumed->id), spec.steps, spec.steps);
+      notices.Message(fmt::format("run {} is finished: every task used its {} steps; --resume "
+                                  "--steps N with N above {} extends it",
+                                  resumed->id, spec.steps, spec.steps),
+                      {{"event", "run_finished_already"}, {"run", resumed->id}});
     }
   } else {
     ASSIGN_OR_RETURN(spec, RunSpecFromFlags(flags, config));

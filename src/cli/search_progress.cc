@@ -171,7 +171,11 @@ Result<RunOutcome> RunWithProgress(SearchSession& session, LlmClient& llm,
                   : session.Start(spec, tasks, llm, progress.Observer());
   }();  // The status line is down before anything else is printed.
   if (outcome.ok() && outcome->stop_reason) {
-    (void)std::fprintf(stderr, "run stopped early: %s\n", outcome->stop_reason->c_str());
+    StatusLine(stderr, format)
+        .Message("run stopped early: " + *outcome->stop_reason,
+                 {{"event", "run_stopped"},
+                  {"run", outcome->run_id},
+                  {"reason", *outcome->stop_reason}});
   }
   return outcome;
 }

@@ -6,8 +6,7 @@
 // time so far and about how long is left, each task's progress and the cost so far. Used by `run`,
 // `bench` and `adapt` for every run of their session. With their --json, the same as JSON lines
 // on stderr (StatusLine): events "run_start", "cpu_run", "step", "llm_failure" and "progress".
-// stderr also carries the log's plain lines (warnings, notices): a program reads the lines that
-// start with "{".
+// The log (core/json_log.h) and the command's notices and failure are JSON lines then too.
 
 #include <map>
 #include <nlohmann/json.hpp>

@@ -51,7 +51,9 @@ def test_bench_runs_every_method_and_resumes(cli: Cli, scripted: Script, tmp_pat
     p = cli.run(*args, "--log-level", "info", timeout=900)
     assert p.returncode == 0, p.stderr
     assert "bench: baselines: 2 measured, 0 from the cache, 0 failed" in p.stderr
-    events = [json.loads(line) for line in p.stderr.splitlines() if line.startswith("{")]
+    # --json: stderr is JSON lines throughout, the log's records (--log-level info) included.
+    events = [json.loads(line) for line in p.stderr.splitlines() if line.strip()]
+    assert any(e["event"] == "log" and "workers: 1 x cpu" in e["message"] for e in events)
     assert [(e["index"], e["methods"], e["method"]) for e in events
             if e["event"] == "bench_method"] == [(1, 2, "adaexplore"), (2, 2, "ps")]
     timed = [e for e in events if e["event"] == "progress" and e.get("phase") == "baselines"]

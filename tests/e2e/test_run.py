@@ -62,7 +62,7 @@ def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Scr
     assert {"proposer", "tuner"} <= roles
     assert "[relu] step 8/8" in p.stderr
     # With --json, progress is JSON lines on stderr too: one per message and status change.
-    events = [json.loads(line) for line in p.stderr.splitlines() if line.startswith("{")]
+    events = [json.loads(line) for line in p.stderr.splitlines() if line.strip()]  # Nothing else.
     [start] = [e for e in events if e["event"] == "run_start"]
     assert (start["method"], start["tasks"], start["steps"]) == ("adaexplore", 1, 8)
     steps = [e for e in events if e["event"] == "step"]
