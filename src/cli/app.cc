@@ -2,8 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <nlohmann/json.hpp>
-#include <string>
 
 #include "cli/adapt_command.h"
 #include "cli/bench_command.h"
@@ -14,6 +12,7 @@
 #include "cli/report_command.h"
 #include "cli/run_command.h"
 #include "cli/worker_command.h"
+#include "ui/status_line.h"
 
 #ifndef ADAEXPLORE_VERSION
 #define ADAEXPLORE_VERSION "0.0.0"
@@ -45,11 +44,8 @@ Result<int> JsonError(bool json, Result<int> result) {
     return result;
   }
   const int code = ExitCodeFor(result.status());
-  const nlohmann::json line = {
-      {"event", "error"}, {"message", result.status().message()}, {"exit_code", code}};
-  const std::string text =
-      line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  (void)std::fputs(text.c_str(), stderr);
+  StatusLine(stderr, StatusLine::Format::kJson)
+      .Message(result.status().message(), {{"event", "error"}, {"exit_code", code}});
   return code;
 }
 

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/json_text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -18,8 +20,7 @@ class JsonStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
     const nlohmann::json line = {{"event", "log"},
                                  {"level", std::string(level.data(), level.size())},
                                  {"message", std::string(msg.payload.data(), msg.payload.size())}};
-    const std::string text =
-        line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    const std::string text = JsonText(line) + "\n";
     (void)std::fwrite(text.data(), 1, text.size(), stderr);
     (void)std::fflush(stderr);
   }

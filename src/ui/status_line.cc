@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/json_text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -59,7 +61,7 @@ void StatusLine::Draw() {
 }
 
 void StatusLine::WriteJson(const nlohmann::json& line) {
-  const std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string text = JsonText(line);
   (void)std::fprintf(out_, "%s\n", text.c_str());
   (void)std::fflush(out_);
 }
