@@ -50,6 +50,7 @@ EvalProfile ReferenceProfile() {
   p.job.reference_precision = ReferencePrecision::kTask;
   p.job.criterion = Criterion::kAllclose;
   p.job.atol = p.job.rtol = kPaperTolerance;
+  p.tolerance_by_precision = false;
   p.job.warmup_runs = 10;
   p.job.timed_runs = 100;
   p.job.fresh_inputs_per_run = false;
@@ -70,6 +71,7 @@ EvalProfile KernelBenchProfile() {
   // candidate the same way. KernelBench also discards one first timed run: the warm-ups cover it.
   EvalProfile p = ReferenceProfile();
   p.name = "kernelbench";
+  p.tolerance_by_precision = true;
   p.job.atol = p.job.rtol = StrictTolerance(p.job.precision);
   p.job.warmup_runs = 3;
   p.job.l2_flush = true;
@@ -146,8 +148,7 @@ double StrictTolerance(Precision precision) {
 
 void SetPrecision(EvalProfile& profile, Precision precision) {
   profile.job.precision = precision;
-  if (profile.name == "strict" ||
-      profile.name == "kernelbench") {  // Both tolerances per precision.
+  if (profile.tolerance_by_precision) {
     profile.job.atol = profile.job.rtol = StrictTolerance(precision);
   }
 }
