@@ -22,6 +22,7 @@
 #                         nvcc; 0.7's wheel, 101 MB, is above what travels)
 #   .device/flashinfer/   FlashInfer-Trace's rmsnorm and gemm definitions and workloads
 #   .device/tritonbench-g/  the TritonBench-G operators and their index (bench/gpu/issue23.sh)
+#   .device/wheels/sandbox/  pyseccomp (the sandbox's filter); .device/lib/libseccomp.so.2 too
 #   .device/bin/nats-server  the Debian NATS server (one static binary) for the scale-out runs
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
 set -euo pipefail
@@ -55,6 +56,11 @@ done
   annotated-types==0.8.0 typing-inspection==0.4.5 docstring-parser==0.18.0
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   -d .device/wheels/flashinfer_kernels flashinfer-python==0.6.6 apache-tvm-ffi==0.1.9
+# The candidate sandbox's system-call filter: libseccomp's binding, and the library itself for
+# an image that lacks it (bench/gpu/issue34.sh installs it only then).
+.venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
+  -d .device/wheels/sandbox pyseccomp==0.1.2
+cp -L "$(ldconfig -p | awk '/libseccomp.so.2 .*x86-64/ {print $NF; exit}')" .device/lib/
 fit="$shared/data/flashinfer-trace-v0.1.2"
 for part in definitions workloads; do
   for op in rmsnorm gemm; do

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(cmake ninja-build g++ make pkg-config git python3-venv
   libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev libfmt-dev libspdlog-dev
-  libtomlplusplus-dev libssl-dev libgtest-dev libgmock-dev clang-format libnats-dev nats-server)
+  libtomlplusplus-dev libssl-dev libgtest-dev libgmock-dev clang-format libnats-dev nats-server
+  libseccomp2)
 if [ "${1:-}" = "--no-build" ]; then
   APT_PACKAGES+=(chromium-headless-shell)  # The tests open the HTML report in it.
 fi

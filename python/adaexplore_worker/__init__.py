@@ -4,4 +4,4 @@ It holds no policy. The C++ side decides verdicts, tolerances, trial counts and 
 them with each job; this package carries them out and reports facts. See docs/protocol.md.
 """
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5

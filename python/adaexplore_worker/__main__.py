@@ -44,8 +44,10 @@ def main(argv: list[str]) -> int:
                         help="jobs beyond the slots whose task phases run before a slot frees")
     parser.add_argument("--reference-cache-mb", type=float, default=0,
                         help="disk for reference outputs shared by jobs of one task (0: off)")
-    parser.add_argument("--read-only-fs", action="store_true",
-                        help="candidates may write only in the scratch folder and the caches")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run every candidate in its own sandbox (sandbox.py)")
+    parser.add_argument("--require-sandbox", action="store_true",
+                        help="never import a candidate whose sandbox lacks a protection")
     args = parser.parse_args(argv)
 
     channel = Channel(args.fd)
@@ -60,6 +62,9 @@ def main(argv: list[str]) -> int:
     import_s = time.perf_counter() - start
     os.makedirs(os.path.join(args.scratch, "jobs"), exist_ok=True)
     device = _probe(args.device)
+    from . import references
+    references.warm_up()  # Once here, not in every child: the children inherit it.
+    sandboxing = _sandboxing(args)
     hello: dict[str, Any] = {
         "type": "hello", "protocol": PROTOCOL_VERSION, "pid": os.getpid(),
         "python": platform.python_version(), "torch": torch.__version__,
@@ -68,6 +73,7 @@ def main(argv: list[str]) -> int:
         "import_s": round(import_s, 3),
         "triton_interpret": os.environ.get("TRITON_INTERPRET") == "1",
         "harness": harness_digest(),
+        "containment": sandboxing.containment,
     }
     if "error" in device:
         hello["error"] = device["error"]
@@ -75,64 +81,71 @@ def main(argv: list[str]) -> int:
         return 1
     channel.send(hello)
     os.set_blocking(args.fd, False)
-    from . import containment, references
-    references.warm_up()  # Once here, not in every child: the children inherit it.
-    protections = containment.apply(args.read_only_fs, args.scratch)
     from .zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
-           args.reference_cache_mb, max(0, args.ahead), protections).run()
+           args.reference_cache_mb, max(0, args.ahead), sandboxing).run()
     return 0
+
+
+def _sandboxing(args: argparse.Namespace) -> Any:
+    """The sandbox's settings, checked from inside by a throwaway child (sandbox_selftest)."""
+    from . import job_files, sandbox, sandbox_selftest
+
+    settings = sandbox.Settings(enabled=args.sandbox, required=args.require_sandbox,
+                                readable=job_files.readable_paths(), frozen=_flashinfer_cache())
+    if not args.sandbox:
+        settings.containment = {"off": "--no-sandbox", **{p: False for p in sandbox.PROTECTIONS}}
+        return settings
+    sandbox.warm_up()
+    files = job_files.prepare(args.scratch, "sandbox-selftest", "", "")
+    neighbour = os.path.join(args.scratch, "jobs", "neighbour", "secret.txt")
+    os.makedirs(os.path.dirname(neighbour), exist_ok=True)
+    with open(neighbour, "w", encoding="ascii") as f:
+        f.write("a neighbour's file")
+    plan = settings.plan(files, "", 0, os.path.join(args.scratch, "references"))
+    settings.containment = sandbox_selftest.run(plan, os.getpid(), neighbour)
+    job_files.finish(files, set())
+    import shutil
+    shutil.rmtree(os.path.dirname(neighbour), ignore_errors=True)
+    return settings
+
+
+def _flashinfer_cache() -> list[str]:
+    """FlashInfer's kernel cache below its base: the expert baseline compiles there in the
+    task's phases, and loads from it while timing."""
+    import importlib.util
+
+    base = os.environ.get("FLASHINFER_WORKSPACE_BASE")
+    if not base or importlib.util.find_spec("flashinfer") is None:
+        return []
+    path = os.path.join(base, ".cache", "flashinfer")
+    os.makedirs(path, exist_ok=True)
+    return [path]
 
 
 def _probe(kind: str) -> dict[str, Any]:
     """Device facts, read in a forked child so that this process never initialises CUDA."""
-    import json
-    import select
+    from . import probe
 
     if kind == "cpu":
         return {"kind": "cpu", "name": platform.processor() or platform.machine(),
                 "count": os.cpu_count() or 1}
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        code = 0
-        try:
-            import torch
-            if not torch.cuda.is_available():
-                facts: dict[str, Any] = {"error": "CUDA is not available in this worker"}
-            else:
-                props = torch.cuda.get_device_properties(0)
-                facts = {"kind": "cuda", "name": props.name, "count": torch.cuda.device_count(),
-                         "capability": f"{props.major}.{props.minor}",
-                         "memory_mb": props.total_memory // (1 << 20),
-                         "multiprocessors": props.multi_processor_count,
-                         "cuda": torch.version.cuda, "ceilings": _ceilings(torch)}
-        except Exception as e:  # noqa: BLE001
-            facts = {"error": f"probing the GPU failed: {type(e).__name__}: {e}"}
-            code = 1
-        os.write(write_end, json.dumps(facts).encode())
-        os._exit(code)
-    os.close(write_end)
-    data = b""
-    deadline = time.monotonic() + PROBE_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([read_end], [], [], 1.0)
-        if ready:
-            chunk = os.read(read_end, 65536)
-            if not chunk:
-                break
-            data += chunk
-    os.close(read_end)
-    try:
-        os.kill(pid, 9)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)
-    try:
-        return json.loads(data.decode())
-    except ValueError:
-        return {"error": "the GPU probe did not answer"}
+
+    def answer(_: int) -> dict[str, Any]:
+        import torch
+        if not torch.cuda.is_available():
+            return {"error": "CUDA is not available in this worker"}
+        props = torch.cuda.get_device_properties(0)
+        return {"kind": "cuda", "name": props.name, "count": torch.cuda.device_count(),
+                "capability": f"{props.major}.{props.minor}",
+                "memory_mb": props.total_memory // (1 << 20),
+                "multiprocessors": props.multi_processor_count,
+                "cuda": torch.version.cuda, "ceilings": _ceilings(torch)}
+
+    facts = probe.in_child(answer, PROBE_TIMEOUT_SECONDS, "probing the GPU")
+    if "did not answer" in facts.get("error", ""):
+        facts["error"] = "the GPU probe did not answer"
+    return facts
 
 
 def _ceilings(torch: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ Verdicts are decided by the C++ side.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import integrity, load, measure, refcache, references, runtime_checks, trace, trials
@@ -22,10 +23,23 @@ from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import TASK_PHASES, Channel, Job, Status, sanitize
 
 
+class SandboxIncomplete(Exception):
+    """The sandbox lacks protections the user required (--require-sandbox): the candidate is
+    not imported."""
+
+    def __init__(self, missing: list[str], reasons: dict[str, str]) -> None:
+        why = "; ".join(f"{name}: {reasons.get(name, 'not in force')}" for name in missing)
+        super().__init__(f"the sandbox lacks {', '.join(missing)} ({why}); --require-sandbox "
+                         f"refuses to run the candidate without them")
+
+
 def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
              plan: refcache.Plan | None = None,
-             static: dict[str, Any] | None = None) -> dict[str, Any]:
-    """`static`: the source's findings (integrity.static_facts), when the caller has them."""
+             static: dict[str, Any] | None = None,
+             confine: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """`static`: the source's findings (integrity.static_facts), when the caller has them.
+    `confine`: called after the task's phases, before any candidate code (the sandbox's last
+    restrictions)."""
     if static is None:
         static = integrity.static_facts(
             load.candidate_python(job.task.kind, job.candidate.source))
@@ -42,9 +56,12 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
             facts["notes"].append(f"not imported: its source breaks the static rule '{rule}', "
                                   f"which this profile rejects")
         else:
-            run(ctx, job, task_path, candidate_path, plan)
+            run(ctx, job, task_path, candidate_path, plan, confine)
     except Abort:
         pass
+    except SandboxIncomplete as e:
+        facts["status"] = Status.HARNESS_ERROR
+        facts["error"] = load.describe(e)
     except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
         described = load.describe(e)
         if session.current_phase in TASK_PHASES:
@@ -82,7 +99,7 @@ def _last_sweep(ctx: Context) -> None:
 
 
 def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
-        plan: refcache.Plan | None) -> None:
+        plan: refcache.Plan | None, confine: Callable[[], None] = lambda: None) -> None:
     session, facts = ctx.session, ctx.facts
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(
@@ -94,6 +111,7 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
         with session.part("reference.expert"):
             measure.prepare_expert(ctx)
     session.slot()  # Everything above ran ahead of a slot; the candidate's phases take one.
+    confine()
     task = ctx.task
     with session.phase("import"):
         # A Solution's sources written out, an operator joined to its test: no candidate code.

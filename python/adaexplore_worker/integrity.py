@@ -11,8 +11,10 @@ Rules (names are stable; the C++ side and the docs use them):
   precision_flags    TF32 / matmul-precision / reduced-precision switches
   timer_patch        rebinding timers or synchronisation (torch.cuda.Event, synchronize, time.*)
   lazy_tensor        torch.Tensor subclasses and the hooks that make lazy outputs
-  harness_access     reaching into the harness: gc, frames, sys.modules, /proc/self, os.write,
-                     the profiler (a kernel that checks whether it is being traced)
+  harness_access     reaching into the harness: gc, frames, sys.modules, /proc (however the
+                     path is spelt), os.write, signals to other processes, ctypes, sockets,
+                     sqlite3, getattr on os/sys/signal with a computed name, the profiler (a
+                     kernel that checks whether it is being traced)
 """
 
 from __future__ import annotations
@@ -44,7 +46,14 @@ _TIMER_TARGETS = ("torch.cuda.Event", "torch.cuda.synchronize", "time.perf_count
                   "time.monotonic", "torch.cuda.Event.elapsed_time", "torch.cuda.Event.record",
                   "triton.testing")
 _HARNESS_CALLS = ("gc.get_objects", "gc.get_referrers", "sys._getframe", "inspect.stack",
-                  "inspect.currentframe", "os.write", "os.fdopen", "os.kill", "os.getppid")
+                  "inspect.currentframe", "os.write", "os.fdopen", "os.kill", "os.killpg",
+                  "os.getppid", "signal.pthread_kill", "signal.pidfd_send_signal")
+# Modules a kernel never needs and a candidate would use to reach past the harness: C calls,
+# the network, the run database.
+_HARNESS_MODULES = ("gc", "inspect", "ctypes", "_ctypes", "socket", "_socket", "sqlite3",
+                    "_sqlite3")
+_REACHABLE_MODULES = ("os", "sys", "signal", "posix", "ctypes", "builtins", "gc", "inspect")
+_PROC = re.compile(r"/proc(?![\w.-])")  # /proc, /proc/..., not /processed.
 _PROFILER = re.compile(r"profiler|kineto", re.IGNORECASE)
 _LAZY_HOOKS = ("__torch_function__", "__torch_dispatch__", "_make_subclass", "_make_wrapper_subclass")
 
@@ -59,6 +68,36 @@ def _dotted(node: ast.AST) -> str:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return ""
+
+
+def _folded(node: ast.AST) -> str:
+    """The text a string expression spells when its parts are constants ("/pr" + "oc",
+    f"/{'pr'}oc", "".join(["/pr", "oc"]), "/cor p"[::-1] is beyond it); "" otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _folded(node.left) + _folded(node.right)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(_folded(v.value) if isinstance(v, ast.FormattedValue) else _folded(v)
+                       for v in node.values)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join" and node.args
+            and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        return _folded(node.func.value).join(_folded(e) for e in node.args[0].elts)
+    return ""
+
+
+def _computed_getattr(node: ast.Call) -> bool:
+    """getattr(os, <anything but a plain name>) and the like, or getattr(os, "kill")."""
+    if _dotted(node.func) != "getattr" or len(node.args) < 2:
+        return False
+    target = _dotted(node.args[0])
+    if target.split(".")[0] not in _REACHABLE_MODULES:
+        return False
+    name = node.args[1]
+    if isinstance(name, ast.Constant) and isinstance(name.value, str):
+        return f"{target}.{name.value}" in _HARNESS_CALLS
+    return True
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:
@@ -108,7 +147,7 @@ def static_facts(source: str) -> dict[str, Any]:
             for name in ([module] if module else []) + names:
                 if name and name.split(".")[0] in _THREAD_MODULES:
                     add("threads", node)
-                if name and name.split(".")[0] in ("gc", "inspect"):
+                if name and name.split(".")[0] in _HARNESS_MODULES:
                     add("harness_access", node)
                 if name and _PROFILER.search(name):
                     add("harness_access", node)  # A kernel that behaves differently when traced.
@@ -122,8 +161,11 @@ def static_facts(source: str) -> dict[str, Any]:
                 add("harness_access", node)
         elif isinstance(node, ast.Call):
             name = _dotted(node.func)
-            if name in _HARNESS_CALLS:
+            if name in _HARNESS_CALLS or _computed_getattr(node):
                 add("harness_access", node)
+            if name in ("__import__", "importlib.import_module") and node.args:
+                if _folded(node.args[0]).split(".")[0] in _HARNESS_MODULES:
+                    add("harness_access", node)
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -156,7 +198,9 @@ def static_facts(source: str) -> dict[str, Any]:
                     add("streams", line)
                 if _PRECISION_PATTERN.search(text):
                     add("precision_flags", line)
-                if "/proc/self" in text:
+                if _PROC.search(text):
                     add("harness_access", line)
+        if isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Call)) and _PROC.search(_folded(node)):
+            add("harness_access", node)  # "/pr" + "oc/", f"/{'proc'}", "".join([...]).
     findings.sort(key=lambda f: (f["line"], f["rule"]))
     return {"parsed": True, "findings": findings}

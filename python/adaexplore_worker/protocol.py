@@ -404,3 +404,22 @@ def sanitize(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [sanitize(v) for v in value]
     return str(value)
+
+
+def read_until_closed(fd: int, timeout_s: float) -> bytes:
+    """Everything written to `fd` until its writers close it or `timeout_s` passes (a probe's
+    answer); closes `fd`."""
+    import select
+    import time
+
+    data = b""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            data += chunk
+    os.close(fd)
+    return data

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import os
 import select
-import shutil
 import signal
 import sys
 import time
@@ -37,16 +36,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import integrity, load, refcache
-from .protocol import (TASK_PHASES, Channel, ChannelClosed, Job, ProtocolError, Status,
-                       check_facts, sanitize)
+from . import child_process, integrity, job_files, load, process_tree, refcache, sandbox
+from .gpu_lock import GpuLock
+from .process_tree import kill_descendants, kill_group
+from .protocol import TASK_PHASES, Channel, ChannelClosed, Job, ProtocolError, Status, check_facts
 
 TICK_SECONDS = 0.25
 MEMORY_POLL_SECONDS = 0.5
 WAIT_NOTICE_SECONDS = 5.0  # How often a long wait for the GPU lock moves the caller's deadline.
-OUTPUT_TAIL_BYTES = 16_000
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
 # Signals someone can send to stop the zygote. They are blocked in the zygote and read with their
 # sender (sigtimedwait), so a stop is blamed on whoever sent it: the controller, a candidate's
 # process tree, or something else on the machine. SIGKILL cannot be read; the C++ side then
@@ -63,7 +60,7 @@ class Child:
     nonce: str
     deadline: float
     memory_limit_bytes: int
-    job_dir: str
+    files: job_files.JobFiles
     started: float = field(default_factory=time.monotonic)
     phase: str = "starting"
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -83,46 +80,12 @@ class Child:
     attacked_with: str = ""  # The stop signal its tree sent the zygote, if it did.
 
 
-class GpuLock:
-    """FIFO reader-writer lock over child ids. A waiting writer blocks later readers."""
-
-    def __init__(self) -> None:
-        self.shared: set[str] = set()
-        self.exclusive: str | None = None
-        self.queue: deque[tuple[str, str]] = deque()
-
-    def request(self, job_id: str, mode: str) -> None:
-        self.queue.append((job_id, mode))
-
-    def grant(self) -> list[tuple[str, str]]:
-        granted: list[tuple[str, str]] = []
-        while self.queue:
-            job_id, mode = self.queue[0]
-            if self.exclusive is not None:
-                break
-            if mode == "shared":
-                self.shared.add(job_id)
-            elif not self.shared:
-                self.exclusive = job_id
-            else:
-                break
-            self.queue.popleft()
-            granted.append((job_id, mode))
-        return granted
-
-    def release(self, job_id: str) -> None:
-        self.shared.discard(job_id)
-        if self.exclusive == job_id:
-            self.exclusive = None
-        self.queue = deque(item for item in self.queue if item[0] != job_id)
-
-
 class Zygote:
     def __init__(self, channel: Channel, device: str, scratch: str, slots: int,
                  reference_cache_mb: float = 0, ahead: int = 0,
-                 protections: dict[str, Any] | None = None) -> None:
+                 sandboxing: sandbox.Settings | None = None) -> None:
         self.channel = channel
-        self.protections = protections or {}  # What containment.apply put in force.
+        self.sandboxing = sandboxing or sandbox.Settings(enabled=False)
         self.references = refcache.ReferenceCache(os.path.join(scratch, "references"),
                                                   int(reference_cache_mb * (1 << 20)))
         self.device = device
@@ -136,7 +99,7 @@ class Zygote:
         self.shutting_down = False
         self.next_memory_poll = 0.0
         self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
-        _set_subreaper()
+        process_tree.set_subreaper()
         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # Unblocked in each child.
 
     # -- the loop ---------------------------------------------------------------------------------
@@ -145,7 +108,7 @@ class Zygote:
         try:
             self._loop()
         finally:  # Nothing a candidate started outlives the worker that ran it.
-            _kill_descendants(os.getpid(), set())
+            kill_descendants(os.getpid(), set())
 
     def _loop(self) -> None:
         while not (self.shutting_down and not self.children):
@@ -316,27 +279,21 @@ class Zygote:
 
     def _fork(self, job: Job) -> None:
         job_id = job.id
-        job_dir = os.path.join(self.scratch, "jobs", _safe_name(job_id))
-        shutil.rmtree(job_dir, ignore_errors=True)
-        os.makedirs(job_dir)
-        task_path = os.path.join(job_dir, _safe_file(job.task.filename or "task.py"))
-        candidate_path = os.path.join(job_dir, "candidate_" + _safe_file(
-            job.candidate.filename or "candidate.py"))
-        with open(task_path, "w", encoding="utf-8") as f:
-            f.write(job.task.source)
-        with open(candidate_path, "w", encoding="utf-8") as f:
-            f.write(job.candidate.source)
+        files = job_files.for_job(self.scratch, job)
         plan = (self.references.plan(job.reference_key, job_id)
                 if job.reference_key and self.references.enabled and not job.options.baseline
                 else None)
         # Before the fork: the zygote's limits and the child both use it.
         static = integrity.static_facts(load.candidate_python(job.task.kind,
                                                               job.candidate.source))
-        ours, theirs = _socketpair()
+        box = self.sandboxing.plan(files, job.task.data_root, job.memory_limit_mb,
+                                   os.path.join(self.scratch, "references"))
+        ours, theirs = child_process.socketpair()
         pid = os.fork()
         if pid == 0:  # The child: never returns.
             os.close(ours)
-            _child_main(job, theirs, job_dir, task_path, candidate_path, plan, static)
+            child_process.main(job, theirs, files, plan, static, box, STOP_SIGNALS,
+                               self.sandboxing.required)
         os.close(theirs)
         try:
             os.setpgid(pid, pid)  # Also done in the child; whichever runs first wins the race.
@@ -348,7 +305,7 @@ class Zygote:
                                       deadline=time.monotonic() + job.timeout_s,
                                       budget_s=job.timeout_s,
                                       memory_limit_bytes=int(job.memory_limit_mb * (1 << 20)),
-                                      job_dir=job_dir,
+                                      files=files,
                                       static=static,
                                       plan=plan)
         self._send({"type": "started", "id": job_id, "pid": pid})
@@ -368,7 +325,7 @@ class Zygote:
                             child.results.append(message)
                 except (ChannelClosed, OSError):
                     pass
-            _kill_group(child.pid)  # Whatever it started dies with it.
+            kill_group(child.pid)  # Whatever it started dies with it.
             self._finish(child, status)
 
     def _finish(self, child: Child, status: int) -> None:
@@ -377,11 +334,11 @@ class Zygote:
         facts["waited_s"] = round(child.waited_s, 4)
         facts["child_pid"] = child.pid
         facts["peak_rss_mb"] = round(child.peak_rss / (1 << 20), 1)
-        facts["containment"] = self.protections
+        facts["containment"] = self.sandboxing.containment
         if child.static is not None:
             facts["static"] = child.static  # Read here, so a child that dies still has them.
-        facts["stdout"] = _tail(os.path.join(child.job_dir, "stdout.txt"))
-        facts["stderr"] = _tail(os.path.join(child.job_dir, "stderr.txt"))
+        facts["stdout"] = job_files.tail(os.path.join(child.files.job_dir, "stdout.txt"))
+        facts["stderr"] = job_files.tail(os.path.join(child.files.job_dir, "stderr.txt"))
         if child.stray_lines:
             facts["stray_lines"] = child.stray_lines
         try:
@@ -395,7 +352,7 @@ class Zygote:
         os.close(child.channel.fd)
         self.lock.release(child.job_id)
         del self.children[child.job_id]
-        shutil.rmtree(child.job_dir, ignore_errors=True)
+        job_files.finish(child.files, {c.files.cache_dir for c in self.children.values()})
         self._grant()
         self._grant_slots()
 
@@ -448,16 +405,17 @@ class Zygote:
         if now < self.next_memory_poll:
             return
         self.next_memory_poll = now + MEMORY_POLL_SECONDS
-        processes = _processes()
-        for pid in _kill_descendants(os.getpid(), {c.pid for c in self.children.values()},
+        processes = process_tree.processes_now()
+        for pid in kill_descendants(os.getpid(), {c.pid for c in self.children.values()},
                                      processes):
             _log(f"killed process {pid}, left by an evaluation child that died")
         self.tree_of = {pid: child.pid for child in self.children.values()
-                        for pid in _tree(child.pid, processes)}
+                        for pid in process_tree.tree(child.pid, processes)}
         for child in self.children.values():
             if child.killed_for is not None:
                 continue
-            rss = _group_rss(child.pid, processes)
+            rss = process_tree.tree_rss(child.pid, processes,
+                                        process_tree.relays(child.pid, processes))
             child.peak_rss = max(child.peak_rss, rss)
             if child.memory_limit_bytes and rss > self._memory_limit(child):
                 self._kill(child, "memory")
@@ -476,24 +434,24 @@ class Zygote:
             name, sender = signal.Signals(info.si_signo).name, info.si_pid
             if sender in (0, os.getppid()):  # The controller or the kernel: stop as asked.
                 self._kill_all(f"{name} from the controller")
-                _kill_descendants(os.getpid(), set())
+                kill_descendants(os.getpid(), set())
                 os._exit(128 + info.si_signo)
             attacker = self._child_of(sender)
             if attacker is not None:  # The candidate's tree: its verdict, and the worker lives.
                 attacker.attacked_with = f"{name} (from its pid {sender})"
                 self._kill(attacker, "attacked")
                 continue
-            reason = f"{name} from pid {sender} ({_command(sender)}), not a candidate's process"
+            reason = f"{name} from pid {sender} ({process_tree.command(sender)}), not a candidate's process"
             self._send({"type": "stopping", "reason": reason, "external": True})
             self._kill_all(reason)
-            _kill_descendants(os.getpid(), set())
+            kill_descendants(os.getpid(), set())
             os._exit(128 + info.si_signo)
 
     def _child_of(self, pid: int) -> Child | None:
         """The child whose process tree `pid` is in now, or was in at the last sweep (a process
         that sent a signal and exited at once)."""
         by_pid = {c.pid: c for c in self.children.values()}
-        parents = {p: parent for p, (parent, _) in _processes().items()}
+        parents = {p: parent for p, (parent, _) in process_tree.processes_now().items()}
         walk, seen = pid, set()
         while walk > 1 and walk not in seen:
             if walk in by_pid:
@@ -504,7 +462,7 @@ class Zygote:
 
     def _kill(self, child: Child, reason: str) -> None:
         child.killed_for = reason
-        _kill_group(child.pid)
+        kill_group(child.pid)
 
     def _kill_all(self, reason: str) -> None:
         for child in self.children.values():
@@ -517,212 +475,6 @@ class Zygote:
             self.channel.send(message)
         except OSError:
             self.shutting_down = True  # The controller is gone; finish up.
-
-
-def _child_main(job: Job, fd: int, job_dir: str, task_path: str, candidate_path: str,
-                plan: refcache.Plan | None, static: dict[str, Any]) -> None:
-    """Runs in the forked child. Exits with os._exit; never returns to the zygote's loop."""
-    code = 0
-    try:
-        os.setpgid(0, 0)
-        _die_with_parent()
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
-            signal.signal(sig, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-        _redirect_output(job_dir)
-        _close_fds_except({0, 1, 2, fd})
-        import faulthandler
-        import resource
-        faulthandler.enable(file=sys.stderr, all_threads=True)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        os.environ["TORCH_EXTENSIONS_DIR"] = os.path.join(job_dir, "torch_extensions")
-        os.chdir(job_dir)
-        _set_subreaper()  # What the candidate starts and orphans stays below this process.
-        os.environ["HOME"] = job_dir
-        os.environ["TMPDIR"] = os.path.join(job_dir, "tmp")  # Inside what stays writable.
-        os.makedirs(os.environ["TMPDIR"], exist_ok=True)
-        import tempfile
-        tempfile.tempdir = None  # The zygote's choice was cached; the child chooses again.
-        from . import child
-        channel = Channel(fd)
-        facts = child.evaluate(job, channel, task_path, candidate_path, plan, static)
-        left = _kill_descendants(os.getpid(), set())
-        if left:
-            facts.setdefault("notes", []).append(
-                f"killed {len(left)} process(es) the evaluation left running: pids "
-                + ", ".join(map(str, left[:10])))
-        channel.send({"type": "result", "nonce": job.nonce, "facts": sanitize(facts)})
-    except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
-        code = 70
-        try:
-            sys.stderr.write(f"adaexplore worker child failed: {type(e).__name__}: {e}\n")
-        except Exception:  # noqa: BLE001
-            pass
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except Exception:  # noqa: BLE001
-                pass
-        os._exit(code)  # Skips atexit handlers, including any the candidate registered.
-
-
-def _prctl(option: int, value: int) -> None:
-    """Best effort: where prctl is unavailable, process groups and the C++ side still hold."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(option, value)
-    except Exception:  # noqa: BLE001
-        pass
-
-
-def _set_subreaper() -> None:
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
-
-
-def _processes() -> dict[int, tuple[int, int]]:
-    """Every process now: pid -> (parent pid, process group), from /proc/<pid>/stat."""
-    found: dict[int, tuple[int, int]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-            fields = stat[stat.rfind(b")") + 2:].split()  # The name may hold spaces and ")".
-            found[int(name)] = (int(fields[1]), int(fields[2]))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
-
-
-def _tree(root: int, processes: dict[int, tuple[int, int]], spare: frozenset[int] = frozenset()
-          ) -> list[int]:
-    """`root` and every process below it, except the subtrees of `spare`."""
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _) in processes.items():
-        children.setdefault(parent, []).append(pid)
-    found, frontier = [], [root]
-    while frontier:
-        pid = frontier.pop()
-        found.append(pid)
-        frontier.extend(p for p in children.get(pid, []) if p not in spare)
-    return found
-
-
-def _kill_descendants(root: int, spare: set[int],
-                      processes: dict[int, tuple[int, int]] | None = None) -> list[int]:
-    """Kills every process below `root` except the subtrees of `spare` (the zygote's live
-    children), and reaps those that were its own children. Returns the pids killed."""
-    processes = _processes() if processes is None else processes
-    parents = {pid: parent for pid, (parent, _) in processes.items()}
-    below = _tree(root, processes, frozenset(spare))[1:]
-    for pid in below:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    for pid in below:
-        if parents.get(pid) == root:
-            try:
-                os.waitpid(pid, os.WNOHANG)  # One stuck in the driver is reaped on a later sweep.
-            except ChildProcessError:
-                pass
-    return below
-
-
-def _command(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()[:120] or "?"
-    except OSError:
-        return "exited"
-
-
-def _die_with_parent() -> None:
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:
-        os._exit(71)
-
-
-def _redirect_output(job_dir: str) -> None:
-    for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
-        target = os.open(os.path.join(job_dir, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(target, fd)
-        os.close(target)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
-    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
-
-
-def _close_fds_except(keep: set[int]) -> None:
-    try:
-        fds = [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:
-        fds = list(range(3, 1024))
-    for fd in fds:
-        if fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-def _socketpair() -> tuple[int, int]:
-    import socket
-    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    fa, fb = a.detach(), b.detach()
-    return fa, fb
-
-
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _group_rss(pgid: int, processes: dict[int, tuple[int, int]]) -> int:
-    """Resident bytes of every process in group `pgid` (the child and what it started)."""
-    total = 0
-    page = os.sysconf("SC_PAGE_SIZE")
-    for pid, (_, group) in processes.items():
-        if group != pgid:
-            continue
-        try:
-            with open(f"/proc/{pid}/statm", "rb") as f:
-                total += int(f.read().split()[1]) * page
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
-
-
-def _tail(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - OUTPUT_TAIL_BYTES))
-            data = f.read()
-    except OSError:
-        return ""
-    text = data.decode("utf-8", errors="replace")
-    return ("[... earlier output dropped ...]\n" + text) if size > OUTPUT_TAIL_BYTES else text
-
-
-def _safe_name(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text)[:80] or "job"
-
-
-def _safe_file(name: str) -> str:
-    """A safe file name keeping a .json suffix (FlashInfer-Trace definitions and Solutions);
-    anything else becomes .py."""
-    base = os.path.basename(name)
-    suffix = ".json" if base.endswith(".json") else ".py"
-    stem = _safe_name(base[:-len(suffix)] if base.endswith(suffix) else base)
-    return stem + suffix
 
 
 def _log(text: str) -> None:

@@ -41,7 +41,7 @@ def task_file(path: str, kind: str = "kernelbench", workload: dict[str, Any] | N
 
 class Worker:
     def __init__(self, tmp: Path, slots: int = 1, reference_cache_mb: float = 0,
-                 ahead: int = 0, env: dict[str, str] | None = None) -> None:
+                 ahead: int = 0, env: dict[str, str] | None = None, sandbox: bool = True) -> None:
         self.scratch = tmp
         ours, theirs = socket.socketpair()
         self.sock = ours
@@ -49,7 +49,8 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "adaexplore_worker", "--fd", str(theirs.fileno()),
              "--device", "cpu", "--scratch", str(tmp), "--slots", str(slots),
-             "--reference-cache-mb", str(reference_cache_mb), "--ahead", str(ahead)],
+             "--reference-cache-mb", str(reference_cache_mb), "--ahead", str(ahead),
+             *(["--sandbox"] if sandbox else [])],
             pass_fds=[theirs.fileno()], env=env, stdout=subprocess.DEVNULL,
             stderr=open(tmp / "worker.log", "w"), start_new_session=True)
         theirs.close()
@@ -94,6 +95,15 @@ class Worker:
 @pytest.fixture(scope="module")
 def worker(tmp_path_factory: pytest.TempPathFactory):
     w = Worker(tmp_path_factory.mktemp("worker"))
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def bare_worker(tmp_path_factory: pytest.TempPathFactory):
+    """A worker without the sandbox (--no-sandbox): its candidates write where the test sees
+    the files, and their processes are the host's."""
+    w = Worker(tmp_path_factory.mktemp("bare_worker"), sandbox=False)
     yield w
     w.close()
 

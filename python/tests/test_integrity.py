@@ -65,3 +65,20 @@ def test_profiler_detection_is_harness_access() -> None:
     assert "harness_access" in rules("from torch.profiler import profile\n")
     assert "harness_access" not in rules("import torch\ny = torch.relu(torch.ones(1))\n")
 
+
+
+def test_harness_access_sees_through_the_spellings_an_attacker_uses() -> None:
+    """Issue 34's misses: a /proc path spelt in pieces, a computed getattr on os, killpg,
+    ctypes, sockets, sqlite3 (the run database), and the same modules by __import__."""
+    for source in ('p = "/pr" + "oc/1/environ"\n', 'p = f"/{\'pr\'}oc/self/maps"\n',
+                   'p = "".join(["/pr", "oc"])\n', 'p = "/proc/1/root"\n',
+                   'import os\nkill = getattr(os, "ki" + "ll")\n',
+                   'import os\nkill = getattr(os, "kill")\n', 'import os\nos.killpg(0, 9)\n',
+                   'import ctypes\n', 'from ctypes import CDLL\n', 'import socket\n',
+                   'import sqlite3\n', 'm = __import__("sock" + "et")\n',
+                   'import importlib\nm = importlib.import_module("ctypes")\n'):
+        assert "harness_access" in rules(source), source
+    # What kernels do every day stays clean.
+    for source in ('import os\np = os.path.join("a", "b")\n', 'import os\nn = os.cpu_count()\n',
+                   'import os\nf = getattr(os, "environ")\n', 'x = "/processed" [:0]\n'):
+        assert "harness_access" not in rules(source), source

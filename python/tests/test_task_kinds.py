@@ -171,8 +171,13 @@ FAKE_FLASHINFER = Path(__file__).resolve().parent / "fake_flashinfer"
 @pytest.fixture(scope="module")
 def expert_worker(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("expert")
-    mode = tmp / "mode"
-    w = Worker(tmp, env={"PYTHONPATH": f"{PYTHON_DIR}{os.pathsep}{FAKE_FLASHINFER}",
+    # The mode file's folder is on the worker's path, so the sandbox shows it (read-only) to the
+    # child that loads the fake expert.
+    control = tmp / "control"
+    control.mkdir()
+    mode = control / "mode"
+    w = Worker(tmp, env={"PYTHONPATH": os.pathsep.join((str(PYTHON_DIR), str(FAKE_FLASHINFER),
+                                                         str(control))),
                          "FAKE_FLASHINFER_MODE_FILE": str(mode)})
     w.mode = mode  # type: ignore[attr-defined]
     yield w

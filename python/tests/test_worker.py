@@ -11,7 +11,7 @@ from adaexplore_worker import PROTOCOL_VERSION
 
 def test_hello_describes_the_worker(worker: Worker) -> None:
     hello = worker.hello
-    assert hello["protocol"] == PROTOCOL_VERSION == 4
+    assert hello["protocol"] == PROTOCOL_VERSION == 5
     assert hello["device"]["kind"] == "cpu"
     assert hello["triton_interpret"] is True
     assert hello["torch"] and hello["triton"]
@@ -426,10 +426,11 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_a_process_left_outside_the_group_ends_with_the_evaluation(worker: Worker,
+def test_a_process_left_outside_the_group_ends_with_the_evaluation(bare_worker: Worker,
                                                                    tmp_path) -> None:
+    """Without the sandbox, the subreapers' sweep (in it, the namespace's end: test_sandbox)."""
     pid_file = tmp_path / "daemon.pid"
-    facts = worker.evaluate(task("relu"), str(_daemon_kernel(tmp_path, pid_file)))
+    facts = bare_worker.evaluate(task("relu"), str(_daemon_kernel(tmp_path, pid_file)))
     assert facts["status"] == "ok"
     daemon = int(pid_file.read_text())
     assert not _alive(daemon)
@@ -441,7 +442,7 @@ def test_a_process_left_outside_the_group_ends_with_the_evaluation(worker: Worke
 def test_a_daemon_of_a_child_killed_at_its_limit_is_killed_by_the_zygote(tmp_path) -> None:
     pid_file = tmp_path / "daemon.pid"
     path = _daemon_kernel(tmp_path, pid_file, then_hang=True)
-    w = Worker(tmp_path)
+    w = Worker(tmp_path, sandbox=False)  # Its daemon's pid file is the host's.
     try:
         facts = w.evaluate(task("relu"), str(path), timeout_s=8)
         assert facts["status"] == "timeout"
@@ -481,7 +482,7 @@ def test_a_stop_signal_from_outside_is_said_and_nothing_outlives_the_worker(tmp_
     import subprocess
     pid_file = tmp_path / "daemon.pid"
     path = _daemon_kernel(tmp_path, pid_file, then_hang=True)
-    w = Worker(tmp_path)
+    w = Worker(tmp_path, sandbox=False)  # Its daemon's pid file is the host's.
     try:
         job = w.submit(task("relu"), str(path), timeout_s=60)
         _wait_for_phase(w, job, "import")
@@ -504,8 +505,9 @@ def test_a_stop_signal_from_outside_is_said_and_nothing_outlives_the_worker(tmp_
 
 
 def test_a_candidate_that_signals_its_worker_is_killed_and_the_worker_goes_on(tmp_path) -> None:
-    """The sender is in the candidate's process tree: its verdict (a crash saying so), and the
-    worker stays up for the next candidate."""
+    """Without the sandbox the sender is in the candidate's process tree: its verdict (a crash
+    saying so), and the worker stays up for the next candidate. In the sandbox the worker is
+    out of its reach (the next test)."""
     path = tmp_path / "terminator.py"
     # A shell below the candidate sends it, named by /proc rather than os.getppid, and lingers
     # so that the worker can see whose it was.
@@ -516,7 +518,7 @@ _sp.Popen(["sh", "-c", "kill -TERM $(cut -d' ' -f4 /proc/$PPID/stat); sleep 5"])
 import time as _t
 _t.sleep(5)
 """)
-    w = Worker(tmp_path)
+    w = Worker(tmp_path, sandbox=False)
     try:
         facts = w.evaluate(task("relu"), str(path), timeout_s=60)
         assert facts["status"] == "crash", facts
@@ -527,17 +529,33 @@ _t.sleep(5)
         w.close()
 
 
-def test_a_candidate_a_static_rule_rejects_is_never_imported(worker: Worker, tmp_path) -> None:
+def test_in_the_sandbox_a_candidate_cannot_signal_its_worker(worker: Worker, tmp_path) -> None:
+    """The same shell in the sandbox finds its namespace's init, which a signal from inside
+    does not reach: the kernel's own verdict, and the worker never heard of it."""
+    path = tmp_path / "terminator.py"
+    path.write_text(Path(kernel("relu", "ok")).read_text() + """
+
+import subprocess as _sp
+_sp.run(["sh", "-c", "kill -TERM $(cut -d' ' -f4 /proc/$PPID/stat); kill -STOP 1"])
+""")
+    facts = worker.evaluate(task("relu"), str(path), timeout_s=60)
+    assert facts["status"] == "ok", facts
+    assert worker.proc.poll() is None
+    assert worker.evaluate(task("relu"), kernel("relu", "ok"))["status"] == "ok"
+
+
+def test_a_candidate_a_static_rule_rejects_is_never_imported(bare_worker: Worker,
+                                                             tmp_path) -> None:
     """The profile's rejecting rules reach the worker: a source that breaks one is not imported
     (its import-time code never runs); the findings are the C++ side's to reject on."""
     marker = tmp_path / "imported"
     path = tmp_path / "threaded.py"
     path.write_text(Path(kernel("relu", "ok")).read_text() +
                     f"\n\nimport threading\nopen({str(marker)!r}, 'w').close()\n")
-    facts = worker.evaluate(task("relu"), str(path), options={"reject_rules": ["threads"]})
+    facts = bare_worker.evaluate(task("relu"), str(path), options={"reject_rules": ["threads"]})
     assert facts["status"] == "ok" and facts["trials"] == []
     assert any("static rule 'threads'" in n for n in facts["notes"]), facts["notes"]
     assert [f["rule"] for f in facts["static"]["findings"]] == ["threads"]
     assert not marker.exists()
-    assert worker.evaluate(task("relu"), str(path))["status"] == "ok"  # Not rejecting: it runs.
+    assert bare_worker.evaluate(task("relu"), str(path))["status"] == "ok"  # Not rejecting: it runs.
     assert marker.exists()

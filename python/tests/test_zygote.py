@@ -2,12 +2,13 @@
 
 import os
 
-from adaexplore_worker import zygote
+from adaexplore_worker import job_files
+from adaexplore_worker.gpu_lock import GpuLock
 from adaexplore_worker.protocol import Channel, sanitize
 
 
 def test_lock_shares_readers_and_serialises_the_writer() -> None:
-    lock = zygote.GpuLock()
+    lock = GpuLock()
     lock.request("a", "shared")
     lock.request("b", "shared")
     assert lock.grant() == [("a", "shared"), ("b", "shared")]
@@ -23,7 +24,7 @@ def test_lock_shares_readers_and_serialises_the_writer() -> None:
 
 
 def test_lock_release_of_a_dead_child_drops_its_requests() -> None:
-    lock = zygote.GpuLock()
+    lock = GpuLock()
     lock.request("a", "exclusive")
     assert lock.grant() == [("a", "exclusive")]
     lock.request("b", "shared")
@@ -40,8 +41,8 @@ def test_sanitize_makes_facts_json_safe() -> None:
 
 
 def test_safe_file_names() -> None:
-    assert zygote._safe_file("../../etc/passwd") == "passwd.py"
-    assert zygote._safe_file("my kernel.py") == "my_kernel.py"
+    assert job_files.safe_file("../../etc/passwd") == "passwd.py"
+    assert job_files.safe_file("my kernel.py") == "my_kernel.py"
 
 
 def test_channel_round_trip_and_malformed_lines() -> None:
@@ -64,7 +65,7 @@ def test_the_tasks_phases_may_use_the_whole_workers_memory() -> None:
     z = object.__new__(Zygote)
     z.slots, z.ahead = 4, 2
     child = Child(job_id="j", pid=1, channel=None, nonce="n", deadline=0.0,  # type: ignore[arg-type]
-                  memory_limit_bytes=1 << 30, job_dir="/nonexistent")
+                  memory_limit_bytes=1 << 30, files=None)  # type: ignore[arg-type]
     for phase in ("starting", "load_task", "reference"):
         child.phase = phase
         assert z._memory_limit(child) == 6 << 30

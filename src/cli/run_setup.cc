@@ -214,7 +214,8 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     spec.python_path = python_path;
     spec.scratch_dir = scratch + "/" + label;
     spec.reference_cache_mb = config.profile.reference_cache_mb;
-    spec.read_only_fs = !config.profile.writable_fs;
+    spec.sandbox = config.profile.sandbox;
+    spec.require_sandbox = config.profile.require_sandbox;
     spec.label = std::move(label);
     spec.env = {{"TRITON_CACHE_DIR", triton_cache}};
     if (!flashinfer_base.empty()) {

@@ -119,4 +119,46 @@ std::vector<std::string> VariablesWithheldFromCandidates() {
   return names;
 }
 
+std::vector<std::string> WithheldValues() {
+  static const std::vector<std::string> values = [] {
+    std::vector<std::string> out;
+    for (char** entry = environ; *entry != nullptr; ++entry) {
+      std::string_view text(*entry);
+      const size_t equals = text.find('=');
+      if (equals == std::string_view::npos || PassesToCandidates(text.substr(0, equals))) {
+        continue;
+      }
+      std::string_view value = text.substr(equals + 1);
+      // A path (ADAEXPLORE_PYTHON, OLDPWD, `_`) is no secret, and redacting it would blank the
+      // file names of every traceback; anything else of that length may be one.
+      const bool path = value.starts_with('/') && value.find_first_of(" \t:@") == value.npos;
+      if (value.size() >= kMinWithheldValueLength && !path) {
+        out.emplace_back(value);
+      }
+    }
+    // The longest first: a value that contains another is replaced whole.
+    std::sort(out.begin(), out.end(),
+              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    return out;
+  }();
+  return values;
+}
+
+void RedactSecretsInJson(nlohmann::json& value, const std::vector<std::string>& secrets) {
+  if (value.is_string()) {
+    value = RedactSecrets(value.get<std::string>(), secrets);
+  } else if (value.is_array()) {
+    for (nlohmann::json& item : value) {
+      RedactSecretsInJson(item, secrets);
+    }
+  } else if (value.is_object()) {
+    nlohmann::json redacted = nlohmann::json::object();
+    for (auto& [key, item] : value.items()) {
+      RedactSecretsInJson(item, secrets);
+      redacted[RedactSecrets(key, secrets)] = std::move(item);
+    }
+    value = std::move(redacted);
+  }
+}
+
 }  // namespace adaexplore

@@ -5,6 +5,7 @@
 // database, a recording or the environment of a candidate process. Error text that comes back
 // from a server can quote the key it was sent, so all such text goes through RedactSecrets.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,5 +27,15 @@ bool PassesToCandidates(std::string_view name);
 
 // The names in this process's environment that do not pass: what a candidate's process unsets.
 std::vector<std::string> VariablesWithheldFromCandidates();
+
+// The values of those variables that could be recognised in text (kMinWithheldValueLength
+// characters or more, and not a plain absolute path), read once: what a candidate must never get
+// back into anything stored, reported or put into a prompt, should it find them (in another
+// process's /proc, say).
+std::vector<std::string> WithheldValues();
+inline constexpr size_t kMinWithheldValueLength = 8;
+
+// Every string in `value` (keys too) through RedactSecrets.
+void RedactSecretsInJson(nlohmann::json& value, const std::vector<std::string>& secrets);
 
 }  // namespace adaexplore

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace adaexplore {
 namespace {
 
@@ -45,6 +47,31 @@ TEST(SecretsTest, FindsTheVariablesWithheldFromCandidates) {
   EXPECT_NE(std::find(names.begin(), names.end(), "ADAEXPLORE_TEST_DATABASE_URL"), names.end());
   EXPECT_EQ(std::find(names.begin(), names.end(), "PATH"), names.end());
   ::unsetenv("ADAEXPLORE_TEST_DATABASE_URL");
+}
+
+TEST(SecretsTest, WithheldValuesAreTheLongOnesThatAreNotPaths) {
+  // Read once per process: this test's variables are set before anything asks.
+  ::setenv("ADAEXPLORE_TEST_DB_URL", "postgres://user:pw@db/x", 1);
+  ::setenv("ADAEXPLORE_TEST_SHORT", "abc", 1);
+  ::setenv("ADAEXPLORE_TEST_SOME_PATH", "/opt/some/python", 1);
+  const std::vector<std::string> values = WithheldValues();
+  auto has = [&](std::string_view v) {
+    return std::find(values.begin(), values.end(), v) != values.end();
+  };
+  EXPECT_TRUE(has("postgres://user:pw@db/x"));
+  EXPECT_FALSE(has("abc"));
+  EXPECT_FALSE(has("/opt/some/python"));
+}
+
+TEST(SecretsTest, RedactsEveryStringOfAJsonValueKeysIncluded) {
+  nlohmann::json facts = {{"stderr", "key=hunter2hunter2 at line 3"},
+                          {"trials", {{{"reason", "saw hunter2hunter2"}}, 7}},
+                          {"hunter2hunter2", true}};
+  RedactSecretsInJson(facts, {"hunter2hunter2"});
+  EXPECT_EQ(facts["stderr"], "key=[redacted] at line 3");
+  EXPECT_EQ(facts["trials"][0]["reason"], "saw [redacted]");
+  EXPECT_EQ(facts["trials"][1], 7);
+  EXPECT_TRUE(facts.contains("[redacted]"));
 }
 
 }  // namespace

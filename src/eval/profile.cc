@@ -195,7 +195,7 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["speed_of_light"] = speed_of_light;
   j["pytorch_compute"] = pytorch_compute;
   j["pytorch_compute_share"] = pytorch_compute_share;
-  j["writable_fs"] = writable_fs;  // A kernel that writes outside its folder fails without it.
+  j["sandbox"] = sandbox;  // A kernel that writes outside its folder fails in it.
   return j;
 }
 

@@ -83,9 +83,13 @@ struct EvalProfile {
   // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
   // outputs) run while its slots are taken, so each starts its own phases when a slot frees.
   int prepare_ahead = 2;
-  // Candidates may write anywhere the user can. Off: the file system is read-only for them
-  // outside their job folder and the caches, where the machine allows it (root).
-  bool writable_fs = false;
+  // Each candidate runs in its own sandbox (namespaces, a mount view, no capabilities, Landlock,
+  // seccomp: docs/harness.md), each protection where the machine allows it. Off: candidates run
+  // as the user, with what the user can reach.
+  bool sandbox = true;
+  // Refuse to evaluate (the worker fails to start, a job is not run) unless every protection of
+  // the sandbox is in force and verified by the worker's self-test.
+  bool require_sandbox = false;
 
   // The options sent to the worker, for `device` and a task of `kind`; seed is 0 when the
   // profile leaves it unset (the evaluator derives one per job). A FlashInfer-Trace or

@@ -427,6 +427,7 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
     hello.import_s = m.value("import_s", 0.0);
     hello.triton_interpret = m.value("triton_interpret", false);
     hello.harness = m.value("harness", "");
+    hello.containment = m.value("containment", nlohmann::json::object());
     const nlohmann::json ceilings = hello.device.value("ceilings", nlohmann::json::object());
     if (ceilings.is_object()) {
       hello.ceilings.copy_bytes_per_s = ceilings.value("copy_bytes_per_s", 0.0);

@@ -26,7 +26,7 @@
 
 namespace adaexplore {
 
-inline constexpr int kProtocolVersion = 4;
+inline constexpr int kProtocolVersion = 5;
 
 // The job options that take one of a few values, each sent as its name.
 enum class DeviceKind { kCuda, kCpu };
@@ -270,6 +270,8 @@ struct WorkerHello {
   double import_s = 0;
   bool triton_interpret = false;
   std::string harness;  // SHA-256 of the worker's own sources (its checks and timer).
+  // The sandbox's protections as the worker's self-test found them (sandbox_selftest.py).
+  nlohmann::json containment = nlohmann::json::object();
 
   // What results depend on besides the sources and the profile: the GPU model, the versions of
   // the software that compiles and runs kernels, and the worker's own code.

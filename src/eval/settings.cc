@@ -124,14 +124,22 @@ std::vector<EvalSetting> MakeTable() {
                      "while the slots are taken (0: when a slot frees)",
              .min = 0},
             &EvalProfile::prepare_ahead),
-      Bound({.name = "writable_fs",
+      Bound({.name = "sandbox",
              .kind = SettingKind::kBoolean,
-             .flag = "--writable-fs",
+             .flag = "--sandbox",
              .fingerprint = true,
+             .default_text = "true",
+             .help = "run each candidate in its own sandbox: its own processes, no network, a "
+                     "file system with only what it needs, writes only in its job folder, no "
+                     "capabilities, a system-call filter (docs/harness.md)"},
+            &EvalProfile::sandbox),
+      Bound({.name = "require_sandbox",
+             .kind = SettingKind::kBoolean,
+             .flag = "--require-sandbox",
              .default_text = "false",
-             .help = "let candidates write anywhere the user can (otherwise, where the machine "
-                     "allows it, only in their job folder and the caches)"},
-            &EvalProfile::writable_fs),
+             .help = "refuse to evaluate unless every protection of the sandbox is in force "
+                     "and verified here"},
+            &EvalProfile::require_sandbox),
       JobBound({.name = "compile_baseline",
                 .kind = SettingKind::kBoolean,
                 .flag = "--compile-baseline",

@@ -1,5 +1,6 @@
 #include "eval/worker.h"
 
+#include <fmt/ranges.h>
 #include <signal.h>
 
 #include <cstdlib>
@@ -7,6 +8,7 @@
 
 #include "core/json_text.h"
 #include "core/secrets.h"
+#include "eval/containment.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -54,8 +56,11 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
     options.argv.emplace_back("--reference-cache-mb");
     options.argv.push_back(fmt::format("{:g}", spec.reference_cache_mb));
   }
-  if (spec.read_only_fs) {
-    options.argv.emplace_back("--read-only-fs");
+  if (spec.sandbox) {
+    options.argv.emplace_back("--sandbox");
+  }
+  if (spec.require_sandbox) {
+    options.argv.emplace_back("--require-sandbox");
   }
   options.fd_map = {{sockets.second.get(), kProtocolFd}};
   options.stdout_path = spec.scratch_dir + "/worker.log";
@@ -112,6 +117,14 @@ std::vector<WorkerEvent> Worker::Read() {
         return events;
       }
       hello_ = *hello;
+      if (spec_.require_sandbox) {
+        if (std::vector<std::string> missing = MissingProtections(hello_.containment);
+            !missing.empty()) {
+          Fail(fmt::format("--require-sandbox: the candidate sandbox is not complete here: {}",
+                           fmt::join(missing, "; ")));
+          return events;
+        }
+      }
       state_ = State::kReady;
       logger_->info("worker {} ready: {} ({}), torch {}, triton {}, {} slot(s), import {:.1f} s",
                     spec_.label, hello_.device_name, EnumName(hello_.device_kind), hello_.torch,
@@ -127,6 +140,8 @@ std::vector<WorkerEvent> Worker::Read() {
       logger_->warn("worker {} is stopping: {}", spec_.label, stopped_from_outside_);
       continue;
     } else if (event->kind == WorkerEvent::Kind::kResult) {
+      // Nothing of our environment that candidates are denied leaves here in what they wrote.
+      RedactSecretsInJson(event->body, WithheldValues());
       auto it = child_of_job_.find(event->id);
       if (it != child_of_job_.end()) {
         children_.erase(it->second);

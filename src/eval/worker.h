@@ -35,7 +35,8 @@ struct WorkerSpec {
       0;  // Jobs beyond the slots whose task phases (CUDA, references) run before one frees.
   std::string scratch_dir;        // The worker's own directory: job files, its log.
   double reference_cache_mb = 0;  // Its reference cache (in scratch_dir); 0: off.
-  bool read_only_fs = false;      // Candidates write only in scratch_dir and the caches (if root).
+  bool sandbox = false;           // Each candidate in its own sandbox (docs/harness.md).
+  bool require_sandbox = false;   // Fail at hello unless every protection is in force.
   std::vector<std::pair<std::string, std::string>> env;  // Extra environment.
   double startup_timeout_s = 300;  // Importing torch can be slow on a cold disk.
   std::string label;               // "gpu0", "cpu": for logs.

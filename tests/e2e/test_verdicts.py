@@ -27,10 +27,23 @@ RELU_EXPECTED = {
     "memory_hog.py": ("runtime_error", "host memory above the limit"),
     # os.kill of the harness: rejected by the static checks before any of it runs.
     "kill_worker.py": ("rejected", "static check 'harness_access'"),
-    "kill_worker_unseen.py": ("crash", "died 2 times"),
+    # Hidden from the static checks: in the sandbox its kill reaches nothing but its own init.
+    "kill_worker_unseen.py": ("incorrect", "elements outside tolerance"),
     "forge_result.py": ("rejected", "static check 'harness_access'"),
     "forge_result_unseen.py": ("rejected", "result messages"),
 }
+
+
+def test_without_the_sandbox_a_candidate_that_kills_its_worker_is_a_crash(cli: Cli) -> None:
+    """--no-sandbox: the kill reaches the worker; the C++ side runs the candidate again alone on
+    a restarted worker and calls it `crash` without hanging the run."""
+    code, results = cli.eval_json("--task", example("tasks", "relu.py"), "--timeout", "20",
+                                  "--timed-runs", "3", "--warmup", "1", "--no-cache",
+                                  "--no-sandbox", "--kernel",
+                                  example("bad", "relu", "kill_worker_unseen.py"))
+    assert code == 0
+    result = results["kill_worker_unseen.py"]
+    assert result["verdict"] == "crash" and "died 2 times" in result["reason"], result
 
 
 def test_every_verdict_and_bad_input_then_a_normal_candidate(cli: Cli, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from cli import Cli, example, serve
@@ -21,11 +22,32 @@ def _ok_kernel() -> str:
 
 
 def _shared_memory_file(tmp_path: Path, name: str) -> Path:
-    """A file a candidate can write under the read-only file system: /dev/shm stays writable
-    (torch and CUDA need it). Named after the test's own folder, so tests never share one."""
+    """A file a candidate writes where the test sees it, when it runs without the sandbox
+    (--no-sandbox). Named after the test's own folder, so tests never share one."""
     path = Path("/dev/shm") / f"adx-{os.getpid()}-{tmp_path.name}-{name}"
     path.unlink(missing_ok=True)
     return path
+
+
+def _job_marker(tmp_path: Path, name: str) -> tuple[str, Callable[[], list[Path]]]:
+    """A name a sandboxed candidate gives a file in its job folder (the only place it writes
+    that the host sees), and how the test finds it: below the evaluation's scratch folder,
+    which TMPDIR puts in the test's folder."""
+    marker = f"adx-{tmp_path.name}-{name}"
+    return marker, lambda: list(tmp_path.glob(f"scratch/adaexplore-run-*/*/jobs/*/{marker}"))
+
+
+def _processes_named(tag: str) -> list[int]:
+    """Host pids whose command line holds `tag`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if tag.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
 
 
 def _gone(pid: int, within_s: float = 10) -> bool:
@@ -60,16 +82,21 @@ def test_a_lone_surrogate_in_an_error_is_the_candidates_verdict_at_once(cli: Cli
 
 def test_a_daemon_the_candidate_leaves_is_killed_and_the_verdict_stands(cli: Cli,
                                                                        tmp_path: Path) -> None:
-    pid_file = _shared_memory_file(tmp_path, "daemon.pid")
-    kernel = tmp_path / "daemon.py"
-    tail = (Path(__file__).parent / "kernels" / "daemon_tail.py").read_text()
-    kernel.write_text(_ok_kernel() + "\n\n" + tail.replace("PID_FILE", str(pid_file)))
-    _, results = cli.eval_json(*FAST, "--task", example("tasks", "relu.py"), "--kernel",
-                               str(kernel), "--kernel", example("kernels", "relu", "ok.py"))
-    assert results["daemon.py"]["verdict"] == "correct", results["daemon.py"]
-    assert results["ok.py"]["verdict"] == "correct"
-    assert _gone(int(pid_file.read_text()))
-    pid_file.unlink()
+    """In its sandbox and without it (--no-sandbox, the subreapers' sweep)."""
+    for mode in ([], ["--no-sandbox"]):
+        tag = f"adx-daemon-{tmp_path.name}-{len(mode)}"
+        kernel = tmp_path / "daemon.py"
+        tail = (Path(__file__).parent / "kernels" / "daemon_tail.py").read_text()
+        kernel.write_text(_ok_kernel() + "\n\n" + tail.replace("TAG", tag))
+        _, results = cli.eval_json(*FAST, *mode, "--task", example("tasks", "relu.py"),
+                                   "--kernel", str(kernel), "--kernel",
+                                   example("kernels", "relu", "ok.py"))
+        assert results["daemon.py"]["verdict"] == "correct", results["daemon.py"]
+        assert results["ok.py"]["verdict"] == "correct"
+        deadline = time.monotonic() + 10
+        while _processes_named(tag) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _processes_named(tag) == [], mode
 
 
 def test_a_mistyped_flag_exits_2_and_says_what_was_meant(cli: Cli) -> None:
@@ -265,19 +292,21 @@ def test_a_worker_killed_from_outside_twice_is_not_the_candidates_crash(cli: Cli
     who sent it, the attempts do not count, and the third attempt gives the kernel's own
     verdict (before, two such kills made it a cached crash)."""
     import subprocess
-    marker = _shared_memory_file(tmp_path, "importing")
+    marker, markers = _job_marker(tmp_path, "importing")
     kernel = tmp_path / "slow.py"
-    kernel.write_text(_ok_kernel() + f"\n\nimport time as _t\nopen({str(marker)!r}, 'w').close()"
+    kernel.write_text(_ok_kernel() + f"\n\nimport time as _t\nopen({marker!r}, 'w').close()"
                       "\n_t.sleep(4)\n")  # Slow to import, and says when it starts.
+    (tmp_path / "scratch").mkdir()
     p = subprocess.Popen([cli.binary, "eval", *CPU, "--json", "--slots", "1", "--task",
                           example("tasks", "relu.py"), "--kernel", str(kernel)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli.env,
-                         cwd=cli.tmp)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(cli.env, TMPDIR=str(tmp_path / "scratch")), cwd=cli.tmp)
     killed: list[int] = []
     deadline = time.monotonic() + 240
     while len(killed) < 2 and time.monotonic() < deadline and p.poll() is None:
-        if marker.exists():  # The candidate is being imported by the worker's child.
-            marker.unlink()
+        if found := markers():  # The candidate is being imported by the worker's child.
+            for path in found:
+                path.unlink()
             worker = _workers_of(p.pid)[0]
             subprocess.run(["kill", "-TERM", str(worker)], check=False)
             killed.append(worker)
@@ -291,8 +320,9 @@ def test_a_worker_killed_from_outside_twice_is_not_the_candidates_crash(cli: Cli
 
 def test_a_candidate_cannot_write_outside_its_job_folder_and_its_result_says_so(
         cli: Cli, tmp_path: Path) -> None:
-    """Where the machine allows it (root here), the file system is read-only for candidates
-    outside their job folder and the caches; each result names the protections in force."""
+    """In its sandbox a candidate writes only in its job folder (and its cache, its private
+    /dev/shm and /tmp); each result names the protections in force, as the worker's self-test
+    verified them. --no-sandbox says it is off, and the same write lands."""
     target = tmp_path / "escaped.txt"
     kernel = tmp_path / "writer.py"
     kernel.write_text(_ok_kernel() + f"""
@@ -310,16 +340,28 @@ for _path in ({str(target)!r}, _os.path.join(_os.getcwd(), "inside.txt")):
     result = results["writer.py"]
     assert result["verdict"] == "correct", result
     protections = result["details"]["containment"]
-    assert protections["home"] == "the job folder"
-    if os.geteuid() != 0:
-        assert protections["read_only_fs"] is False and protections["read_only_fs_reason"]
-        return
-    assert protections["read_only_fs"] is True, protections
+    for name in ("pid_namespace", "network_namespace", "mount_view", "no_capabilities",
+                 "no_new_privs", "landlock", "seccomp"):
+        assert protections[name] is True, (name, protections)
+    assert all(v.startswith("held") for v in protections["verified"].values()), protections
     assert not target.exists()
-    _, open_results = cli.eval_json(*FAST, "--writable-fs", "--task", example("tasks", "relu.py"),
+    _, open_results = cli.eval_json(*FAST, "--no-sandbox", "--task", example("tasks", "relu.py"),
                                     "--kernel", str(kernel))
-    assert open_results["writer.py"]["details"]["containment"]["read_only_fs"] is False
+    assert open_results["writer.py"]["details"]["containment"]["off"] == "--no-sandbox"
     assert target.exists()  # The flag is what made the difference.
+
+
+def test_require_sandbox_refuses_to_start_without_it_and_says_what_is_missing(
+        cli: Cli, tmp_path: Path) -> None:
+    p = cli.run("eval", *CPU, "--no-sandbox", "--require-sandbox", "--task",
+                example("tasks", "relu.py"), "--kernel", example("kernels", "relu", "ok.py"))
+    assert p.returncode != 0
+    assert "--require-sandbox: the candidate sandbox is not complete here" in p.stderr, p.stderr
+    assert "pid_namespace: the sandbox is off" in p.stderr
+    code, results = cli.eval_json(*FAST, "--require-sandbox", "--task",
+                                  example("tasks", "relu.py"), "--kernel",
+                                  example("kernels", "relu", "ok.py"))
+    assert code == 0 and results["ok.py"]["verdict"] == "correct"
 
 
 def test_a_statically_rejected_candidate_is_never_imported(cli: Cli, tmp_path: Path) -> None:
@@ -328,8 +370,8 @@ def test_a_statically_rejected_candidate_is_never_imported(cli: Cli, tmp_path: P
     marker = _shared_memory_file(tmp_path, "imported")
     kernel = tmp_path / "threaded.py"
     kernel.write_text(_ok_kernel() + f"\n\nimport threading\nopen({str(marker)!r}, 'w').close()\n")
-    _, results = cli.eval_json(*FAST, "--task", example("tasks", "relu.py"), "--kernel",
-                               str(kernel))
+    _, results = cli.eval_json(*FAST, "--no-sandbox", "--task", example("tasks", "relu.py"),
+                               "--kernel", str(kernel))  # Where the test sees the marker.
     result = results["threaded.py"]
     assert result["verdict"] == "rejected" and result["check"] == "threads", result
     assert not marker.exists()

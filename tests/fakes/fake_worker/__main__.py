@@ -39,10 +39,12 @@ def main():
     parser.add_argument("--scratch", default="/tmp")
     parser.add_argument("--slots", type=int, default=1)
     parser.add_argument("--ahead", type=int, default=0)
+    parser.add_argument("--sandbox", action="store_true")
+    parser.add_argument("--require-sandbox", action="store_true")
     args = parser.parse_args()
     fd = args.fd
     startup = os.environ.get("FAKE_WORKER_STARTUP", "ok")
-    hello = {"type": "hello", "protocol": 4, "pid": os.getpid(), "python": "3", "torch": "fake",
+    hello = {"type": "hello", "protocol": 5, "pid": os.getpid(), "python": "3", "torch": "fake",
              "triton": "fake", "device": {"kind": "cpu", "name": "fake-cpu"},
              "slots": args.slots, "ahead": args.ahead, "import_s": 0.0}
     if startup == "exit_before_hello":

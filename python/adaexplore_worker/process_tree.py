@@ -1,0 +1,121 @@
+"""The process trees below the zygote, read from /proc: who is whose child, what a tree holds
+in memory, and killing a tree. A child's tree is what the watchdog limits and what dies with
+it; trees, not process groups, because a candidate can leave its group.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def prctl(option: int, value: int) -> None:
+    """Best effort: where prctl is unavailable, process groups and the C++ side still hold."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(option, value)
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def set_subreaper() -> None:
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def processes_now() -> dict[int, tuple[int, int]]:
+    """Every process now: pid -> (parent pid, process group), from /proc/<pid>/stat."""
+    found: dict[int, tuple[int, int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rfind(b")") + 2:].split()  # The name may hold spaces and ")".
+            found[int(name)] = (int(fields[1]), int(fields[2]))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def tree(root: int, processes: dict[int, tuple[int, int]], spare: frozenset[int] = frozenset()
+          ) -> list[int]:
+    """`root` and every process below it, except the subtrees of `spare`."""
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in processes.items():
+        children.setdefault(parent, []).append(pid)
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        found.append(pid)
+        frontier.extend(p for p in children.get(pid, []) if p not in spare)
+    return found
+
+
+def kill_descendants(root: int, spare: set[int],
+                      processes: dict[int, tuple[int, int]] | None = None) -> list[int]:
+    """Kills every process below `root` except the subtrees of `spare` (the zygote's live
+    children), and reaps those that were its own children. Returns the pids killed."""
+    processes = processes_now() if processes is None else processes
+    parents = {pid: parent for pid, (parent, _) in processes.items()}
+    below = tree(root, processes, frozenset(spare))[1:]
+    for pid in below:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    for pid in below:
+        if parents.get(pid) == root:
+            try:
+                os.waitpid(pid, os.WNOHANG)  # One stuck in the driver is reaped on a later sweep.
+            except ChildProcessError:
+                pass
+    return below
+
+
+def command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()[:120] or "?"
+    except OSError:
+        return "exited"
+
+
+def kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def relays(root: int, processes: dict[int, tuple[int, int]]) -> set[int]:
+    """The sandbox's relay processes below a child (sandbox.py): the child itself and the
+    namespace's init, when the child made a PID namespace for its children. Forks of the
+    zygote, they share its pages and hold nothing of the candidate's."""
+    try:
+        ours = os.readlink("/proc/self/ns/pid")
+        theirs = os.readlink(f"/proc/{root}/ns/pid_for_children")
+    except OSError:
+        return set()
+    if ours == theirs:
+        return set()
+    return {root} | {pid for pid, (parent, _) in processes.items() if parent == root}
+
+
+def tree_rss(root: int, processes: dict[int, tuple[int, int]], skip: set[int]) -> int:
+    """Resident bytes of `root` and every process below it, but `skip`. A tree, not a process
+    group: a process that leaves the group (setsid, setpgid) is still below the child that
+    started it (each child is a subreaper, and inside a sandbox the namespace's init is)."""
+    total = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for pid in tree(root, processes):
+        if pid in skip:
+            continue
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                total += int(f.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
