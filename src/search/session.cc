@@ -6,6 +6,7 @@
 
 #include "core/hash.h"
 #include "core/json_text.h"
+#include "core/saturating.h"
 #include "llm/provider.h"
 #include "sys/fs.h"
 #include "task/task_file.h"
@@ -92,9 +93,9 @@ Result<RunOutcome> SearchSession::Resume(int64_t run_id, LlmClient& llm,
   }
   // The budget covers the whole run: its earlier sessions have spent some of it already.
   ASSIGN_OR_RETURN(const nlohmann::json before, db_.CallTotals(run->id));
-  llm.ledger().AddSpentElsewhere(
-      before.value("cost_usd", 0.0),
-      before.value("input_tokens", int64_t{0}) + before.value("output_tokens", int64_t{0}));
+  llm.ledger().AddSpentElsewhere(before.value("cost_usd", 0.0),
+                                 SaturatingAdd(before.value("input_tokens", int64_t{0}),
+                                               before.value("output_tokens", int64_t{0})));
   RETURN_IF_ERROR(db_.SetRunStatus(run->id, WorkStatus::kRunning));
   return Execute(*run, spec, tasks, ready, llm, observer);
 }

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "core/json_text.h"
+#include "core/saturating.h"
 
 namespace adaexplore {
 namespace {
@@ -40,6 +41,16 @@ std::string Dump(const nlohmann::json& value) { return JsonText(value); }
 nlohmann::json Load(const std::string& text) {
   nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   return value.is_discarded() ? nlohmann::json() : value;
+}
+
+// SQL for the total of the usage count at `path` over the calls a query selects, 0 where the
+// usage is not valid JSON or the count is not an integer (a damaged row must not stop a report;
+// reading its step says what is wrong with it).
+std::string UsageSum(std::string_view path) {
+  return fmt::format(
+      "total(CASE WHEN json_valid(usage) THEN (CASE WHEN json_type(usage, '{0}') = 'integer' "
+      "THEN json_extract(usage, '{0}') ELSE 0 END) ELSE 0 END)",
+      path);
 }
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
@@ -244,23 +255,26 @@ Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord&
 }
 
 Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
+  // total() rather than sum(): SQLite's sum() of integers fails with "integer overflow", which
+  // one absurd count stored by an earlier build would make of every report and resume.
   ASSIGN_OR_RETURN(
       Statement select,
-      db_.Prepare("SELECT count(*), coalesce(sum(json_extract(usage, '$.input')), 0), "
-                  "coalesce(sum(json_extract(usage, '$.output')), 0), "
-                  "coalesce(sum(json_extract(usage, '$.cached_input')), 0), "
-                  "coalesce(sum(cost_usd), 0), "
-                  "sum(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 "
-                  "ELSE 0 END) FROM llm_calls WHERE run_id = ?"));
+      db_.Prepare(fmt::format(
+          "SELECT count(*), {}, {}, {}, total(cost_usd), "
+          "total(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 ELSE 0 "
+          "END) FROM llm_calls WHERE run_id = ?",
+          UsageSum("$.input"), UsageSum("$.output"), UsageSum("$.cached_input"))));
   select.Bind(1, run);
   ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) {
     return InternalError("an aggregate query returned no row");
   }
-  return nlohmann::json{
-      {"calls", select.ColumnInt(0)},         {"input_tokens", select.ColumnInt(1)},
-      {"output_tokens", select.ColumnInt(2)}, {"cached_input_tokens", select.ColumnInt(3)},
-      {"cost_usd", select.ColumnDouble(4)},   {"unpriced_calls", select.ColumnInt(5)}};
+  return nlohmann::json{{"calls", select.ColumnInt(0)},
+                        {"input_tokens", SaturatingInt(select.ColumnDouble(1))},
+                        {"output_tokens", SaturatingInt(select.ColumnDouble(2))},
+                        {"cached_input_tokens", SaturatingInt(select.ColumnDouble(3))},
+                        {"cost_usd", select.ColumnDouble(4)},
+                        {"unpriced_calls", SaturatingInt(select.ColumnDouble(5))}};
 }
 
 Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& task) {

@@ -96,7 +96,7 @@ class RunDb {
   Status RecordStep(int64_t run, const std::string& task, const StepRecord& step);
   // Token and cost totals of a run's recorded LLM calls, over every session that worked on it:
   // {"calls", "input_tokens", "output_tokens", "cached_input_tokens", "cost_usd",
-  //  "unpriced_calls"}.
+  //  "unpriced_calls"}. Sums saturate; a count that is not an integer counts as 0.
   Result<nlohmann::json> CallTotals(int64_t run);
 
   // Baseline timings of tasks (eval/baseline.h's JSON, which holds key, task, task_sha256 and

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "sys/fs.h"
@@ -198,6 +199,22 @@ TEST_F(RunDbTest, BaselinesOnePerKey) {
     }
   }
   EXPECT_EQ(k1, 2.0);
+}
+
+TEST_F(RunDbTest, TotalsOfAbsurdStoredCountsSaturateInsteadOfFailing) {
+  RunDb db = *RunDb::Open(path_);
+  const int64_t run = *db.CreateRun({.method = "ps", .model = "openai:m"});
+  ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "s", .steps = 5}).ok());
+  StepRecord step = Step(1);
+  step.calls[0].usage = {{"input", INT64_MAX}, {"output", INT64_MAX}};  // An earlier build's.
+  step.calls[1].usage = {{"input", INT64_MAX}, {"output", "many"}};
+  ASSERT_TRUE(db.RecordStep(run, "t", step).ok());
+  // SQLite's sum() failed here with "integer overflow"; total() saturates.
+  Result<nlohmann::json> totals = db.CallTotals(run);
+  ASSERT_TRUE(totals.ok()) << totals.status().ToString();
+  EXPECT_EQ((*totals)["input_tokens"], INT64_MAX);
+  EXPECT_EQ((*totals)["output_tokens"], INT64_MAX);
+  EXPECT_EQ((*totals)["calls"], 2);
 }
 
 }  // namespace

@@ -1,0 +1,109 @@
+"""The run database and its readers under bad data (issue 34): a faulty endpoint's token counts,
+a malformed stored JSON value, a stored task name that is a path, and a run killed between an
+LLM reply and its step. Each drives the real binary and the real worker on the CPU, with an
+OpenAI-compatible server on loopback (tests/fakes/openai_stub.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from cli import Cli, example, serve
+
+FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2", "--timeout",
+        "120"]
+GOOD = Path(example("kernels", "relu", "ok.py")).read_text()
+MAX_INT64 = 2**63 - 1
+MAX_TOKENS_PER_CALL = 1_000_000_000  # llm/token_usage.h's kMaxTokensPerCall.
+
+
+class Proposer:
+    """Answers every request with the example ReLU kernel (a comment makes each one new), counts
+    the replies it has sent, and can make one reply's kernel sleep on import."""
+
+    def __init__(self, slow_reply: int = 0) -> None:
+        self.lock = threading.Lock()
+        self.answered = 0
+        self.slow_reply = slow_reply
+        self.sent = threading.Event()  # Set once the slow reply is on its way.
+
+    def __call__(self, _path: str, _headers: object, _body: dict[str, Any]) -> str:
+        with self.lock:
+            self.answered += 1
+            number = self.answered
+        code = GOOD + f"# proposal {number}\n"
+        if number == self.slow_reply:
+            code += "import time as _t\n_t.sleep(60)\n"
+            self.sent.set()
+        return f"```python\n{code}```\n"
+
+
+def _run(cli: Cli, db: Path, out: Path, *extra: str, steps: int = 2,
+         timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:stub",
+                   "--method", "ps", "--steps", str(steps), "--db", str(db), "--out", str(out),
+                   "--json", *extra, *FAST, timeout=timeout)
+
+
+def _resume(cli: Cli, db: Path, out: Path, steps: int) -> subprocess.CompletedProcess[str]:
+    return cli.run("run", "--resume", "--steps", str(steps), "--db", str(db), "--out", str(out),
+                   "--json", *FAST, timeout=600)
+
+
+def _not_aborted(p: subprocess.CompletedProcess[str]) -> None:
+    assert p.returncode >= 0 and p.returncode != 134, (p.returncode, p.stderr[-3000:])
+    assert "terminate called" not in p.stderr and "runtime error" not in p.stderr, p.stderr
+
+
+def test_a_usage_of_2_63_tokens_is_clamped_and_the_database_stays_readable(
+        cli: Cli, tmp_path: Path) -> None:
+    httpd, url = serve(Proposer(), prompt_tokens=MAX_INT64, completion_tokens=-5)
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    db, out = tmp_path / "run.sqlite", tmp_path / "out"
+    try:
+        p = _run(cli, db, out)
+        _not_aborted(p)
+        assert p.returncode == 0, p.stderr[-3000:]
+        assert "prompt_tokens" in p.stderr and "completion_tokens" in p.stderr, p.stderr[-3000:]
+        report = cli.run("report", str(db), "--json")
+        _not_aborted(report)
+        assert report.returncode == 0, report.stderr
+        [run] = json.loads(report.stdout)["runs"]
+        assert run["cost"]["calls"] == 2
+        # Absurd counts are clamped to the ceiling, negative ones dropped: the sums stay exact.
+        assert run["cost"]["input_tokens"] == 2 * MAX_TOKENS_PER_CALL
+        assert run["cost"]["output_tokens"] == 0
+        resumed = _resume(cli, db, out, steps=3)
+        _not_aborted(resumed)
+        assert resumed.returncode == 0, resumed.stderr[-3000:]
+        assert json.loads(resumed.stdout)["run_cost"]["calls"] == 3
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_database_poisoned_by_an_earlier_build_still_sums(cli: Cli, tmp_path: Path) -> None:
+    """Counts stored before they were clamped: the readers' sums saturate, never overflow."""
+    httpd, url = serve(Proposer())
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    db, out = tmp_path / "run.sqlite", tmp_path / "out"
+    try:
+        assert _run(cli, db, out).returncode == 0
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    poisoned = json.dumps({"input": MAX_INT64, "output": MAX_INT64, "cached_input": 0})
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE llm_calls SET usage = ?", (poisoned,))
+    report = cli.run("report", str(db), "--json")
+    _not_aborted(report)
+    assert report.returncode == 0, report.stderr
+    [run] = json.loads(report.stdout)["runs"]
+    assert run["cost"]["input_tokens"] == MAX_INT64  # Saturated, not wrapped or an error.
