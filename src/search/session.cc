@@ -8,6 +8,7 @@
 #include "core/json_text.h"
 #include "core/saturating.h"
 #include "llm/provider.h"
+#include "store/stored_json.h"
 #include "sys/fs.h"
 #include "task/task_file.h"
 
@@ -89,7 +90,10 @@ Result<RunOutcome> SearchSession::Resume(int64_t run_id, LlmClient& llm,
   ASSIGN_OR_RETURN(std::vector<TaskInfo> stored, db_.Tasks(run->id));
   std::vector<SourceFile> tasks;
   for (const TaskInfo& t : stored) {
-    tasks.push_back(TaskFromStored(t.name, t.source, t.file));
+    RETURN_IF_ERROR(ReadStoredJson(TaskFilesRow(run->id, t.name), "file", [&] {
+      tasks.push_back(TaskFromStored(t.name, t.source, t.file));
+      return Status::Ok();
+    }));
   }
   // The budget covers the whole run: its earlier sessions have spent some of it already.
   ASSIGN_OR_RETURN(const nlohmann::json before, db_.CallTotals(run->id));

@@ -6,6 +6,7 @@
 
 #include "core/json_text.h"
 #include "core/saturating.h"
+#include "store/stored_json.h"
 
 namespace adaexplore {
 namespace {
@@ -38,9 +39,32 @@ CREATE TABLE IF NOT EXISTS baselines (
 
 std::string Dump(const nlohmann::json& value) { return JsonText(value); }
 
-nlohmann::json Load(const std::string& text) {
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return value.is_discarded() ? nlohmann::json() : value;
+// What a JSON column must hold; anything else is a database this build cannot read.
+enum class JsonKind { kObject, kArray, kObjectOrNull };
+
+// Column `column` of the current row of `select`, parsed and checked against `kind`; an error
+// naming `row` and `name` when it is not valid JSON or not of that kind.
+Result<nlohmann::json> JsonColumn(const Statement& select, int column, std::string_view name,
+                                  JsonKind kind, const std::string& row) {
+  if (kind == JsonKind::kObjectOrNull && select.ColumnIsNull(column)) {
+    return nlohmann::json();  // A LEFT JOIN that found no row.
+  }
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(select.ColumnText(column));
+  } catch (const nlohmann::json::parse_error& e) {
+    return ParseError(
+        fmt::format("run database: {}: column '{}' is not valid JSON: {}", row, name, e.what()));
+  }
+  const bool fits = kind == JsonKind::kArray
+                        ? value.is_array()
+                        : value.is_object() || (kind == JsonKind::kObjectOrNull && value.is_null());
+  if (!fits) {
+    return StoredJsonError(row, name,
+                           fmt::format("holds a JSON {} where {} belongs", value.type_name(),
+                                       kind == JsonKind::kArray ? "an array" : "an object"));
+  }
+  return value;
 }
 
 // SQL for the total of the usage count at `path` over the calls a query selects, 0 where the
@@ -70,11 +94,14 @@ Result<std::optional<RunInfo>> ReadRun(Statement& select) {
     return std::optional<RunInfo>();
   }
   ASSIGN_OR_RETURN(WorkStatus status, StatusColumn(select, 3));
-  return std::optional<RunInfo>(RunInfo{.id = select.ColumnInt(0),
+  const int64_t id = select.ColumnInt(0);
+  ASSIGN_OR_RETURN(nlohmann::json options,
+                   JsonColumn(select, 4, "options", JsonKind::kObject, RunsRow(id)));
+  return std::optional<RunInfo>(RunInfo{.id = id,
                                         .method = select.ColumnText(1),
                                         .model = select.ColumnText(2),
                                         .status = status,
-                                        .options = Load(select.ColumnText(4)),
+                                        .options = std::move(options),
                                         .created_at = select.ColumnInt(5)});
 }
 
@@ -204,11 +231,14 @@ Result<std::vector<TaskInfo>> RunDb::Tasks(int64_t run) {
       return tasks;
     }
     ASSIGN_OR_RETURN(WorkStatus status, StatusColumn(select, 3));
-    tasks.push_back({.name = select.ColumnText(0),
+    std::string name = select.ColumnText(0);
+    ASSIGN_OR_RETURN(nlohmann::json file, JsonColumn(select, 4, "file", JsonKind::kObjectOrNull,
+                                                     TaskFilesRow(run, name)));
+    tasks.push_back({.name = std::move(name),
                      .source = select.ColumnText(1),
                      .steps = static_cast<int>(select.ColumnInt(2)),
                      .status = status,
-                     .file = Load(select.ColumnText(4))});
+                     .file = std::move(file)});
   }
 }
 
@@ -290,6 +320,11 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
     if (!row) {
       break;
     }
+    const std::string row_name = NodesRow(run, task, select.ColumnInt(0));
+    ASSIGN_OR_RETURN(nlohmann::json result,
+                     JsonColumn(select, 10, "result", JsonKind::kObject, row_name));
+    ASSIGN_OR_RETURN(const nlohmann::json context,
+                     JsonColumn(select, 3, "context", JsonKind::kArray, row_name));
     StepRecord step{.node = static_cast<int>(select.ColumnInt(0)),
                     .parent = static_cast<int>(select.ColumnInt(1)),
                     .move = select.ColumnText(2),
@@ -298,14 +333,11 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
                     .reason = select.ColumnText(6),
                     .compiled = select.ColumnInt(7) != 0,
                     .correct = select.ColumnInt(8) != 0,
-                    .result = Load(select.ColumnText(10)),
+                    .result = std::move(result),
                     .created_at = select.ColumnInt(11)};
-    const nlohmann::json context = Load(select.ColumnText(3));
-    if (context.is_array()) {
-      for (const auto& id : context) {
-        if (id.is_number_integer()) {
-          step.context.push_back(id.get<int>());
-        }
+    for (const auto& id : context) {
+      if (id.is_number_integer()) {
+        step.context.push_back(id.get<int>());
       }
     }
     if (!select.ColumnIsNull(9)) {
@@ -315,8 +347,8 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
   }
   ASSIGN_OR_RETURN(Statement calls,
                    db_.Prepare("SELECT node, role, messages, reply, error, usage, cost_usd, "
-                               "latency_s, attempts, source FROM llm_calls WHERE run_id = ? AND "
-                               "task = ? ORDER BY node, seq"));
+                               "latency_s, attempts, source, seq FROM llm_calls WHERE run_id = ? "
+                               "AND task = ? ORDER BY node, seq"));
   calls.Bind(1, run).Bind(2, task);
   size_t at = 0;
   while (true) {
@@ -331,11 +363,16 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
     if (at == steps.size() || steps[at].node != node) {
       continue;  // Cannot happen: calls are written with their node.
     }
+    const std::string row_name = CallsRow(run, task, node, calls.ColumnInt(10));
+    ASSIGN_OR_RETURN(nlohmann::json messages,
+                     JsonColumn(calls, 2, "messages", JsonKind::kArray, row_name));
+    ASSIGN_OR_RETURN(nlohmann::json usage,
+                     JsonColumn(calls, 5, "usage", JsonKind::kObject, row_name));
     CallRecord call{.role = calls.ColumnText(1),
-                    .messages = Load(calls.ColumnText(2)),
+                    .messages = std::move(messages),
                     .reply = calls.ColumnText(3),
                     .error = calls.ColumnText(4),
-                    .usage = Load(calls.ColumnText(5)),
+                    .usage = std::move(usage),
                     .latency_s = calls.ColumnDouble(7),
                     .attempts = static_cast<int>(calls.ColumnInt(8)),
                     .source = calls.ColumnText(9)};
@@ -360,8 +397,18 @@ Status RunDb::RecordBaseline(const nlohmann::json& baseline) {
 
 Result<std::vector<nlohmann::json>> RunDb::Baselines() {
   ASSIGN_OR_RETURN(Statement select,
-                   db_.Prepare("SELECT result FROM baselines ORDER BY recorded_at, rowid"));
-  return ReadAll(select, [](const Statement& row) { return Load(row.ColumnText(0)); });
+                   db_.Prepare("SELECT key, result FROM baselines ORDER BY recorded_at, rowid"));
+  std::vector<nlohmann::json> baselines;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) {
+      return baselines;
+    }
+    ASSIGN_OR_RETURN(nlohmann::json baseline,
+                     JsonColumn(select, 1, "result", JsonKind::kObject,
+                                fmt::format("baselines row (key '{}')", select.ColumnText(0))));
+    baselines.push_back(std::move(baseline));
+  }
 }
 
 }  // namespace adaexplore

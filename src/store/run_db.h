@@ -10,6 +10,9 @@
 // step whole and nothing of the step in flight, which resume simply does again (its LLM calls
 // come back from the response cache when they had finished). WAL mode; one writer, any number of
 // readers (reports). Not thread-safe: owned by the run's poll loop.
+//
+// Reading: every stored JSON value is checked as it is read (store/stored_json.h); a bad one is
+// an error naming its table, row and column, never an exception.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -107,3 +107,71 @@ def test_a_database_poisoned_by_an_earlier_build_still_sums(cli: Cli, tmp_path: 
     assert report.returncode == 0, report.stderr
     [run] = json.loads(report.stdout)["runs"]
     assert run["cost"]["input_tokens"] == MAX_INT64  # Saturated, not wrapped or an error.
+
+
+def _finished_run(cli: Cli, tmp_path: Path) -> Path:
+    httpd, url = serve(Proposer())
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    db = tmp_path / "clean.sqlite"
+    try:
+        p = _run(cli, db, tmp_path / "out")
+        assert p.returncode == 0, p.stderr[-3000:]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    return db
+
+
+# (table, column, the SQL that breaks it, what the error names). Each is a value a reader meets.
+CORRUPTIONS = [
+    ("nodes", "result", "UPDATE nodes SET result = '{\"verdict\": ' WHERE node = 1",
+     "run database: nodes row (run 1, task 'relu', node 1): column 'result' is not valid JSON"),
+    ("nodes", "result", "UPDATE nodes SET result = '[1, 2]' WHERE node = 2",
+     "run database: nodes row (run 1, task 'relu', node 2): column 'result'"),
+    ("nodes", "result",
+     "UPDATE nodes SET result = json_set(result, '$.timing', json('{\"candidate\": 5}'), "
+     "'$.edit_feedback', 7) WHERE node = 1",
+     "run database: nodes row (run 1, task 'relu', node 1): column 'result'"),
+    ("nodes", "context", "UPDATE nodes SET context = 'nope' WHERE node = 1",
+     "run database: nodes row (run 1, task 'relu', node 1): column 'context' is not valid JSON"),
+    ("runs", "options", "UPDATE runs SET options = '{' WHERE id = 1",
+     "run database: runs row (run 1): column 'options' is not valid JSON"),
+    ("runs", "options",
+     "UPDATE runs SET options = json_set(options, '$.environment', json('{\"device\": 5}'), "
+     "'$.profile', 3) WHERE id = 1",
+     "run database: runs row (run 1): column 'options'"),
+    ("llm_calls", "usage", "UPDATE llm_calls SET usage = 'x' WHERE node = 1",
+     "run database: llm_calls row (run 1, task 'relu', node 1, call 0): column 'usage' is not "
+     "valid JSON"),
+    ("task_files", "file", "UPDATE task_files SET file = json('{\"kind\": 3, \"path\": []}')",
+     "run database: task_files row (run 1, task 'relu'): column 'file'"),
+]
+
+
+def test_a_malformed_stored_json_value_is_an_error_naming_table_row_and_column(
+        cli: Cli, tmp_path: Path) -> None:
+    clean = _finished_run(cli, tmp_path)
+    httpd, url = serve(Proposer())
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    try:
+        for index, (table, column, sql, words) in enumerate(CORRUPTIONS):
+            db = tmp_path / f"bad{index}.sqlite"
+            shutil.copy(clean, db)
+            with sqlite3.connect(db) as c:
+                assert c.execute(sql).rowcount >= 1, sql
+            commands = {
+                "report": cli.run("report", str(db), "--json"),
+                "export": cli.run("export", str(db), "--out", str(tmp_path / f"kb{index}")),
+                "resume": _resume(cli, db, tmp_path / f"out{index}", steps=3),
+            }
+            for name, p in commands.items():
+                _not_aborted(p)
+                # Every reader meets the rows it needs; one that never reads the broken value
+                # (report does not read calls' usage) may succeed.
+                if p.returncode != 0:
+                    assert words in p.stderr, (table, column, name, p.stderr[-3000:])
+            failed = [name for name, p in commands.items() if p.returncode != 0]
+            assert failed, (table, column, "no reader noticed the broken value")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
