@@ -128,10 +128,7 @@ Result<int> RunExport(const ReportFlags& f) {
       index.push_back({{"task", task}, {"file", nullptr}, {"note", "no correct kernel"}});
       continue;
     }
-    const int problem = std::atoi(task.c_str());
-    const std::string file =
-        problem > 0 ? fmt::format("level_{}_problem_{}_sample_0_kernel.py", f.level, problem)
-                    : task + "_kernel.py";
+    const std::string file = KernelBenchKernelFile(task, f.level);
     RETURN_IF_ERROR(WriteFileAtomic(f.out + "/" + file, it->second.kernel));
     EvalResult result;
     RETURN_IF_ERROR(ReadStoredJson(NodesRow(it->second.run, task, it->second.node), "result", [&] {

@@ -11,6 +11,7 @@
 #include "store/stored_json.h"
 #include "sys/fs.h"
 #include "task/task_file.h"
+#include "task/task_file_name.h"
 
 namespace adaexplore {
 namespace {
@@ -171,7 +172,8 @@ Status WriteRunOutput(const RunOutcome& outcome, const nlohmann::json& summary,
   RETURN_IF_ERROR(MakeDirectories(out_dir));
   for (const TaskSummary& s : outcome.tasks) {
     if (!s.best_kernel.empty()) {
-      RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + s.task + ".py", s.best_kernel));
+      // The name may come from a database anyone could have edited: never a path.
+      RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + TaskFileStem(s.task) + ".py", s.best_kernel));
     }
   }
   return WriteFileAtomic(out_dir + "/summary.json", JsonText(summary, 2) + "\n");

@@ -175,3 +175,45 @@ def test_a_malformed_stored_json_value_is_an_error_naming_table_row_and_column(
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def _files_under(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_stored_task_name_that_is_a_path_stays_inside_out(cli: Cli, tmp_path: Path) -> None:
+    clean = _finished_run(cli, tmp_path)
+    base = tmp_path / "a" / "b"
+    base.mkdir(parents=True)
+    db = base / "run.sqlite"
+    shutil.copy(clean, db)
+    with sqlite3.connect(db) as c:
+        for table, column in (("tasks", "name"), ("task_files", "name"), ("nodes", "task"),
+                              ("llm_calls", "task")):
+            c.execute(f"UPDATE {table} SET {column} = '../../x'")
+    before = _files_under(tmp_path)
+    out = base / "export"
+    exported = cli.run("export", str(db), "--out", str(out), "--level", "1")
+    _not_aborted(exported)
+    assert exported.returncode == 0, exported.stderr
+    written = _files_under(tmp_path) - before
+    assert written and all(out in p.parents for p in written), written
+    index = json.loads((out / "index.json").read_text())
+    assert index[0]["task"] == "../../x" and "/" not in index[0]["file"], index
+    assert json.loads((out / "eval_results.json").read_text()).keys() == {"../../x"}
+
+    httpd, url = serve(Proposer())
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    before = _files_under(tmp_path)
+    run_out = base / "out"
+    try:
+        resumed = _resume(cli, db, run_out, steps=3)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    _not_aborted(resumed)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    written = {p for p in _files_under(tmp_path) - before if not p.name.startswith("run.sqlite")}
+    written = {p for p in written if "cache" not in p.relative_to(tmp_path).parts}
+    assert written and all(run_out in p.parents for p in written), written
+    assert not (tmp_path / "x.py").exists() and not (tmp_path / "a" / "x.py").exists()
