@@ -335,6 +335,12 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
   } else {
     call.error = completion.error->message;
   }
+  if (completion.reply || completion.attempts > 0) {
+    // Paid for (or at least sent): on record before anything else happens to this step, so that
+    // a kill before the step is recorded loses none of it and a resume counts it.
+    ASSIGN_OR_RETURN(call.cost_id,
+                     db_.RecordCallCost(run_id_, task.source.name, task.tree.size(), call));
+  }
   step.calls.push_back(call);
   if (completion.error) {
     const LlmError& error = *completion.error;

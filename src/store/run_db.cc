@@ -32,6 +32,10 @@ CREATE TABLE IF NOT EXISTS llm_calls (
   role TEXT NOT NULL, messages TEXT NOT NULL, reply TEXT NOT NULL, error TEXT NOT NULL,
   usage TEXT NOT NULL, cost_usd REAL, latency_s REAL NOT NULL, attempts INTEGER NOT NULL,
   source TEXT NOT NULL, PRIMARY KEY (run_id, task, node, seq));
+CREATE TABLE IF NOT EXISTS llm_call_costs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, run_id INTEGER NOT NULL, task TEXT NOT NULL,
+  node INTEGER NOT NULL, role TEXT NOT NULL, source TEXT NOT NULL, error TEXT NOT NULL,
+  usage TEXT NOT NULL, cost_usd REAL, recorded_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS baselines (
   key TEXT PRIMARY KEY, task TEXT NOT NULL, task_sha256 TEXT NOT NULL, profile TEXT NOT NULL,
   result TEXT NOT NULL, recorded_at INTEGER NOT NULL);
@@ -78,6 +82,18 @@ std::string UsageSum(std::string_view path) {
 }
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+// Runs an INSERT ... RETURNING id into `table` to its end and gives the id.
+Result<int64_t> InsertedId(Statement& insert, std::string_view table) {
+  ASSIGN_OR_RETURN(bool row, insert.Step());
+  if (!row) {
+    return InternalError(fmt::format("INSERT INTO {} returned no id", table));
+  }
+  const int64_t id = insert.ColumnInt(0);
+  ASSIGN_OR_RETURN(bool more, insert.Step());  // Finishes the statement.
+  (void)more;
+  return id;
+}
 
 // A status column: a name this build does not know is a database from another version.
 Result<WorkStatus> StatusColumn(Statement& select, int column) {
@@ -131,14 +147,7 @@ Result<int64_t> RunDb::CreateRun(const RunInfo& run) {
       .Bind(3, WorkStatusName(run.status))
       .Bind(4, Dump(run.options));
   insert.Bind(5, run.created_at != 0 ? run.created_at : Now());
-  ASSIGN_OR_RETURN(bool row, insert.Step());
-  if (!row) {
-    return InternalError("INSERT INTO runs returned no id");
-  }
-  const int64_t id = insert.ColumnInt(0);
-  ASSIGN_OR_RETURN(bool more, insert.Step());  // Finishes the statement.
-  (void)more;
-  return id;
+  return InsertedId(insert, "runs");
 }
 
 Result<std::optional<RunInfo>> RunDb::FindRun(int64_t id) {
@@ -279,9 +288,29 @@ Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord&
       insert.Bind(11, call.latency_s).Bind(12, static_cast<int64_t>(call.attempts));
       insert.Bind(13, call.source);
       RETURN_IF_ERROR(insert.Run());
+      if (call.cost_id) {  // Its cost is counted with the call from now on.
+        ASSIGN_OR_RETURN(Statement settle,
+                         db_.Prepare("DELETE FROM llm_call_costs WHERE id = ? AND run_id = ?"));
+        RETURN_IF_ERROR(settle.Bind(1, *call.cost_id).Bind(2, run).Run());
+      }
     }
     return Status::Ok();
   });
+}
+
+Result<int64_t> RunDb::RecordCallCost(int64_t run, const std::string& task, int node,
+                                      const CallRecord& call) {
+  ASSIGN_OR_RETURN(Statement insert,
+                   db_.Prepare("INSERT INTO llm_call_costs (run_id, task, node, role, source, "
+                               "error, usage, cost_usd, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                               "?, ?) RETURNING id"));
+  insert.Bind(1, run).Bind(2, task).Bind(3, static_cast<int64_t>(node)).Bind(4, call.role);
+  insert.Bind(5, call.source).Bind(6, call.error).Bind(7, Dump(call.usage));
+  if (call.cost_usd) {
+    insert.Bind(8, *call.cost_usd);
+  }
+  insert.Bind(9, Now());
+  return InsertedId(insert, "llm_call_costs");
 }
 
 Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
@@ -290,9 +319,11 @@ Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
   ASSIGN_OR_RETURN(
       Statement select,
       db_.Prepare(fmt::format(
-          "SELECT count(*), {}, {}, {}, total(cost_usd), "
+          "WITH calls AS (SELECT usage, cost_usd, source, error FROM llm_calls WHERE run_id = ?1 "
+          "UNION ALL SELECT usage, cost_usd, source, error FROM llm_call_costs WHERE run_id = "
+          "?1) SELECT count(*), {}, {}, {}, total(cost_usd), "
           "total(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 ELSE 0 "
-          "END) FROM llm_calls WHERE run_id = ?",
+          "END) FROM calls",
           UsageSum("$.input"), UsageSum("$.output"), UsageSum("$.cached_input"))));
   select.Bind(1, run);
   ASSIGN_OR_RETURN(bool row, select.Step());

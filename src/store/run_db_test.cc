@@ -204,6 +204,31 @@ TEST_F(RunDbTest, BaselinesOnePerKey) {
   EXPECT_EQ(k1, 2.0);
 }
 
+TEST_F(RunDbTest, AnAnsweredCallIsCountedBeforeItsStepAndOnlyOnce) {
+  RunDb db = *RunDb::Open(path_);
+  const int64_t run = *db.CreateRun({.method = "ps", .model = "openai:m"});
+  ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "s", .steps = 5}).ok());
+  StepRecord step = Step(1);
+  for (CallRecord& call : step.calls) {  // As the runner does when each reply arrives.
+    call.cost_id = *db.RecordCallCost(run, "t", 1, call);
+  }
+  nlohmann::json before_step = *db.CallTotals(run);
+  EXPECT_EQ(before_step["calls"], 2);
+  EXPECT_EQ(before_step["input_tokens"], 30);
+  EXPECT_NEAR(before_step["cost_usd"].get<double>(), 0.001, 1e-12);
+  ASSERT_TRUE(db.RecordStep(run, "t", step).ok());
+  EXPECT_EQ(*db.CallTotals(run), before_step);  // Moved to llm_calls, not counted twice.
+  // The next step's reply is in when the run is killed: its step is never recorded, its cost is.
+  const CallRecord lost = Step(2).calls[0];
+  ASSERT_TRUE(db.RecordCallCost(run, "t", 2, lost).ok());
+  RunDb reopened = *RunDb::Open(path_);
+  nlohmann::json after_kill = *reopened.CallTotals(run);
+  EXPECT_EQ(after_kill["calls"], 3);
+  EXPECT_EQ(after_kill["input_tokens"], 40);
+  EXPECT_NEAR(after_kill["cost_usd"].get<double>(), 0.002, 1e-12);
+  EXPECT_EQ(reopened.Steps(run, "t")->size(), 1u);
+}
+
 TEST_F(RunDbTest, TotalsOfAbsurdStoredCountsSaturateInsteadOfFailing) {
   RunDb db = *RunDb::Open(path_);
   const int64_t run = *db.CreateRun({.method = "ps", .model = "openai:m"});

@@ -217,3 +217,44 @@ def test_a_stored_task_name_that_is_a_path_stays_inside_out(cli: Cli, tmp_path: 
     written = {p for p in written if "cache" not in p.relative_to(tmp_path).parts}
     assert written and all(run_out in p.parents for p in written), written
     assert not (tmp_path / "x.py").exists() and not (tmp_path / "a" / "x.py").exists()
+
+
+def test_a_kill_between_reply_and_step_loses_no_cost_and_resume_counts_it(
+        cli: Cli, tmp_path: Path) -> None:
+    """kill -9 while the third reply's kernel is being evaluated: the three answered calls are on
+    record, and a resume under a budget of exactly those tokens sends nothing more."""
+    config = tmp_path / "budget.toml"
+    # Each call is 1,000 + 200 tokens (openai_stub's usage); the cache off, so a resume asks again.
+    config.write_text("[llm]\nbudget_tokens = 3600\ncache = false\n")
+    proposer = Proposer(slow_reply=3)
+    httpd, url = serve(proposer)
+    cli.env.update(OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-test")
+    db, out = tmp_path / "run.sqlite", tmp_path / "out"
+    args = ["run", "--config", str(config), "--task", example("tasks", "relu.py"), "--llm",
+            "openai:stub", "--method", "ps", "--steps", "6", "--db", str(db), "--out", str(out),
+            "--json", *FAST]
+    try:
+        proc = subprocess.Popen([cli.binary, *args], env=cli.env, cwd=cli.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert proposer.sent.wait(timeout=400), "the third call never came"
+        time.sleep(3)  # The reply is in; its kernel sleeps for a minute in the worker.
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=60)
+        assert proposer.answered == 3
+        with sqlite3.connect(db) as c:
+            (nodes,) = c.execute("SELECT count(*) FROM nodes").fetchone()
+        assert nodes == 2  # The third step was in flight.
+        report = cli.run("report", str(db), "--json")
+        assert report.returncode == 0, report.stderr
+        cost = json.loads(report.stdout)["runs"][0]["cost"]
+        # Every answered call is on record, the unfinished step's included.
+        assert (cost["calls"], cost["input_tokens"]) == (3, 3000), cost
+
+        again = cli.run("run", "--resume", "--config", str(config), "--db", str(db), "--out",
+                        str(out), "--json", *FAST, timeout=600)
+        assert again.returncode == 3, again.stderr[-3000:]  # Stopped by the budget.
+        assert "3600 tokens" in json.loads(again.stdout)["stop_reason"]
+        assert proposer.answered == 3  # The spent budget was counted: nothing more was sent.
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
