@@ -123,7 +123,8 @@ Result<std::optional<RunInfo>> PreviousRun(RunDb& db, const std::string& label) 
   ASSIGN_OR_RETURN(std::vector<RunInfo> runs, db.Runs());
   std::optional<RunInfo> previous;
   for (const RunInfo& info : runs) {
-    if (info.options.value("label", "") == label) {
+    // Compared as JSON: a stored label that is not a string is another bench's, not an error.
+    if (info.options.value("label", nlohmann::json()) == label) {
       previous = info;
     }
   }

@@ -10,6 +10,7 @@
 #include "report/html_report.h"
 #include "report/kernelbench_results.h"
 #include "report/run_report.h"
+#include "store/stored_json.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -127,12 +128,13 @@ Result<int> RunExport(const ReportFlags& f) {
       index.push_back({{"task", task}, {"file", nullptr}, {"note", "no correct kernel"}});
       continue;
     }
-    const int problem = std::atoi(task.c_str());
-    const std::string file =
-        problem > 0 ? fmt::format("level_{}_problem_{}_sample_0_kernel.py", f.level, problem)
-                    : task + "_kernel.py";
+    const std::string file = KernelBenchKernelFile(task, f.level);
     RETURN_IF_ERROR(WriteFileAtomic(f.out + "/" + file, it->second.kernel));
-    EvalResult result = EvalResultFromJson(it->second.result);
+    EvalResult result;
+    RETURN_IF_ERROR(ReadStoredJson(NodesRow(it->second.run, task, it->second.node), "result", [&] {
+      result = EvalResultFromJson(it->second.result);
+      return Status::Ok();
+    }));
     result.task = task;  // Stored under the candidate's name; KernelBench keys by the problem.
     results.push_back(std::move(result));
     index.push_back({{"task", task},

@@ -18,6 +18,7 @@
 #include "llm/provider.h"
 #include "search/session.h"
 #include "store/run_db.h"
+#include "store/stored_json.h"
 #include "sys/file_lock.h"
 #include "sys/fs.h"
 #include "sys/new_file_guard.h"
@@ -145,12 +146,17 @@ Result<Config> LoadRunConfig(const RunFlags& flags) {
 }
 
 Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config) {
-  // Runs made before the settings were stored kept only profile and precision.
-  ASSIGN_OR_RETURN(config.profile, ProfileByName(run.options.value("profile", "strict")));
-  const nlohmann::json stored =
-      run.options.contains("eval")
-          ? run.options["eval"]
-          : nlohmann::json{{"precision", run.options.value("precision", "fp32")}};
+  std::string profile;
+  nlohmann::json stored;
+  RETURN_IF_ERROR(ReadStoredJson(RunsRow(run.id), "options", [&] {
+    // Runs made before the settings were stored kept only profile and precision.
+    profile = run.options.value("profile", "strict");
+    stored = run.options.contains("eval")
+                 ? run.options["eval"]
+                 : nlohmann::json{{"precision", run.options.value("precision", "fp32")}};
+    return Status::Ok();
+  }));
+  ASSIGN_OR_RETURN(config.profile, ProfileByName(profile));
   if (Status s = ApplyEvalSettings(stored, config.profile); !s.ok()) {
     return s.WithContext(fmt::format("run {}'s stored evaluation settings", run.id));
   }

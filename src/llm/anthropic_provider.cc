@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_text.h"
+#include "llm/token_usage.h"
 
 namespace adaexplore {
 namespace {
@@ -113,12 +114,15 @@ ParsedReply AnthropicProvider::Parse(const HttpResponse& response) const {
     reply.served_model = parsed["model"].get<std::string>();
   }
   const json usage = parsed.value("usage", json::object());
-  int64_t cache_read = internal::IntField(usage, "cache_read_input_tokens");
-  int64_t cache_write = internal::IntField(usage, "cache_creation_input_tokens");
-  // Anthropic reports uncached input separately; our `input` is the whole prompt.
-  reply.usage.input = internal::IntField(usage, "input_tokens") + cache_read + cache_write;
+  const int64_t cache_read = TokenCountField(usage, "cache_read_input_tokens", reply.warnings);
+  const int64_t cache_write = TokenCountField(usage, "cache_creation_input_tokens", reply.warnings);
+  // Anthropic reports uncached input separately; our `input` is the whole prompt. Each part is
+  // at most kMaxTokensPerCall, so the sum fits; ClampTokenUsage bounds it again.
+  reply.usage.input =
+      TokenCountField(usage, "input_tokens", reply.warnings) + cache_read + cache_write;
   reply.usage.cached_input = cache_read;
-  reply.usage.output = internal::IntField(usage, "output_tokens");
+  reply.usage.output = TokenCountField(usage, "output_tokens", reply.warnings);
+  ClampTokenUsage(reply.usage, reply.warnings);
   return reply;
 }
 

@@ -59,6 +59,9 @@ struct ChatReply {
   TokenUsage usage;
   std::string finish_reason;  // "stop", "length", ... as the provider says it.
   std::string served_model;   // The model the provider says answered.
+  // What was wrong with the reply without making it unusable (token counts out of range,
+  // llm/token_usage.h), for the client to log. Not cached or recorded.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace adaexplore

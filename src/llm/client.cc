@@ -447,6 +447,10 @@ class LlmClient::Impl {
   }
 
   void Succeed(std::unique_ptr<PendingCall> call, ChatReply reply, CallSource source) {
+    for (const std::string& warning : reply.warnings) {
+      client_.logger_->warn("LLM call {} ({}, {}): {}", call->id, call->request.model.ToString(),
+                            CallSourceName(source), warning);
+    }
     if (source == CallSource::kLive && cache_ && !call->cache_key.empty()) {
       if (Status s = cache_->Store(call->cache_key, call->request.model, reply); !s.ok()) {
         client_.logger_->warn("LLM cache write failed: {}", s.ToString());

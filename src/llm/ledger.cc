@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/saturating.h"
+
 namespace adaexplore {
 namespace {
 constexpr double kPerMillion = 1e6;
@@ -42,9 +44,10 @@ void LedgerTotals::Add(const LedgerEntry& entry) {
   failed_calls += entry.failed ? 1 : 0;
   retries += std::max(0, entry.attempts - 1);
   from_cache += entry.source == CallSource::kCache ? 1 : 0;
-  input_tokens += entry.usage.input;
-  cached_input_tokens += entry.usage.cached_input;
-  output_tokens += entry.usage.output;
+  // Saturating: counts of a run resumed from an older database may be anything.
+  input_tokens = SaturatingAdd(input_tokens, entry.usage.input);
+  cached_input_tokens = SaturatingAdd(cached_input_tokens, entry.usage.cached_input);
+  output_tokens = SaturatingAdd(output_tokens, entry.usage.output);
   if (entry.cost_usd) {
     cost_usd += *entry.cost_usd;
   } else if (entry.source == CallSource::kLive && !entry.failed) {
@@ -84,7 +87,7 @@ LedgerEntry Ledger::Record(LedgerEntry entry) {
 void Ledger::AddSpentElsewhere(double usd, int64_t tokens) {
   std::lock_guard lock(mutex_);
   elsewhere_usd_ += usd;
-  elsewhere_tokens_ += tokens;
+  elsewhere_tokens_ = SaturatingAdd(elsewhere_tokens_, tokens);
 }
 
 std::optional<std::string> Ledger::BudgetExhausted() const {
@@ -93,7 +96,8 @@ std::optional<std::string> Ledger::BudgetExhausted() const {
   if (budget_.max_usd > 0 && usd >= budget_.max_usd) {
     return fmt::format("the budget of ${:.2f} is spent (${:.4f} so far)", budget_.max_usd, usd);
   }
-  const int64_t tokens = total_.input_tokens + total_.output_tokens + elsewhere_tokens_;
+  const int64_t tokens =
+      SaturatingAdd(SaturatingAdd(total_.input_tokens, total_.output_tokens), elsewhere_tokens_);
   if (budget_.max_tokens > 0 && tokens >= budget_.max_tokens) {
     return fmt::format("the budget of {} tokens is spent ({} so far)", budget_.max_tokens, tokens);
   }

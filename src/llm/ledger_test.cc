@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 namespace adaexplore {
 namespace {
 
@@ -107,6 +109,17 @@ TEST(LedgerTest, SpendingElsewhereCountsTowardTheBudgetButNotTheTotals) {
   Ledger dollars({}, {.max_usd = 5});
   dollars.AddSpentElsewhere(5.5, 0);
   EXPECT_TRUE(dollars.BudgetExhausted());
+}
+
+TEST(LedgerTest, HugeCountsFromAnEarlierSessionSaturateTheBudget) {
+  // A database written before counts were clamped can hold 2^63-1 tokens for one call.
+  Ledger tokens({}, {.max_tokens = 100});
+  tokens.AddSpentElsewhere(0, INT64_MAX);
+  tokens.AddSpentElsewhere(0, INT64_MAX);
+  tokens.Record({.model = {"openai", "x"}, .usage = {.input = 10, .output = 5}});
+  ASSERT_TRUE(tokens.BudgetExhausted());
+  EXPECT_NE(tokens.BudgetExhausted()->find("9223372036854775807 so far"), std::string::npos);
+  EXPECT_EQ(tokens.Summary()["budget"]["spent_elsewhere_tokens"], INT64_MAX);
 }
 
 }  // namespace

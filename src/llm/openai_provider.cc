@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_text.h"
+#include "llm/token_usage.h"
 
 namespace adaexplore {
 namespace {
@@ -108,14 +109,16 @@ ParsedReply OpenAiProvider::Parse(const HttpResponse& response) const {
     reply.served_model = parsed["model"].get<std::string>();
   }
   const json usage = parsed.value("usage", json::object());
-  reply.usage.input = internal::IntField(usage, "prompt_tokens");
-  reply.usage.output = internal::IntField(usage, "completion_tokens");
+  reply.usage.input = TokenCountField(usage, "prompt_tokens", reply.warnings);
+  reply.usage.output = TokenCountField(usage, "completion_tokens", reply.warnings);
   if (usage.is_object()) {
-    reply.usage.cached_input =
-        internal::IntField(usage.value("prompt_tokens_details", json::object()), "cached_tokens");
-    reply.usage.reasoning = internal::IntField(
-        usage.value("completion_tokens_details", json::object()), "reasoning_tokens");
+    reply.usage.cached_input = TokenCountField(usage.value("prompt_tokens_details", json::object()),
+                                               "cached_tokens", reply.warnings);
+    reply.usage.reasoning =
+        TokenCountField(usage.value("completion_tokens_details", json::object()),
+                        "reasoning_tokens", reply.warnings);
   }
+  ClampTokenUsage(reply.usage, reply.warnings);
   return reply;
 }
 

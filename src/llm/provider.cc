@@ -166,13 +166,6 @@ Status CheckReasoningEffort(const std::string& effort) {
   return Status::Ok();
 }
 
-int64_t IntField(const nlohmann::json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_number_integer()) {
-    return 0;
-  }
-  return object[key].get<int64_t>();
-}
-
 bool IsJsonContentType(std::string_view content_type) {
   return content_type.find("json") != std::string_view::npos;
 }

@@ -104,8 +104,6 @@ LlmError ClassifyHttpError(const ProviderSettings& settings, const HttpResponse&
 bool IsJsonContentType(std::string_view content_type);
 // An error unless `effort` is empty, minimal, low, medium or high.
 Status CheckReasoningEffort(const std::string& effort);
-// object[key] as an integer, 0 when absent or not an integer (usage fields vary by server).
-int64_t IntField(const nlohmann::json& object, const char* key);
 }  // namespace internal
 
 }  // namespace adaexplore

@@ -6,6 +6,7 @@
 
 #include "llm/anthropic_provider.h"
 #include "llm/openai_provider.h"
+#include "llm/token_usage.h"
 
 namespace adaexplore {
 namespace {
@@ -248,6 +249,46 @@ TEST(AnthropicProviderTest, ParsesTextBlocksAndCacheUsage) {
        .body = R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"});
   EXPECT_EQ(overloaded.kind, LlmErrorKind::kTransient);
   EXPECT_NE(overloaded.message.find("overloaded_error: Overloaded"), std::string::npos);
+}
+
+TEST(OpenAiProviderTest, AbsurdTokenCountsAreClampedWithAWarning) {
+  OpenAiProvider provider(Settings("openai"));
+  json body = {{"choices", {{{"message", {{"content", "hi"}}}}}},
+               {"usage",
+                {{"prompt_tokens", INT64_MAX},
+                 {"completion_tokens", -5},
+                 {"prompt_tokens_details", {{"cached_tokens", 12.5}}},
+                 {"completion_tokens_details", {{"reasoning_tokens", "many"}}}}}};
+  ParsedReply parsed =
+      provider.Parse({.status = 200, .content_type = "application/json", .body = body.dump()});
+  ASSERT_TRUE(std::holds_alternative<ChatReply>(parsed));
+  const ChatReply& reply = std::get<ChatReply>(parsed);
+  EXPECT_EQ(reply.text, "hi");  // The reply itself is still used.
+  EXPECT_EQ(reply.usage.input, kMaxTokensPerCall);
+  EXPECT_EQ(reply.usage.output, 0);
+  EXPECT_EQ(reply.usage.cached_input, 0);
+  EXPECT_EQ(reply.usage.reasoning, 0);
+  ASSERT_EQ(reply.warnings.size(), 4u);
+  EXPECT_NE(reply.warnings[0].find("prompt_tokens = 9223372036854775807"), std::string::npos);
+  EXPECT_NE(reply.warnings[1].find("completion_tokens = -5 is negative"), std::string::npos);
+}
+
+TEST(AnthropicProviderTest, SummedInputPartsStayWithinTheCeiling) {
+  AnthropicProvider provider(Settings("anthropic"));
+  json body = {{"content", {{{"type", "text"}, {"text", "hi"}}}},
+               {"usage",
+                {{"input_tokens", UINT64_MAX},
+                 {"output_tokens", 7},
+                 {"cache_read_input_tokens", INT64_MAX},
+                 {"cache_creation_input_tokens", INT64_MAX}}}};
+  ParsedReply parsed =
+      provider.Parse({.status = 200, .content_type = "application/json", .body = body.dump()});
+  ASSERT_TRUE(std::holds_alternative<ChatReply>(parsed));
+  const ChatReply& reply = std::get<ChatReply>(parsed);
+  EXPECT_EQ(reply.usage.input, kMaxTokensPerCall);
+  EXPECT_EQ(reply.usage.cached_input, kMaxTokensPerCall);
+  EXPECT_EQ(reply.usage.output, 7);
+  EXPECT_FALSE(reply.warnings.empty());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "core/hash.h"
 #include "core/json_text.h"
+#include "llm/token_usage.h"
 
 namespace adaexplore {
 namespace {
@@ -84,11 +85,13 @@ Result<ChatReply> ReplyFromJson(const json& value) {
     reply.text = value["text"].get<std::string>();
     reply.finish_reason = value.value("finish_reason", "");
     reply.served_model = value.value("served_model", "");
+    // Written by any earlier build, or by hand: its counts are checked as a live reply's are.
     json usage = value.value("usage", json::object());
-    reply.usage.input = usage.value("input", int64_t{0});
-    reply.usage.output = usage.value("output", int64_t{0});
-    reply.usage.cached_input = usage.value("cached_input", int64_t{0});
-    reply.usage.reasoning = usage.value("reasoning", int64_t{0});
+    reply.usage.input = TokenCountField(usage, "input", reply.warnings);
+    reply.usage.output = TokenCountField(usage, "output", reply.warnings);
+    reply.usage.cached_input = TokenCountField(usage, "cached_input", reply.warnings);
+    reply.usage.reasoning = TokenCountField(usage, "reasoning", reply.warnings);
+    ClampTokenUsage(reply.usage, reply.warnings);
     return reply;
   } catch (const json::exception& e) {
     return ParseError(std::string("a reply field has the wrong type: ") + e.what());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/json_text.h"
+#include "core/saturating.h"
 #include "eval/verdict.h"
 
 namespace adaexplore {
@@ -15,6 +16,12 @@ namespace adaexplore {
 extern const char kReportHtml[];
 
 namespace {
+
+// A stored call's token count; 0 for anything but an integer (the database may be damaged).
+int64_t UsageCount(const nlohmann::json& usage, const char* key) {
+  const auto it = usage.find(key);
+  return it != usage.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+}
 
 constexpr size_t kMaxKernelChars = 200000;
 constexpr std::string_view kPlaceholder = "/*ADAEXPLORE_DATA*/";
@@ -108,7 +115,8 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
             usd += *call.cost_usd;
           }
           priced = priced && call.cost_usd.has_value();
-          tokens += call.usage.value("input", int64_t{0}) + call.usage.value("output", int64_t{0});
+          tokens = SaturatingAdd(tokens, UsageCount(call.usage, "input"));
+          tokens = SaturatingAdd(tokens, UsageCount(call.usage, "output"));
         }
         all_priced = all_priced && (priced || step.calls.empty());
         spend.push_back({step.created_at, {usd, tokens}});

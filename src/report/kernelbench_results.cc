@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <string>
+
+#include "task/task_file_name.h"
 
 namespace adaexplore {
 namespace {
@@ -45,6 +48,17 @@ std::string KernelBenchProblemKey(const std::string& task) {
   // "007_x" is problem 7; as text, so a number of any length cannot overflow.
   const size_t first = task.find_first_not_of('0');
   return first >= digits ? "0" : task.substr(first, digits - first);
+}
+
+std::string KernelBenchKernelFile(const std::string& task, int level) {
+  const std::string key = KernelBenchProblemKey(task);
+  const bool numbered = key != task || std::all_of(key.begin(), key.end(), [](char c) {
+                          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                        });
+  if (numbered && key.size() <= kMaxStemBytes) {
+    return fmt::format("level_{}_problem_{}_sample_0_kernel.py", level, key);
+  }
+  return TaskFileStem(task) + "_kernel.py";
 }
 
 std::optional<nlohmann::json> KernelBenchSample(const EvalResult& result, int sample_id) {

@@ -33,6 +33,12 @@ namespace adaexplore {
 // The problem key of a task: "40" for "40_Gemm_Scale.py"'s stem "40_Gemm_Scale".
 std::string KernelBenchProblemKey(const std::string& task);
 
+// The file `export` writes a task's kernel to: KernelBench's own name for a numbered problem
+// ("level_1_problem_40_sample_0_kernel.py", the problem as KernelBenchProblemKey gives it, so the
+// file and eval_results.json's key always agree), else "<name>_kernel.py" with the name made
+// safe (task/task_file_name.h): the name may come from a database anyone could have edited.
+std::string KernelBenchKernelFile(const std::string& task, int level);
+
 // One sample's entry; nullopt for a verdict that is not the kernel's.
 std::optional<nlohmann::json> KernelBenchSample(const EvalResult& result, int sample_id);
 

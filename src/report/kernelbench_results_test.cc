@@ -27,6 +27,26 @@ TEST(KernelBenchResultsTest, ProblemKeysAreTheLeadingNumber) {
   EXPECT_EQ(KernelBenchProblemKey("3d_conv"), "3d_conv");  // Not a number then an underscore.
 }
 
+TEST(KernelBenchResultsTest, TheExportedFileAndTheResultKeyNameTheSameProblem) {
+  EXPECT_EQ(KernelBenchKernelFile("40_Gemm_Scale", 2), "level_2_problem_40_sample_0_kernel.py");
+  EXPECT_EQ(KernelBenchKernelFile("007_x", 1), "level_1_problem_7_sample_0_kernel.py");
+  EXPECT_EQ(KernelBenchKernelFile("12", 1), "level_1_problem_12_sample_0_kernel.py");
+  // std::atoi read these as problems 3 and 20240101 (overflowed); their key is their name.
+  EXPECT_EQ(KernelBenchKernelFile("3d_conv", 1), "3d_conv_kernel.py");
+  EXPECT_EQ(KernelBenchKernelFile("relu", 1), "relu_kernel.py");
+  EXPECT_EQ(KernelBenchKernelFile("20240101123045_x", 1),
+            "level_1_problem_20240101123045_sample_0_kernel.py");
+}
+
+TEST(KernelBenchResultsTest, AStoredNameThatIsAPathNamesAFileInsideTheFolder) {
+  for (const std::string name : {"../../x", "/tmp/x", "..", "9/../../x"}) {
+    const std::string file = KernelBenchKernelFile(name, 1);
+    EXPECT_EQ(file.find('/'), std::string::npos) << name;
+    EXPECT_NE(file.front(), '.') << name;
+    EXPECT_TRUE(file.ends_with("_kernel.py")) << name;
+  }
+}
+
 TEST(KernelBenchResultsTest, ACorrectSampleHasKernelBenchsFieldsAndRounding) {
   const nlohmann::json entry = *KernelBenchSample(Correct("40_Gemm"), 0);
   EXPECT_EQ(entry["sample_id"], 0);

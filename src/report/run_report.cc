@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/hash.h"
+#include "store/stored_json.h"
 
 namespace adaexplore {
 namespace {
@@ -41,6 +42,16 @@ nlohmann::json MetricsJson(const SuiteMetrics& m) {
 std::optional<double> Number(const nlohmann::json& j, const char* key) {
   const nlohmann::json value = j.value(key, nlohmann::json());
   return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
+}
+
+// object[key] when it is a string, else `fallback`: what a report shows of a stored setting it
+// only prints (a damaged one prints as unknown rather than stopping the report).
+std::string TextOr(const nlohmann::json& object, const char* key, const std::string& fallback) {
+  if (!object.is_object()) {
+    return fallback;
+  }
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
 std::string Ms(const std::optional<double>& ms) { return ms ? fmt::format("{:.4g}", *ms) : "-"; }
@@ -145,7 +156,7 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
   std::map<std::pair<std::string, std::string>, nlohmann::json> baseline_of;
   for (const nlohmann::json& b : baselines) {
     if (b.is_object()) {
-      baseline_of[{b.value("task_sha256", ""), b.value("profile", "")}] = b;
+      baseline_of[{TextOr(b, "task_sha256", ""), TextOr(b, "profile", "")}] = b;
     }
   }
   std::vector<RunReport> reports;
@@ -154,12 +165,16 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
       continue;
     }
     RunReport report{.run = info};
+    std::string profile;
+    RETURN_IF_ERROR(ReadStoredJson(RunsRow(info.id), "options", [&] {
+      profile = info.options.value("profile", "strict");
+      return Status::Ok();
+    }));
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(info.id));
     for (const TaskInfo& task : tasks) {
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
       report.tasks.push_back(OutcomeOf(task.name, steps));
-      auto found =
-          baseline_of.find({Sha256Hex(task.source), info.options.value("profile", "strict")});
+      auto found = baseline_of.find({Sha256Hex(task.source), profile});
       if (found != baseline_of.end()) {
         report.tasks.back().eager_ms = Number(found->second, "eager_ms");
         report.tasks.back().compiled_ms = Number(found->second, "compiled_ms");
@@ -178,19 +193,18 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
 
 std::string EnvironmentLine(const RunInfo& run) {
   const nlohmann::json env = run.options.value("environment", nlohmann::json::object());
-  const std::string profile = run.options.value("profile", std::string("strict"));
+  const std::string profile = TextOr(run.options, "profile", "strict");
   if (!env.is_object() || env.empty()) {
     return fmt::format("device not recorded (a run from an earlier version), profile {}", profile);
   }
-  return fmt::format("{}, torch {}, triton {}, Python {}, profile {}",
-                     env.value("device", std::string("?")), env.value("torch", std::string("?")),
-                     env.value("triton", std::string("?")), env.value("python", std::string("?")),
-                     env.value("profile", profile));
+  return fmt::format("{}, torch {}, triton {}, Python {}, profile {}", TextOr(env, "device", "?"),
+                     TextOr(env, "torch", "?"), TextOr(env, "triton", "?"),
+                     TextOr(env, "python", "?"), TextOr(env, "profile", profile));
 }
 
 bool CpuRun(const RunInfo& run) {
   const nlohmann::json env = run.options.value("environment", nlohmann::json::object());
-  return env.is_object() && env.value("device_kind", std::string()) == "cpu";
+  return TextOr(env, "device_kind", "") == "cpu";
 }
 
 nlohmann::json ReportJson(const std::vector<RunReport>& reports) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "eval/settings.h"
+#include "store/stored_json.h"
 
 namespace adaexplore {
 namespace {
@@ -83,9 +84,12 @@ RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile) {
 
 Result<RunSpec> RunSpecOf(const RunInfo& run) {
   RunSpec spec;
-  if (Status s = ReadSpec(run, spec); !s.ok()) {
-    return s.WithContext(fmt::format("run {}'s stored settings", run.id));
-  }
+  // ReadOption turns a mistyped option into an error itself; the catch is for the reads that
+  // take a default (expand_ratio of an older run).
+  const std::string row = RunsRow(run.id);
+  RETURN_IF_ERROR(ReadStoredJson(row, "options", [&] {
+    return ReadSpec(run, spec).WithContext(fmt::format("run database: {}: column 'options'", row));
+  }));
   return spec;
 }
 

@@ -8,6 +8,7 @@
 #include "core/hash.h"
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
+#include "store/stored_json.h"
 #include "task/task_file.h"
 #include "task/task_prompt.h"
 
@@ -183,43 +184,51 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
 Status SearchRunner::Resume(Task& task) {
   ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db_.Steps(run_id_, task.source.name));
   for (const StepRecord& step : steps) {
-    const std::optional<StepVerdict> verdict = StepVerdict::Parse(step.verdict);
-    if (!verdict) {
-      return InvalidArgument(fmt::format("run {} task {}: node {} has an unknown verdict '{}'",
-                                         run_id_, task.source.name, step.node, step.verdict));
-    }
-    const NodeOutcome outcome{.has_kernel = verdict->has_kernel(),
-                              .compiled = step.compiled,
-                              .correct = step.correct,
-                              .correct_untimed = verdict->is(Verdict::kTimeout) &&
-                                                 step.result.is_object() &&
-                                                 step.result.value("passed_trials", false),
-                              .speedup = step.speedup.value_or(0)};
-    const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
-    if (id != step.node) {
-      return InternalError(fmt::format("run {} task {}: node {} is stored as {}", run_id_,
-                                       task.source.name, id, step.node));
-    }
-    task.kernels.push_back(step.kernel);
-    task.records.push_back(
-        !verdict->has_kernel()
-            ? KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason}
-            : RecordOf(id, step.kernel, EvalResultFromJson(step.result)));
-    task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
-    ++task.verdicts[step.verdict];
-    ++task.steps_done;
-    if (step.result.contains("failed_edits")) {
-      const nlohmann::json& failed = step.result["failed_edits"];
-      task.failed_edits[failed.value("parent", 0)] = failed.value("feedback", "");
-    } else if (step.move == MoveKindName(MoveKind::kSmall) && verdict->has_kernel()) {
-      task.failed_edits.erase(step.parent);  // Edits to the parent applied.
-    }
-    if (verdict->is(Verdict::kTaskError)) {
-      task.broken = true;  // As when it was recorded: nothing more can be judged against it.
-    }
+    // The stored result is read field by field: a field of the wrong type is an error naming
+    // the row, not an exception.
+    RETURN_IF_ERROR(ReadStoredJson(NodesRow(run_id_, task.source.name, step.node), "result",
+                                   [&] { return ResumeStep(task, step); }));
   }
   if (!steps.empty()) {
     options_.logger->info("{}: resumed after {} steps", task.source.name, steps.size());
+  }
+  return Status::Ok();
+}
+
+Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
+  const std::optional<StepVerdict> verdict = StepVerdict::Parse(step.verdict);
+  if (!verdict) {
+    return InvalidArgument(fmt::format("run {} task {}: node {} has an unknown verdict '{}'",
+                                       run_id_, task.source.name, step.node, step.verdict));
+  }
+  const NodeOutcome outcome{.has_kernel = verdict->has_kernel(),
+                            .compiled = step.compiled,
+                            .correct = step.correct,
+                            .correct_untimed = verdict->is(Verdict::kTimeout) &&
+                                               step.result.is_object() &&
+                                               step.result.value("passed_trials", false),
+                            .speedup = step.speedup.value_or(0)};
+  const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
+  if (id != step.node) {
+    return InternalError(fmt::format("run {} task {}: node {} is stored as {}", run_id_,
+                                     task.source.name, id, step.node));
+  }
+  task.kernels.push_back(step.kernel);
+  task.records.push_back(
+      !verdict->has_kernel()
+          ? KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason}
+          : RecordOf(id, step.kernel, EvalResultFromJson(step.result)));
+  task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
+  ++task.verdicts[step.verdict];
+  ++task.steps_done;
+  if (step.result.contains("failed_edits")) {
+    const nlohmann::json& failed = step.result["failed_edits"];
+    task.failed_edits[failed.value("parent", 0)] = failed.value("feedback", "");
+  } else if (step.move == MoveKindName(MoveKind::kSmall) && verdict->has_kernel()) {
+    task.failed_edits.erase(step.parent);  // Edits to the parent applied.
+  }
+  if (verdict->is(Verdict::kTaskError)) {
+    task.broken = true;  // As when it was recorded: nothing more can be judged against it.
   }
   return Status::Ok();
 }
@@ -325,6 +334,12 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
                   {"reasoning", completion.reply->usage.reasoning}};
   } else {
     call.error = completion.error->message;
+  }
+  if (completion.reply || completion.attempts > 0) {
+    // Paid for (or at least sent): on record before anything else happens to this step, so that
+    // a kill before the step is recorded loses none of it and a resume counts it.
+    ASSIGN_OR_RETURN(call.cost_id,
+                     db_.RecordCallCost(run_id_, task.source.name, task.tree.size(), call));
   }
   step.calls.push_back(call);
   if (completion.error) {

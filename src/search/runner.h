@@ -125,6 +125,7 @@ class SearchRunner {
   uint64_t SubmitLlm(Task& task, LlmRole role, std::vector<ChatMessage> messages);
   PromptInputs Inputs(const Task& task, const std::vector<int>& nodes) const;
   Status Resume(Task& task);
+  Status ResumeStep(Task& task, const StepRecord& step);
   TaskSummary Summarise(const Task& task) const;
 
   RunnerOptions options_;

@@ -6,9 +6,12 @@
 
 #include "core/hash.h"
 #include "core/json_text.h"
+#include "core/saturating.h"
 #include "llm/provider.h"
+#include "store/stored_json.h"
 #include "sys/fs.h"
 #include "task/task_file.h"
+#include "task/task_file_name.h"
 
 namespace adaexplore {
 namespace {
@@ -88,13 +91,16 @@ Result<RunOutcome> SearchSession::Resume(int64_t run_id, LlmClient& llm,
   ASSIGN_OR_RETURN(std::vector<TaskInfo> stored, db_.Tasks(run->id));
   std::vector<SourceFile> tasks;
   for (const TaskInfo& t : stored) {
-    tasks.push_back(TaskFromStored(t.name, t.source, t.file));
+    RETURN_IF_ERROR(ReadStoredJson(TaskFilesRow(run->id, t.name), "file", [&] {
+      tasks.push_back(TaskFromStored(t.name, t.source, t.file));
+      return Status::Ok();
+    }));
   }
   // The budget covers the whole run: its earlier sessions have spent some of it already.
   ASSIGN_OR_RETURN(const nlohmann::json before, db_.CallTotals(run->id));
-  llm.ledger().AddSpentElsewhere(
-      before.value("cost_usd", 0.0),
-      before.value("input_tokens", int64_t{0}) + before.value("output_tokens", int64_t{0}));
+  llm.ledger().AddSpentElsewhere(before.value("cost_usd", 0.0),
+                                 SaturatingAdd(before.value("input_tokens", int64_t{0}),
+                                               before.value("output_tokens", int64_t{0})));
   RETURN_IF_ERROR(db_.SetRunStatus(run->id, WorkStatus::kRunning));
   return Execute(*run, spec, tasks, ready, llm, observer);
 }
@@ -166,7 +172,8 @@ Status WriteRunOutput(const RunOutcome& outcome, const nlohmann::json& summary,
   RETURN_IF_ERROR(MakeDirectories(out_dir));
   for (const TaskSummary& s : outcome.tasks) {
     if (!s.best_kernel.empty()) {
-      RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + s.task + ".py", s.best_kernel));
+      // The name may come from a database anyone could have edited: never a path.
+      RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + TaskFileStem(s.task) + ".py", s.best_kernel));
     }
   }
   return WriteFileAtomic(out_dir + "/summary.json", JsonText(summary, 2) + "\n");

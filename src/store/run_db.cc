@@ -5,6 +5,8 @@
 #include <ctime>
 
 #include "core/json_text.h"
+#include "core/saturating.h"
+#include "store/stored_json.h"
 
 namespace adaexplore {
 namespace {
@@ -30,6 +32,10 @@ CREATE TABLE IF NOT EXISTS llm_calls (
   role TEXT NOT NULL, messages TEXT NOT NULL, reply TEXT NOT NULL, error TEXT NOT NULL,
   usage TEXT NOT NULL, cost_usd REAL, latency_s REAL NOT NULL, attempts INTEGER NOT NULL,
   source TEXT NOT NULL, PRIMARY KEY (run_id, task, node, seq));
+CREATE TABLE IF NOT EXISTS llm_call_costs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, run_id INTEGER NOT NULL, task TEXT NOT NULL,
+  node INTEGER NOT NULL, role TEXT NOT NULL, source TEXT NOT NULL, error TEXT NOT NULL,
+  usage TEXT NOT NULL, cost_usd REAL, recorded_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS baselines (
   key TEXT PRIMARY KEY, task TEXT NOT NULL, task_sha256 TEXT NOT NULL, profile TEXT NOT NULL,
   result TEXT NOT NULL, recorded_at INTEGER NOT NULL);
@@ -37,12 +43,57 @@ CREATE TABLE IF NOT EXISTS baselines (
 
 std::string Dump(const nlohmann::json& value) { return JsonText(value); }
 
-nlohmann::json Load(const std::string& text) {
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return value.is_discarded() ? nlohmann::json() : value;
+// What a JSON column must hold; anything else is a database this build cannot read.
+enum class JsonKind { kObject, kArray, kObjectOrNull };
+
+// Column `column` of the current row of `select`, parsed and checked against `kind`; an error
+// naming `row` and `name` when it is not valid JSON or not of that kind.
+Result<nlohmann::json> JsonColumn(const Statement& select, int column, std::string_view name,
+                                  JsonKind kind, const std::string& row) {
+  if (kind == JsonKind::kObjectOrNull && select.ColumnIsNull(column)) {
+    return nlohmann::json();  // A LEFT JOIN that found no row.
+  }
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(select.ColumnText(column));
+  } catch (const nlohmann::json::parse_error& e) {
+    return ParseError(
+        fmt::format("run database: {}: column '{}' is not valid JSON: {}", row, name, e.what()));
+  }
+  const bool fits = kind == JsonKind::kArray
+                        ? value.is_array()
+                        : value.is_object() || (kind == JsonKind::kObjectOrNull && value.is_null());
+  if (!fits) {
+    return StoredJsonError(row, name,
+                           fmt::format("holds a JSON {} where {} belongs", value.type_name(),
+                                       kind == JsonKind::kArray ? "an array" : "an object"));
+  }
+  return value;
+}
+
+// SQL for the total of the usage count at `path` over the calls a query selects, 0 where the
+// usage is not valid JSON or the count is not an integer (a damaged row must not stop a report;
+// reading its step says what is wrong with it).
+std::string UsageSum(std::string_view path) {
+  return fmt::format(
+      "total(CASE WHEN json_valid(usage) THEN (CASE WHEN json_type(usage, '{0}') = 'integer' "
+      "THEN json_extract(usage, '{0}') ELSE 0 END) ELSE 0 END)",
+      path);
 }
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+// Runs an INSERT ... RETURNING id into `table` to its end and gives the id.
+Result<int64_t> InsertedId(Statement& insert, std::string_view table) {
+  ASSIGN_OR_RETURN(bool row, insert.Step());
+  if (!row) {
+    return InternalError(fmt::format("INSERT INTO {} returned no id", table));
+  }
+  const int64_t id = insert.ColumnInt(0);
+  ASSIGN_OR_RETURN(bool more, insert.Step());  // Finishes the statement.
+  (void)more;
+  return id;
+}
 
 // A status column: a name this build does not know is a database from another version.
 Result<WorkStatus> StatusColumn(Statement& select, int column) {
@@ -59,11 +110,14 @@ Result<std::optional<RunInfo>> ReadRun(Statement& select) {
     return std::optional<RunInfo>();
   }
   ASSIGN_OR_RETURN(WorkStatus status, StatusColumn(select, 3));
-  return std::optional<RunInfo>(RunInfo{.id = select.ColumnInt(0),
+  const int64_t id = select.ColumnInt(0);
+  ASSIGN_OR_RETURN(nlohmann::json options,
+                   JsonColumn(select, 4, "options", JsonKind::kObject, RunsRow(id)));
+  return std::optional<RunInfo>(RunInfo{.id = id,
                                         .method = select.ColumnText(1),
                                         .model = select.ColumnText(2),
                                         .status = status,
-                                        .options = Load(select.ColumnText(4)),
+                                        .options = std::move(options),
                                         .created_at = select.ColumnInt(5)});
 }
 
@@ -93,14 +147,7 @@ Result<int64_t> RunDb::CreateRun(const RunInfo& run) {
       .Bind(3, WorkStatusName(run.status))
       .Bind(4, Dump(run.options));
   insert.Bind(5, run.created_at != 0 ? run.created_at : Now());
-  ASSIGN_OR_RETURN(bool row, insert.Step());
-  if (!row) {
-    return InternalError("INSERT INTO runs returned no id");
-  }
-  const int64_t id = insert.ColumnInt(0);
-  ASSIGN_OR_RETURN(bool more, insert.Step());  // Finishes the statement.
-  (void)more;
-  return id;
+  return InsertedId(insert, "runs");
 }
 
 Result<std::optional<RunInfo>> RunDb::FindRun(int64_t id) {
@@ -193,11 +240,14 @@ Result<std::vector<TaskInfo>> RunDb::Tasks(int64_t run) {
       return tasks;
     }
     ASSIGN_OR_RETURN(WorkStatus status, StatusColumn(select, 3));
-    tasks.push_back({.name = select.ColumnText(0),
+    std::string name = select.ColumnText(0);
+    ASSIGN_OR_RETURN(nlohmann::json file, JsonColumn(select, 4, "file", JsonKind::kObjectOrNull,
+                                                     TaskFilesRow(run, name)));
+    tasks.push_back({.name = std::move(name),
                      .source = select.ColumnText(1),
                      .steps = static_cast<int>(select.ColumnInt(2)),
                      .status = status,
-                     .file = Load(select.ColumnText(4))});
+                     .file = std::move(file)});
   }
 }
 
@@ -238,29 +288,54 @@ Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord&
       insert.Bind(11, call.latency_s).Bind(12, static_cast<int64_t>(call.attempts));
       insert.Bind(13, call.source);
       RETURN_IF_ERROR(insert.Run());
+      if (call.cost_id) {  // Its cost is counted with the call from now on.
+        ASSIGN_OR_RETURN(Statement settle,
+                         db_.Prepare("DELETE FROM llm_call_costs WHERE id = ? AND run_id = ?"));
+        RETURN_IF_ERROR(settle.Bind(1, *call.cost_id).Bind(2, run).Run());
+      }
     }
     return Status::Ok();
   });
 }
 
+Result<int64_t> RunDb::RecordCallCost(int64_t run, const std::string& task, int node,
+                                      const CallRecord& call) {
+  ASSIGN_OR_RETURN(Statement insert,
+                   db_.Prepare("INSERT INTO llm_call_costs (run_id, task, node, role, source, "
+                               "error, usage, cost_usd, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                               "?, ?) RETURNING id"));
+  insert.Bind(1, run).Bind(2, task).Bind(3, static_cast<int64_t>(node)).Bind(4, call.role);
+  insert.Bind(5, call.source).Bind(6, call.error).Bind(7, Dump(call.usage));
+  if (call.cost_usd) {
+    insert.Bind(8, *call.cost_usd);
+  }
+  insert.Bind(9, Now());
+  return InsertedId(insert, "llm_call_costs");
+}
+
 Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
+  // total() rather than sum(): SQLite's sum() of integers fails with "integer overflow", which
+  // one absurd count stored by an earlier build would make of every report and resume.
   ASSIGN_OR_RETURN(
       Statement select,
-      db_.Prepare("SELECT count(*), coalesce(sum(json_extract(usage, '$.input')), 0), "
-                  "coalesce(sum(json_extract(usage, '$.output')), 0), "
-                  "coalesce(sum(json_extract(usage, '$.cached_input')), 0), "
-                  "coalesce(sum(cost_usd), 0), "
-                  "sum(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 "
-                  "ELSE 0 END) FROM llm_calls WHERE run_id = ?"));
+      db_.Prepare(fmt::format(
+          "WITH calls AS (SELECT usage, cost_usd, source, error FROM llm_calls WHERE run_id = ?1 "
+          "UNION ALL SELECT usage, cost_usd, source, error FROM llm_call_costs WHERE run_id = "
+          "?1) SELECT count(*), {}, {}, {}, total(cost_usd), "
+          "total(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 ELSE 0 "
+          "END) FROM calls",
+          UsageSum("$.input"), UsageSum("$.output"), UsageSum("$.cached_input"))));
   select.Bind(1, run);
   ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) {
     return InternalError("an aggregate query returned no row");
   }
-  return nlohmann::json{
-      {"calls", select.ColumnInt(0)},         {"input_tokens", select.ColumnInt(1)},
-      {"output_tokens", select.ColumnInt(2)}, {"cached_input_tokens", select.ColumnInt(3)},
-      {"cost_usd", select.ColumnDouble(4)},   {"unpriced_calls", select.ColumnInt(5)}};
+  return nlohmann::json{{"calls", select.ColumnInt(0)},
+                        {"input_tokens", SaturatingInt(select.ColumnDouble(1))},
+                        {"output_tokens", SaturatingInt(select.ColumnDouble(2))},
+                        {"cached_input_tokens", SaturatingInt(select.ColumnDouble(3))},
+                        {"cost_usd", select.ColumnDouble(4)},
+                        {"unpriced_calls", SaturatingInt(select.ColumnDouble(5))}};
 }
 
 Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& task) {
@@ -276,6 +351,11 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
     if (!row) {
       break;
     }
+    const std::string row_name = NodesRow(run, task, select.ColumnInt(0));
+    ASSIGN_OR_RETURN(nlohmann::json result,
+                     JsonColumn(select, 10, "result", JsonKind::kObject, row_name));
+    ASSIGN_OR_RETURN(const nlohmann::json context,
+                     JsonColumn(select, 3, "context", JsonKind::kArray, row_name));
     StepRecord step{.node = static_cast<int>(select.ColumnInt(0)),
                     .parent = static_cast<int>(select.ColumnInt(1)),
                     .move = select.ColumnText(2),
@@ -284,14 +364,11 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
                     .reason = select.ColumnText(6),
                     .compiled = select.ColumnInt(7) != 0,
                     .correct = select.ColumnInt(8) != 0,
-                    .result = Load(select.ColumnText(10)),
+                    .result = std::move(result),
                     .created_at = select.ColumnInt(11)};
-    const nlohmann::json context = Load(select.ColumnText(3));
-    if (context.is_array()) {
-      for (const auto& id : context) {
-        if (id.is_number_integer()) {
-          step.context.push_back(id.get<int>());
-        }
+    for (const auto& id : context) {
+      if (id.is_number_integer()) {
+        step.context.push_back(id.get<int>());
       }
     }
     if (!select.ColumnIsNull(9)) {
@@ -301,8 +378,8 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
   }
   ASSIGN_OR_RETURN(Statement calls,
                    db_.Prepare("SELECT node, role, messages, reply, error, usage, cost_usd, "
-                               "latency_s, attempts, source FROM llm_calls WHERE run_id = ? AND "
-                               "task = ? ORDER BY node, seq"));
+                               "latency_s, attempts, source, seq FROM llm_calls WHERE run_id = ? "
+                               "AND task = ? ORDER BY node, seq"));
   calls.Bind(1, run).Bind(2, task);
   size_t at = 0;
   while (true) {
@@ -317,11 +394,16 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
     if (at == steps.size() || steps[at].node != node) {
       continue;  // Cannot happen: calls are written with their node.
     }
+    const std::string row_name = CallsRow(run, task, node, calls.ColumnInt(10));
+    ASSIGN_OR_RETURN(nlohmann::json messages,
+                     JsonColumn(calls, 2, "messages", JsonKind::kArray, row_name));
+    ASSIGN_OR_RETURN(nlohmann::json usage,
+                     JsonColumn(calls, 5, "usage", JsonKind::kObject, row_name));
     CallRecord call{.role = calls.ColumnText(1),
-                    .messages = Load(calls.ColumnText(2)),
+                    .messages = std::move(messages),
                     .reply = calls.ColumnText(3),
                     .error = calls.ColumnText(4),
-                    .usage = Load(calls.ColumnText(5)),
+                    .usage = std::move(usage),
                     .latency_s = calls.ColumnDouble(7),
                     .attempts = static_cast<int>(calls.ColumnInt(8)),
                     .source = calls.ColumnText(9)};
@@ -346,8 +428,18 @@ Status RunDb::RecordBaseline(const nlohmann::json& baseline) {
 
 Result<std::vector<nlohmann::json>> RunDb::Baselines() {
   ASSIGN_OR_RETURN(Statement select,
-                   db_.Prepare("SELECT result FROM baselines ORDER BY recorded_at, rowid"));
-  return ReadAll(select, [](const Statement& row) { return Load(row.ColumnText(0)); });
+                   db_.Prepare("SELECT key, result FROM baselines ORDER BY recorded_at, rowid"));
+  std::vector<nlohmann::json> baselines;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) {
+      return baselines;
+    }
+    ASSIGN_OR_RETURN(nlohmann::json baseline,
+                     JsonColumn(select, 1, "result", JsonKind::kObject,
+                                fmt::format("baselines row (key '{}')", select.ColumnText(0))));
+    baselines.push_back(std::move(baseline));
+  }
 }
 
 }  // namespace adaexplore

@@ -8,8 +8,15 @@
 // Durability: a step is written in one transaction when it is complete: its node and its LLM
 // calls together. A run killed at any moment (kill -9 included) therefore holds every completed
 // step whole and nothing of the step in flight, which resume simply does again (its LLM calls
-// come back from the response cache when they had finished). WAL mode; one writer, any number of
-// readers (reports). Not thread-safe: owned by the run's poll loop.
+// come back from the response cache when they had finished). What the step in flight has
+// already paid for is not lost with it: each answered call's tokens and dollars are written to
+// llm_call_costs as soon as the reply arrives (RecordCallCost), and move to llm_calls in the
+// transaction that records the step. CallTotals sums both, so a killed run's spending counts
+// toward the budget of its resume. WAL mode; one writer, any number of readers (reports). Not
+// thread-safe: owned by the run's poll loop.
+//
+// Reading: every stored JSON value is checked as it is read (store/stored_json.h); a bad one is
+// an error naming its table, row and column, never an exception.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -52,6 +59,9 @@ struct CallRecord {
   double latency_s = 0;
   int attempts = 0;
   std::string source;  // "live", "cache", "replay".
+  // Its row in llm_call_costs (RecordCallCost), removed when the step is recorded with the call.
+  // Not stored; unset for a call read back.
+  std::optional<int64_t> cost_id;
 };
 
 struct StepRecord {
@@ -94,9 +104,16 @@ class RunDb {
   // Writes a complete step (node and calls) in one transaction. Recording a node twice is an
   // error: a resumed run must continue after the last step, never redo one.
   Status RecordStep(int64_t run, const std::string& task, const StepRecord& step);
-  // Token and cost totals of a run's recorded LLM calls, over every session that worked on it:
+  // Writes the cost of one answered LLM call (its role, source, error, usage and cost_usd) for
+  // node `node` of `task` at once, before the step it belongs to is complete, so that a kill
+  // loses none of what was spent. Returns the row's id: set it as the call's cost_id, and
+  // RecordStep replaces the row with the call itself.
+  Result<int64_t> RecordCallCost(int64_t run, const std::string& task, int node,
+                                 const CallRecord& call);
+  // Token and cost totals of a run's LLM calls, over every session that worked on it: those of
+  // recorded steps and those whose step was never recorded (a kill, an interrupt):
   // {"calls", "input_tokens", "output_tokens", "cached_input_tokens", "cost_usd",
-  //  "unpriced_calls"}.
+  //  "unpriced_calls"}. Sums saturate; a count that is not an integer counts as 0.
   Result<nlohmann::json> CallTotals(int64_t run);
 
   // Baseline timings of tasks (eval/baseline.h's JSON, which holds key, task, task_sha256 and

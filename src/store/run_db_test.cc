@@ -1,13 +1,17 @@
 #include "store/run_db.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
+#include <stdexcept>
 #include <thread>
 
+#include "store/stored_json.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -198,6 +202,115 @@ TEST_F(RunDbTest, BaselinesOnePerKey) {
     }
   }
   EXPECT_EQ(k1, 2.0);
+}
+
+TEST_F(RunDbTest, AnAnsweredCallIsCountedBeforeItsStepAndOnlyOnce) {
+  RunDb db = *RunDb::Open(path_);
+  const int64_t run = *db.CreateRun({.method = "ps", .model = "openai:m"});
+  ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "s", .steps = 5}).ok());
+  StepRecord step = Step(1);
+  for (CallRecord& call : step.calls) {  // As the runner does when each reply arrives.
+    call.cost_id = *db.RecordCallCost(run, "t", 1, call);
+  }
+  nlohmann::json before_step = *db.CallTotals(run);
+  EXPECT_EQ(before_step["calls"], 2);
+  EXPECT_EQ(before_step["input_tokens"], 30);
+  EXPECT_NEAR(before_step["cost_usd"].get<double>(), 0.001, 1e-12);
+  ASSERT_TRUE(db.RecordStep(run, "t", step).ok());
+  EXPECT_EQ(*db.CallTotals(run), before_step);  // Moved to llm_calls, not counted twice.
+  // The next step's reply is in when the run is killed: its step is never recorded, its cost is.
+  const CallRecord lost = Step(2).calls[0];
+  ASSERT_TRUE(db.RecordCallCost(run, "t", 2, lost).ok());
+  RunDb reopened = *RunDb::Open(path_);
+  nlohmann::json after_kill = *reopened.CallTotals(run);
+  EXPECT_EQ(after_kill["calls"], 3);
+  EXPECT_EQ(after_kill["input_tokens"], 40);
+  EXPECT_NEAR(after_kill["cost_usd"].get<double>(), 0.002, 1e-12);
+  EXPECT_EQ(reopened.Steps(run, "t")->size(), 1u);
+}
+
+TEST_F(RunDbTest, TotalsOfAbsurdStoredCountsSaturateInsteadOfFailing) {
+  RunDb db = *RunDb::Open(path_);
+  const int64_t run = *db.CreateRun({.method = "ps", .model = "openai:m"});
+  ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "s", .steps = 5}).ok());
+  StepRecord step = Step(1);
+  step.calls[0].usage = {{"input", INT64_MAX}, {"output", INT64_MAX}};  // An earlier build's.
+  step.calls[1].usage = {{"input", INT64_MAX}, {"output", "many"}};
+  ASSERT_TRUE(db.RecordStep(run, "t", step).ok());
+  // SQLite's sum() failed here with "integer overflow"; total() saturates.
+  Result<nlohmann::json> totals = db.CallTotals(run);
+  ASSERT_TRUE(totals.ok()) << totals.status().ToString();
+  EXPECT_EQ((*totals)["input_tokens"], INT64_MAX);
+  EXPECT_EQ((*totals)["output_tokens"], INT64_MAX);
+  EXPECT_EQ((*totals)["calls"], 2);
+}
+
+// Opens the database behind RunDb's back and runs `sql` on it, as a damaged file would be.
+void Damage(const std::string& path, const std::string& sql) {
+  Db raw = *Db::Open(path);
+  ASSERT_TRUE(raw.Execute(sql).ok()) << sql;
+}
+
+std::string MessageOf(const Status& status) { return status.ok() ? "ok" : status.message(); }
+
+TEST_F(RunDbTest, ADamagedJsonValueIsAnErrorNamingTableRowAndColumn) {
+  int64_t run = 0;
+  {
+    RunDb db = *RunDb::Open(path_);
+    run = *db.CreateRun({.method = "ps", .model = "openai:m", .options = {{"steps", 5}}});
+    ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "s", .steps = 5}).ok());
+    ASSERT_TRUE(db.RecordStep(run, "t", Step(1)).ok());
+    ASSERT_TRUE(db.RecordStep(run, "t", Step(2, 1)).ok());
+    ASSERT_TRUE(db.Steps(run, "t").ok());
+  }
+  Damage(path_, "UPDATE nodes SET result = '{\"verdict\": ' WHERE node = 2");
+  RunDb db = *RunDb::Open(path_);
+  EXPECT_THAT(MessageOf(db.Steps(run, "t").status()),
+              ::testing::StartsWith(
+                  "run database: nodes row (run 1, task 't', node 2): column 'result' is not "
+                  "valid JSON: [json.exception.parse_error"));
+  Damage(path_, "UPDATE nodes SET result = '[]' WHERE node = 2");
+  EXPECT_EQ(MessageOf(db.Steps(run, "t").status()),
+            "run database: nodes row (run 1, task 't', node 2): column 'result': holds a JSON "
+            "array where an object belongs");
+  Damage(path_,
+         "UPDATE nodes SET result = '{}'; UPDATE llm_calls SET messages = '{' WHERE seq = 1");
+  EXPECT_THAT(MessageOf(db.Steps(run, "t").status()),
+              ::testing::StartsWith("run database: llm_calls row (run 1, task 't', node 1, call "
+                                    "1): column 'messages' is not valid JSON"));
+  Damage(path_, "UPDATE runs SET options = 'null'");
+  EXPECT_EQ(MessageOf(db.FindRun(run).status()),
+            "run database: runs row (run 1): column 'options': holds a JSON null where an "
+            "object belongs");
+  EXPECT_FALSE(db.Runs().ok());
+  EXPECT_FALSE(db.LatestRun().ok());
+  Damage(path_, "UPDATE task_files SET file = 'nope'");
+  EXPECT_THAT(MessageOf(db.Tasks(run).status()),
+              ::testing::StartsWith("run database: task_files row (run 1, task 't'): column "
+                                    "'file' is not valid JSON"));
+  Damage(path_, "DELETE FROM task_files");  // A run from before task files were kept.
+  ASSERT_TRUE(db.Tasks(run).ok());
+  EXPECT_TRUE((*db.Tasks(run))[0].file.is_null());
+  ASSERT_TRUE(db.RecordBaseline({{"key", "k"}, {"task", "t"}}).ok());
+  Damage(path_, "UPDATE baselines SET result = '7'");
+  EXPECT_EQ(MessageOf(db.Baselines().status()),
+            "run database: baselines row (key 'k'): column 'result': holds a JSON number where "
+            "an object belongs");
+}
+
+TEST(StoredJsonTest, ExceptionsOfAReaderBecomeAnErrorNamingTheRow) {
+  const nlohmann::json result = {{"edit_feedback", 7}};
+  Status status = ReadStoredJson(NodesRow(3, "relu", 4), "result", [&] {
+    (void)result.value("edit_feedback", "");
+    return Status::Ok();
+  });
+  EXPECT_THAT(MessageOf(status),
+              ::testing::StartsWith("run database: nodes row (run 3, task 'relu', node 4): column "
+                                    "'result': [json.exception.type_error.302]"));
+  EXPECT_EQ(MessageOf(ReadStoredJson(
+                "r", "c", []() -> Status { throw std::invalid_argument("unknown kind 'x'"); })),
+            "run database: r: column 'c': unknown kind 'x'");
+  EXPECT_TRUE(ReadStoredJson("r", "c", [] { return Status::Ok(); }).ok());
 }
 
 }  // namespace

@@ -140,9 +140,11 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_step(cli: Cli, scrip
     assert after[:len(before)] == before
     summary = json.loads(p.stdout)
     assert summary["tasks"][0]["steps"] == 7
-    # The run's cost covers both sessions; "cost" only this one.
+    # The run's cost covers both sessions, the calls of the step the kill cut short included
+    # (their costs were recorded as the replies came); "cost" only this session.
     with sqlite3.connect(db) as c:
-        (calls,) = c.execute("SELECT count(*) FROM llm_calls").fetchone()
+        (calls,) = c.execute("SELECT (SELECT count(*) FROM llm_calls) + "
+                             "(SELECT count(*) FROM llm_call_costs)").fetchone()
     assert summary["run_cost"]["calls"] == calls
     assert summary["cost"]["calls"] < calls
     # The killed process's workers went with it.
