@@ -216,3 +216,15 @@ def test_nothing_is_left_in_shared_memory_or_the_caches(attacked: dict[str, Any]
     assert not [n for n in leftovers if "adx-redteam" in n], leftovers
     caches = list(attacked["tmp"].glob("**/candidate-cache/*/triton/huge"))
     assert caches == []  # Scratch folders are gone, and an oversized cache with them.
+
+
+def test_every_result_says_each_protection_was_in_force_and_held(attacked: dict[str, Any]) -> None:
+    """As root, or as a user with no capability (then through a user namespace of its own)."""
+    for name, result in attacked["results"].items():
+        containment = result["details"]["containment"]
+        for protection in ("pid_namespace", "network_namespace", "mount_view", "no_capabilities",
+                           "no_new_privs", "landlock", "seccomp"):
+            assert containment[protection] is True, (name, protection, containment)
+        assert all(v.startswith("held") for v in containment["verified"].values()), containment
+        if os.geteuid() != 0:
+            assert containment["user_namespace"] is True, containment
