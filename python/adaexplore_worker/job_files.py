@@ -44,9 +44,8 @@ class JobFiles:
 
 
 def for_job(scratch: str, job: Job) -> JobFiles:
-    files = prepare(scratch, job.id, job.candidate.source, job.task.source,
-                    job.task.filename or "task.py", job.candidate.filename or "candidate.py")
-    return files
+    return prepare(scratch, job.id, job.candidate.source, job.task.source,
+                   job.task.filename or "task.py", job.candidate.filename or "candidate.py")
 
 
 def prepare(scratch: str, job_id: str, candidate: str, task: str, task_name: str = "task.py",

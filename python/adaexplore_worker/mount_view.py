@@ -141,8 +141,8 @@ def _remount_read_only(libc: ctypes.CDLL, target: str, flags: int) -> None:
     below = [p for p in _mount_points() if p == target or p.startswith(target.rstrip("/") + "/")]
     for point in sorted(set(below) | {target}):
         try:
-            kept = os.statvfs(point).f_flag & LOCKED_FLAGS if point != target else flags
-            _mount(libc, None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | (kept & LOCKED_FLAGS))
+            kept = (os.statvfs(point).f_flag if point != target else flags) & LOCKED_FLAGS
+            _mount(libc, None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
         except OSError:
             if point == target:
                 raise

@@ -149,12 +149,10 @@ def confine(box: Sandbox) -> None:
         box.record("no_capabilities", False, "capabilities remain after capset")
     box.record("no_new_privs", *_attempt(privileges.set_no_new_privs))
     writable = [*box.plan.writable, *_scratch_places(box)]
-    landlock = _attempt(lambda: box.facts.__setitem__("landlock_abi",
-                                                      privileges.restrict_writes(writable)))
-    box.record("landlock", *landlock)
-    seccomp = _attempt(lambda: box.facts.__setitem__("seccomp_refuses",
-                                                     len(syscall_filter.install())))
-    box.record("seccomp", *seccomp)
+    box.record("landlock", *_attempt(lambda: privileges.restrict_writes(writable), box.facts,
+                                     "landlock_abi"))
+    box.record("seccomp", *_attempt(lambda: len(syscall_filter.install()), box.facts,
+                                    "seccomp_refuses"))
 
 
 def _scratch_places(box: Sandbox) -> list[str]:
@@ -270,11 +268,15 @@ def _die_with_parent(expected_parent: int) -> None:
         os._exit(71)
 
 
-def _attempt(action: Any) -> tuple[bool, str]:
+def _attempt(action: Any, facts: dict[str, Any] | None = None,
+             key: str = "") -> tuple[bool, str]:
+    """Whether `action` ran, and why not; its value goes to facts[key] when one is given."""
     try:
-        action()
+        value = action()
     except (OSError, ImportError, RuntimeError, ValueError) as e:
         return False, f"{type(e).__name__}: {e}"
+    if facts is not None:
+        facts[key] = value
     return True, ""
 
 
