@@ -155,13 +155,14 @@ Result<std::string> ResolveSuite(const std::string& suite, const std::string& ke
     root = env != nullptr ? env : "";
   }
   if (root.empty()) {
-    root = DefaultSuiteDir(kKernelBenchSuite, ProjectRoot());
-    if (!fs::is_directory(root)) {
-      return InvalidArgument(
-          fmt::format("{} needs a KernelBench checkout: pass --kernelbench DIR or set "
-                      "KERNELBENCH_DIR (no {} either)",
-                      suite, root));
+    const Result<std::string> data = DefaultSuiteDir(kKernelBenchSuite);
+    if (!data.ok() || !fs::is_directory(*data)) {
+      return InvalidArgument(fmt::format(
+          "{} needs a KernelBench checkout: pass --kernelbench DIR, or set KERNELBENCH_DIR or "
+          "{} ({})",
+          suite, kDataDirVariable, data.ok() ? "no " + *data + " either" : "neither is set"));
     }
+    root = *data;
   }
   for (const fs::path& dir : {fs::path(root) / level, fs::path(root) / "KernelBench" / level}) {
     if (fs::is_directory(dir)) {
@@ -182,7 +183,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
                     "starts with)");
   bench->add_option("--kernelbench", f.kernelbench_dir,
                     "KernelBench checkout for kernelbench:levelN (default $KERNELBENCH_DIR, "
-                    "else ../shared/data/kernelbench)");
+                    "else $ADAEXPLORE_DATA/kernelbench)");
   bench->add_option("--limit", f.limit, "Only the first K tasks by problem number")
       ->check(CLI::PositiveNumber);
   bench

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "cli/run_setup.h"
 #include "task/problems.h"
 
 namespace adaexplore {
@@ -17,7 +16,7 @@ void AddProblemFlags(CLI::App* command, ProblemFlags& f) {
                       "Problems by number: 40, 1-10 or 1,4,9 (KernelBench: the number its file "
                       "name starts with; TritonBench-G: the reference release's 1-based ids)");
   command->add_option("--suite-dir", f.suite_dir,
-                      "The suite's folder (default ../shared/data/<suite> beside the project)");
+                      "The suite's folder (default $ADAEXPLORE_DATA/<suite>)");
 }
 
 Result<std::vector<std::string>> ProblemTaskFiles(const ProblemFlags& f) {
@@ -39,9 +38,11 @@ Result<std::vector<std::string>> ProblemTaskFiles(const ProblemFlags& f) {
     return InvalidArgument("--suite kernelbench needs --level: --level 2 --problem 1-10");
   }
   ASSIGN_OR_RETURN(std::vector<int> ids, ParseProblemIds(f.problems));
-  return ProblemFiles(suite,
-                      f.suite_dir.empty() ? DefaultSuiteDir(suite, ProjectRoot()) : f.suite_dir,
-                      ids, f.level);
+  std::string dir = f.suite_dir;
+  if (dir.empty()) {
+    ASSIGN_OR_RETURN(dir, DefaultSuiteDir(suite));
+  }
+  return ProblemFiles(suite, dir, ids, f.level);
 }
 
 }  // namespace adaexplore

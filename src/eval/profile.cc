@@ -155,7 +155,7 @@ void SetPrecision(EvalProfile& profile, Precision precision) {
 
 JobOptions EvalProfile::ToJobOptions(DeviceKind device, TaskKind kind) const {
   JobOptions options = job;
-  if (kind != TaskKind::kKernelBench) {
+  if (KindInfo(kind).check == TaskCheck::kOwnBenchmark) {
     options.reference_precision = ReferencePrecision::kTask;
     options.distributions = {"task"};
     options.integrity_distributions.clear();

@@ -246,7 +246,7 @@ Result<JobOptions> JobOptionsFromJson(const json& j) {
 }
 
 TaskText ToTaskText(const SourceFile& task) {
-  return TaskText{.filename = task.name + (task.kind == TaskKind::kFlashInfer ? ".json" : ".py"),
+  return TaskText{.filename = task.name + std::string(KindInfo(task.kind).worker_suffix),
                   .source = task.source,
                   .kind = task.kind,
                   .workload = task.workload.value_or(json()),

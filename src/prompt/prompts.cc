@@ -103,7 +103,7 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
   // The options a task of this kind is evaluated with (its own benchmark's check, for some).
   const JobOptions job = profile.ToJobOptions(DeviceKind::kCpu, kind);
   const bool fp32 = job.precision == Precision::kFp32;
-  if (kind != TaskKind::kKernelBench) {
+  if (KindInfo(kind).check == TaskCheck::kOwnBenchmark) {
     out +=
         "- Inputs come in the dtypes the task gives them, and outputs must have the reference's "
         "dtypes. Accumulate reductions and matrix products in float32.\n";

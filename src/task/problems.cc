@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -111,10 +112,15 @@ Result<std::vector<int>> ParseProblemIds(std::string_view text) {
   return ids;
 }
 
-std::string DefaultSuiteDir(std::string_view suite, const std::string& project_root) {
-  return (std::filesystem::path(project_root).parent_path() / "shared" / "data" /
-          std::string(suite))
-      .string();
+Result<std::string> DefaultSuiteDir(std::string_view suite) {
+  const char* data = std::getenv(kDataDirVariable.data());
+  if (data == nullptr || *data == '\0') {
+    return InvalidArgument(fmt::format(
+        "where is {}? Set {} to the folder holding the suites ({}/{} is then used), or pass "
+        "its folder (--suite-dir)",
+        suite, kDataDirVariable, kDataDirVariable, suite));
+  }
+  return (std::filesystem::path(data) / std::string(suite)).string();
 }
 
 Result<std::vector<std::string>> ProblemFiles(std::string_view suite, const std::string& dir,

@@ -22,8 +22,13 @@ Result<std::vector<int>> ParseProblemIds(std::string_view text);
 inline constexpr std::string_view kKernelBenchSuite = "kernelbench";
 inline constexpr std::string_view kTritonBenchSuite = "tritonbench-g";
 
-// The default folder of `suite`: ../shared/data/<folder> beside the project root.
-std::string DefaultSuiteDir(std::string_view suite, const std::string& project_root);
+// The variable naming the folder that holds the suites (kernelbench/, tritonbench-g/,
+// flashinfer-trace-v0.1.2/, ...).
+inline constexpr std::string_view kDataDirVariable = "ADAEXPLORE_DATA";
+
+// The default folder of `suite`: $ADAEXPLORE_DATA/<suite>; an error saying what to set when the
+// variable is not.
+Result<std::string> DefaultSuiteDir(std::string_view suite);
 
 // The task files of problems `ids` of `suite` in `dir` (KernelBench: of its `level`, 1 to 4;
 // TritonBench-G has no levels: 0). An unknown suite, a missing index or level folder, or an id

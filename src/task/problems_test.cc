@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
+#include "shared_data.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -62,7 +64,7 @@ TEST(ProblemsTest, KernelBenchIdsAreTheNumbersItsFileNamesStartWith) {
 }
 
 TEST(ProblemsTest, TheSharedKernelBenchLevelsHoldTheirProblems) {
-  const std::string dir = DefaultSuiteDir(kKernelBenchSuite, ADAEXPLORE_SOURCE_DIR);
+  const std::string dir = (test_data::SharedDataDirectory() / kKernelBenchSuite).string();
   if (!std::filesystem::exists(dir + "/level2")) {
     GTEST_SKIP() << "../shared/data absent";
   }
@@ -74,7 +76,7 @@ TEST(ProblemsTest, TheSharedKernelBenchLevelsHoldTheirProblems) {
 }
 
 TEST(ProblemsTest, TheSharedIndexNumbers184Operators) {
-  const std::string dir = DefaultSuiteDir(kTritonBenchSuite, ADAEXPLORE_SOURCE_DIR);
+  const std::string dir = (test_data::SharedDataDirectory() / kTritonBenchSuite).string();
   if (!std::filesystem::exists(dir + "/TritonBench_G_v1.index.json")) {
     GTEST_SKIP() << "../shared/data absent";
   }
@@ -83,6 +85,23 @@ TEST(ProblemsTest, TheSharedIndexNumbers184Operators) {
   EXPECT_TRUE(files->front().ends_with("/tasks/adam_update_triton.py"));
   EXPECT_TRUE(files->at(1).ends_with("/tasks/add_example.py"));
   EXPECT_FALSE(ProblemFiles(kTritonBenchSuite, dir, {185}).ok());
+}
+
+TEST(ProblemsTest, TheDefaultSuiteFolderIsUnderTheDataVariable) {
+  const char* was = std::getenv(kDataDirVariable.data());
+  const std::string saved = was != nullptr ? was : "";
+  unsetenv(kDataDirVariable.data());
+  const Result<std::string> unset = DefaultSuiteDir(kKernelBenchSuite);
+  ASSERT_FALSE(unset.ok());
+  EXPECT_NE(unset.status().message().find("ADAEXPLORE_DATA"), std::string::npos);
+  EXPECT_NE(unset.status().message().find("--suite-dir"), std::string::npos);
+  setenv(kDataDirVariable.data(), "/data/suites", 1);
+  EXPECT_EQ(*DefaultSuiteDir(kTritonBenchSuite), "/data/suites/tritonbench-g");
+  if (was != nullptr) {
+    setenv(kDataDirVariable.data(), saved.c_str(), 1);
+  } else {
+    unsetenv(kDataDirVariable.data());
+  }
 }
 
 }  // namespace

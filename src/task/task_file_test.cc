@@ -4,6 +4,7 @@
 
 #include "core/enum_names.h"
 #include "sys/fs.h"
+#include "task/tritonbench_operator.h"
 
 namespace adaexplore {
 namespace {

@@ -1,16 +1,23 @@
 #pragma once
 
-// TaskKind: the format a task file is in. The worker's loader (python/adaexplore_worker/load.py)
-// adapts each to the one shape the harness evaluates; outside this component and the loader no
-// code branches on it, except where the profile picks a kind's own check (eval/profile.h).
+// TaskKind: the format a task file is in, and the one table (KindInfo) that says per kind how it
+// is recognised, read, checked, shown to the model and handed to the worker. Callers ask the
+// table; no code outside a kind's own files branches on a kind. The worker's counterpart is
+// python/adaexplore_worker/kinds/ (one module per kind), and each kind's prompt is
+// prompts/tasks/<name>.md. A new kind: its enum value and row here, its worker module, its
+// prompt file (docs/task-kinds.md).
 
 #include <array>
+#include <string>
 #include <string_view>
 #include <utility>
 
 #include "core/enum_names.h"
+#include "core/result.h"
 
 namespace adaexplore {
+
+struct SourceFile;
 
 enum class TaskKind {
   kKernelBench,  // A Python file with Model, get_inputs, get_init_inputs.
@@ -18,21 +25,59 @@ enum class TaskKind {
   kTritonBench,  // A TritonBench-G operator file: reference code, separator, test function.
 };
 
+// Listed in the order DetectTaskKind tries them: the kind that takes any file comes last.
 template <>
 struct EnumTraits<TaskKind> {
   static constexpr std::array<std::pair<TaskKind, std::string_view>, 3> kNames = {{
-      {TaskKind::kKernelBench, "kernelbench"},
       {TaskKind::kFlashInfer, "flashinfer"},
       {TaskKind::kTritonBench, "tritonbench"},
+      {TaskKind::kKernelBench, "kernelbench"},
   }};
 };
 
-// The line that splits a TritonBench-G operator file into its code and its test.
-inline constexpr size_t kTritonBenchSeparatorWidth = 146;
+// How a task of a kind is checked.
+enum class TaskCheck {
+  kProfile,       // By the evaluation profile as it is (eval/profile.h).
+  kOwnBenchmark,  // As its own benchmark checks it: its reference in its own dtypes, on its own
+                  // inputs, allclose (EvalProfile::ToJobOptions).
+};
 
-// The kind of the task file at `path` with content `source`: a .json file is a FlashInfer-Trace
-// definition; a Python file with a TritonBench-G separator line, or with a top-level test_*
-// function and no class Model, an operator; any other a KernelBench problem.
+struct TaskKindInfo {
+  // Whether the file at `path` with content `source` is of this kind (null: any file is).
+  bool (*recognises)(std::string_view path, std::string_view source) = nullptr;
+  // What the kind needs beside its file, read into the task (null: nothing), e.g. workloads.
+  Status (*read_beside)(SourceFile& task) = nullptr;
+  // How the prompts show the task (null: its source as it is).
+  std::string (*prompt_source)(const SourceFile& task) = nullptr;
+  TaskCheck check = TaskCheck::kProfile;
+  std::string_view worker_suffix = ".py";  // The suffix of the task's file in the worker's folder.
+};
+
+// The kinds' own parts (task/flashinfer_definition.h, task/tritonbench_operator.h).
+bool IsFlashInferDefinition(std::string_view path, std::string_view source);
+Status ReadFlashInferWorkloads(SourceFile& task);
+std::string FlashInferPromptSource(const SourceFile& task);
+bool IsTritonBenchOperator(std::string_view path, std::string_view source);
+
+// The table: a switch with no default, so a kind without its row does not compile.
+constexpr TaskKindInfo KindInfo(TaskKind kind) {
+  switch (kind) {
+    case TaskKind::kKernelBench:
+      return {};
+    case TaskKind::kFlashInfer:
+      return {.recognises = IsFlashInferDefinition,
+              .read_beside = ReadFlashInferWorkloads,
+              .prompt_source = FlashInferPromptSource,
+              .check = TaskCheck::kOwnBenchmark,
+              .worker_suffix = ".json"};
+    case TaskKind::kTritonBench:
+      return {.recognises = IsTritonBenchOperator, .check = TaskCheck::kOwnBenchmark};
+  }
+  return {};
+}
+
+// The kind of the task file at `path` with content `source`: the first kind in kNames' order
+// whose row recognises it.
 TaskKind DetectTaskKind(std::string_view path, std::string_view source);
 
 }  // namespace adaexplore

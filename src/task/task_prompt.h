@@ -1,8 +1,7 @@
 #pragma once
 
-// How the prompts show a task (prompt/prompts.h's task_source): a KernelBench problem or a
-// TritonBench-G operator file as it is; a FlashInfer-Trace definition as its description, axes,
-// inputs, outputs and the entry point's signature in comments, then its reference code.
+// How the prompts show a task (prompt/prompts.h's task_source): as its kind's row says
+// (task/task_kind.h), else its source as it is.
 
 #include <string>
 
