@@ -40,7 +40,7 @@ void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) 
   total_steps_ = tasks * static_cast<size_t>(std::max(spec.steps, 0));
   // As RunSummaryJson decides it: by the parsed provider, not the spelling of the name.
   const Result<ModelSpec> model = ParseModelSpec(spec.model);
-  const bool replayed = model.ok() && model->provider == "replay";
+  const bool replayed = model.ok() && model->replayed();
   status_.Message(
       fmt::format("run {}: {} on {} task(s), {} steps each, {}, evaluated on {}{}", run_id,
                   SearchMethodName(spec.method), tasks, spec.steps, spec.model, worker_.device_name,

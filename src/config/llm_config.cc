@@ -5,10 +5,17 @@
 namespace adaexplore {
 namespace {
 
-const std::set<std::string> kTopKeys = {
-    "model",        "max_attempts", "initial_backoff_s", "max_backoff_s", "max_retry_after_s",
-    "max_reply_mb", "budget_usd",   "budget_tokens",     "cache",         "cache_path",
-    "record",       "openai",       "anthropic",         "prices",        "max_failures_in_a_row"};
+// The [llm] keys, and one table per provider with an HTTP side (llm/provider_registry.h).
+std::set<std::string> TopKeys() {
+  std::set<std::string> keys = {
+      "model",        "max_attempts", "initial_backoff_s",    "max_backoff_s", "max_retry_after_s",
+      "max_reply_mb", "budget_usd",   "budget_tokens",        "cache",         "cache_path",
+      "record",       "prices",       "max_failures_in_a_row"};
+  for (const auto& [name, settings] : DefaultProviderSettings()) {
+    keys.insert(name);
+  }
+  return keys;
+}
 const std::set<std::string> kProviderKeys = {
     "base_url",          "api_key_env",       "concurrency",     "timeout_s",
     "connect_timeout_s", "max_output_tokens", "max_tokens_field"};
@@ -101,7 +108,7 @@ Status ApplyLlmConfig(const toml::table& root, const std::string& origin, LlmOpt
     return InvalidArgument(origin + ": llm must be a table");
   }
   const std::string where = "[llm]";
-  RETURN_IF_ERROR(CheckTable(*llm, kTopKeys, where, origin));
+  RETURN_IF_ERROR(CheckTable(*llm, TopKeys(), where, origin));
   int64_t max_attempts = options.retry.max_attempts;
   double max_reply_mb = static_cast<double>(options.max_reply_bytes) / (1 << 20);
   int64_t max_failures = options.max_failures_in_a_row;
@@ -128,7 +135,7 @@ Status ApplyLlmConfig(const toml::table& root, const std::string& origin, LlmOpt
   options.max_failures_in_a_row = static_cast<int>(max_failures);
   options.retry.max_attempts = static_cast<int>(max_attempts);
   options.max_reply_bytes = static_cast<int64_t>(max_reply_mb * (1 << 20));
-  for (const char* provider : {"openai", "anthropic"}) {
+  for (const auto& [provider, defaults] : DefaultProviderSettings()) {
     if (const toml::node* table = llm->get(provider)) {
       if (!table->is_table()) {
         return InvalidArgument(origin + ": [llm." + provider + "] must be a table");

@@ -22,10 +22,15 @@ std::optional<LlmRole> LlmRoleFromName(std::string_view name);
 
 // "provider:model", as users write it on the command line and in the config file. For the replay
 // provider the model part is the recording file.
+// The provider that answers from a recording (llm/provider_registry.h lists them all).
+inline constexpr std::string_view kReplayProvider = "replay";
+
 struct ModelSpec {
-  std::string provider;  // "openai", "anthropic", "replay".
+  std::string provider;  // A row of llm/provider_registry.h: "openai", "anthropic", "replay".
   std::string model;     // "gpt-5-mini", "claude-sonnet-4-5", "runs/demo.jsonl".
   std::string ToString() const { return provider + ":" + model; }
+  // Whether replies come from a recording: no LLM is called.
+  bool replayed() const { return provider == kReplayProvider; }
 };
 
 struct ChatMessage {

@@ -149,7 +149,7 @@ class LlmClient::Impl {
   // ---- Setup (any thread, under setup_mutex_) ----
 
   Status PrepareLocked(const ModelSpec& model) {
-    if (model.provider == "replay") {
+    if (model.replayed()) {
       if (!books_.contains(model.model)) {
         ASSIGN_OR_RETURN(books_[model.model], ReplayBook::Load(model.model));
       }
@@ -200,7 +200,7 @@ class LlmClient::Impl {
 
   void Route(std::unique_ptr<PendingCall> call) {
     const ModelSpec& model = call->request.model;
-    if (model.provider == "replay") {
+    if (model.replayed()) {
       Replay(std::move(call));
       return;
     }

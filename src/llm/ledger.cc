@@ -105,7 +105,7 @@ std::optional<std::string> Ledger::BudgetExhausted() const {
 }
 
 Status Ledger::CheckPriced(const ModelSpec& model) const {
-  if (budget_.max_usd > 0 && model.provider != "replay" && !prices_.Find(model)) {
+  if (budget_.max_usd > 0 && !model.replayed() && !prices_.Find(model)) {
     return InvalidArgument(fmt::format(
         "a budget in dollars needs a price for {}: add [llm.prices.\"{}\"] with input_per_mtok, "
         "cached_input_per_mtok and output_per_mtok to the config, or budget in tokens",

@@ -9,17 +9,16 @@
 
 #include "llm/ledger.h"
 #include "llm/provider.h"
+#include "llm/provider_registry.h"
 #include "llm/retry.h"
 
 namespace adaexplore {
 
 struct LlmOptions {
   std::string model;  // "provider:model" used when a command does not say (--llm wins).
-  // Per provider ("openai", "anthropic"): endpoint, key variable, concurrency, timeouts.
-  std::map<std::string, ProviderSettings> providers = {
-      {"openai", ProviderSettings{.name = "openai"}},
-      {"anthropic", ProviderSettings{.name = "anthropic"}},
-  };
+  // Per provider with an HTTP side (llm/provider_registry.h): endpoint, key variable,
+  // concurrency, timeouts.
+  std::map<std::string, ProviderSettings> providers = DefaultProviderSettings();
   RetryPolicy retry;
   PriceTable prices;
   Budget budget;

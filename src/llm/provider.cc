@@ -6,8 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "llm/anthropic_provider.h"
-#include "llm/openai_provider.h"
+#include "llm/provider_registry.h"
 
 namespace adaexplore {
 namespace {
@@ -91,32 +90,22 @@ Result<ModelSpec> ParseModelSpec(std::string_view text) {
                     text));
   }
   ModelSpec spec{std::string(text.substr(0, colon)), std::string(text.substr(colon + 1))};
-  if (spec.provider != "openai" && spec.provider != "anthropic" && spec.provider != "replay") {
-    return InvalidArgument(
-        fmt::format("unknown provider '{}' in '{}': use openai (any OpenAI-compatible server, with "
-                    "OPENAI_BASE_URL), anthropic or replay",
-                    spec.provider, text));
+  if (FindProvider(spec.provider) == nullptr) {
+    return InvalidArgument(fmt::format("unknown provider '{}' in '{}': use {}", spec.provider, text,
+                                       KnownProvidersText()));
   }
   return spec;
 }
 
 Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings) {
-  std::string public_url;
-  std::string base_env;
-  if (settings.name == "openai") {
-    public_url = "https://api.openai.com/v1";
-    base_env = "OPENAI_BASE_URL";
-    if (settings.api_key_env.empty()) {
-      settings.api_key_env = "OPENAI_API_KEY";
-    }
-  } else if (settings.name == "anthropic") {
-    public_url = "https://api.anthropic.com";
-    base_env = "ANTHROPIC_BASE_URL";
-    if (settings.api_key_env.empty()) {
-      settings.api_key_env = "ANTHROPIC_API_KEY";
-    }
-  } else {
+  const ProviderInfo* info = FindProvider(settings.name);
+  if (info == nullptr || info->make == nullptr) {
     return InvalidArgument("no HTTP provider named '" + settings.name + "'");
+  }
+  const std::string public_url(info->public_url);
+  const std::string base_env(info->base_url_env);
+  if (settings.api_key_env.empty()) {
+    settings.api_key_env = info->api_key_env;
   }
   if (settings.base_url.empty()) {
     settings.base_url = EnvOr(base_env, public_url);
@@ -146,13 +135,11 @@ Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings) {
 }
 
 Result<std::unique_ptr<Provider>> MakeProvider(const ProviderSettings& settings) {
-  if (settings.name == "openai") {
-    return std::unique_ptr<Provider>(std::make_unique<OpenAiProvider>(settings));
+  const ProviderInfo* info = FindProvider(settings.name);
+  if (info == nullptr || info->make == nullptr) {
+    return InvalidArgument("no HTTP provider named '" + settings.name + "'");
   }
-  if (settings.name == "anthropic") {
-    return std::unique_ptr<Provider>(std::make_unique<AnthropicProvider>(settings));
-  }
-  return InvalidArgument("no HTTP provider named '" + settings.name + "'");
+  return info->make(settings);
 }
 
 namespace internal {

@@ -89,10 +89,11 @@ class Provider {
 // needs a key and has none is an error naming the variable, found before any request is sent.
 Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings);
 
-// The provider for settings.name ("openai" or "anthropic").
+// The wire format of settings.name (a row of llm/provider_registry.h with one).
 Result<std::unique_ptr<Provider>> MakeProvider(const ProviderSettings& settings);
 
-// "openai:gpt-5-mini" -> {openai, gpt-5-mini}. The provider must be openai, anthropic or replay.
+// "openai:gpt-5-mini" -> {openai, gpt-5-mini}. The provider must be a row of
+// llm/provider_registry.h.
 Result<ModelSpec> ParseModelSpec(std::string_view text);
 
 namespace internal {

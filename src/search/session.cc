@@ -151,7 +151,7 @@ Result<RunOutcome> SearchSession::Execute(const RunInfo& run, const RunSpec& spe
 Result<nlohmann::json> RunSummaryJson(const RunOutcome& outcome, RunDb& db, const LlmClient& llm,
                                       const std::string& db_path) {
   ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(outcome.spec.model));
-  const bool replayed = model.provider == "replay";
+  const bool replayed = model.replayed();
   nlohmann::json summary = {
       {"run", outcome.run_id},
       {"db", db_path},
