@@ -12,7 +12,6 @@
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/clock.h"
-#include "core/hash.h"
 #include "core/json_log.h"
 #include "core/json_text.h"
 #include "eval/baseline.h"
@@ -37,30 +36,6 @@ bool ByProblem(const std::string& a, const std::string& b) {
   const std::string na = fs::path(a).filename().string(), nb = fs::path(b).filename().string();
   const int pa = std::atoi(na.c_str()), pb = std::atoi(nb.c_str());
   return pa != pb ? pa < pb : na < nb;
-}
-
-// What decides a bench's results besides the suite, method, steps and tasks: the evaluation
-// settings, the model and the search's own settings. A bench run is resumed or reused only when
-// they are the same; otherwise it is a new run.
-Result<std::string> SettingsHash(const RunSpec& spec, const RunFlags& r, const Config& config) {
-  std::string memory;
-  if (!r.memory_path.empty()) {
-    ASSIGN_OR_RETURN(std::string text, ReadFile(r.memory_path));
-    memory = Sha256Hex(text);
-  }
-  const nlohmann::json settings = {{"profile", config.profile.name},
-                                   {"eval", EvalSettings(config.profile)},
-                                   {"model", spec.model},
-                                   {"seed", spec.seed},
-                                   {"language", KernelLanguageName(spec.language)},
-                                   {"memory", memory},
-                                   {"memory_min_count", r.memory_min_count},
-                                   {"reviser", spec.reviser},
-                                   {"search", SearchSettingsJson(spec.search)},
-                                   {"confirm_best", spec.confirm_best},
-                                   {"reasoning_effort", spec.reasoning_effort},
-                                   {"max_output_tokens", spec.max_output_tokens}};
-  return Sha256Hex(JsonText(settings)).substr(0, 12);
 }
 
 // Times every task's own Model once (eager, and torch.compile unless the mode is "eager") on the
@@ -277,7 +252,7 @@ Result<int> RunBench(const BenchFlags& given) {
                             ? std::nullopt
                             : std::optional<double>(BenchExpandRatio(f));
   ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
-  ASSIGN_OR_RETURN(const std::string settings, SettingsHash(base, search, config));
+  const std::string settings = SpecIdentity(base, config.profile);
   ASSIGN_OR_RETURN(std::vector<SourceFile> tasks, ReadTasks(paths));
   std::vector<SearchMethod> methods;
   for (const std::string& name : f.methods) {

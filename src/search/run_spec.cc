@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/hash.h"
+#include "core/json_text.h"
 #include "eval/settings.h"
 #include "store/stored_json.h"
 
@@ -80,6 +82,14 @@ RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile) {
     run.options["label"] = spec.label;
   }
   return run;
+}
+
+std::string SpecIdentity(const RunSpec& spec, const EvalProfile& profile) {
+  RunInfo run = NewRunInfo(spec, profile);
+  run.options.erase("label");
+  run.options.erase("steps");
+  run.options["model"] = run.model;
+  return Sha256Hex(JsonText(run.options)).substr(0, 12);
 }
 
 Result<RunSpec> RunSpecOf(const RunInfo& run) {

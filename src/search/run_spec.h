@@ -45,6 +45,11 @@ struct RunSpec {
 // name, precision and every evaluation setting (eval/settings.h).
 RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile);
 
+// What a run of `spec` under `profile` stores, hashed, without what a bench names on its own
+// (the method, the step budget, the label): two bench runs with the same identity are the same
+// run. Made from NewRunInfo, so a field the run stores is in it without being listed again.
+std::string SpecIdentity(const RunSpec& spec, const EvalProfile& profile);
+
 // The spec a stored run was started with. A field that a run made by an older version lacks
 // takes the value that version used (the search constants of a run that stored only its
 // expand_ratio, say). A malformed value is an error naming the run and the field.

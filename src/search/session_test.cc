@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "eval_facts.h"
 #include "scripted_runner.h"
 #include "sys/fs.h"
@@ -208,6 +210,28 @@ TEST(RunSpecTest, StoredSpecReadsBackEqual) {
   EXPECT_EQ(back->max_output_tokens, spec.max_output_tokens);
   EXPECT_EQ(back->memory_rules, spec.memory_rules);
   EXPECT_EQ(back->label, spec.label);
+}
+
+TEST(RunSpecTest, TheIdentityCoversWhatIsStoredButTheMethodStepsAndLabel) {
+  const EvalProfile profile = *ProfileByName("strict");
+  RunSpec spec{.model = "replay:x.jsonl"};
+  const std::string identity = SpecIdentity(spec, profile);
+  RunSpec same = spec;
+  same.method = SearchMethod::kIterativeRefinement;
+  same.steps = 7;
+  same.label = "bench";
+  EXPECT_EQ(SpecIdentity(same, profile), identity);
+  for (const auto& change : std::vector<std::function<void(RunSpec&)>>{
+           [](RunSpec& s) { s.confirm_best = true; },
+           [](RunSpec& s) { s.model = "replay:y.jsonl"; },
+           [](RunSpec& s) { s.max_output_tokens = 100; },
+           [](RunSpec& s) { s.memory_rules = {"a rule"}; },
+           [](RunSpec& s) { s.search.explore.expand_ratio = 0.5; }}) {
+    RunSpec other = spec;
+    change(other);
+    EXPECT_NE(SpecIdentity(other, profile), identity);
+  }
+  EXPECT_NE(SpecIdentity(spec, *ProfileByName("paper")), identity);
 }
 
 TEST(RunSpecTest, OlderRunsTakeTheDefaultsOfTheirTime) {
