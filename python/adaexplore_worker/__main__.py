@@ -26,11 +26,12 @@ def harness_digest() -> str:
     import hashlib
 
     here = os.path.dirname(os.path.abspath(__file__))
+    names = [os.path.relpath(os.path.join(folder, name), here)
+             for folder, _, files in os.walk(here) for name in files if name.endswith(".py")]
     digest = hashlib.sha256()
-    for name in sorted(os.listdir(here)):
-        if name.endswith(".py"):
-            with open(os.path.join(here, name), "rb") as f:
-                digest.update(name.encode() + b"\0" + f.read() + b"\0")
+    for name in sorted(names):  # Subpackages' too (kinds/): "kinds/flashinfer.py".
+        with open(os.path.join(here, name), "rb") as f:
+            digest.update(name.encode() + b"\0" + f.read() + b"\0")
     return digest.hexdigest()
 
 

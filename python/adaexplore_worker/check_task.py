@@ -26,6 +26,7 @@ def check(path: str, device: str) -> dict[str, Any]:
     import torch
 
     from adaexplore_worker import load
+    from adaexplore_worker.task import LoadError
 
     start = time.monotonic()
     stage = "import"
@@ -49,7 +50,7 @@ def check(path: str, device: str) -> dict[str, Any]:
             out = model(*inputs)
         if device == "cuda":
             torch.cuda.synchronize()
-    except load.LoadError as e:
+    except LoadError as e:
         return {"ok": False, "reason": str(e)}
     except BaseException as e:  # noqa: BLE001 - any failure of the task is the verdict.
         return {"ok": False, "reason": f"{stage} raised {type(e).__name__}: {e}"[:2000],

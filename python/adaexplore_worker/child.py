@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import integrity, load, measure, refcache, references, runtime_checks, trace, trials
+from . import errors, integrity, load, measure, refcache, references, runtime_checks, trace, trials
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import TASK_PHASES, Channel, Job, Status, sanitize
 
@@ -61,9 +61,9 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
         pass
     except SandboxIncomplete as e:
         facts["status"] = Status.HARNESS_ERROR
-        facts["error"] = load.describe(e)
+        facts["error"] = errors.describe(e)
     except BaseException as e:  # noqa: BLE001 - everything becomes a fact, nothing escapes.
-        described = load.describe(e)
+        described = errors.describe(e)
         if session.current_phase in TASK_PHASES:
             # No candidate code has run: whatever escaped (an asynchronous fault of the
             # reference's kernels surfacing at a synchronize, say) is the task's.

@@ -15,12 +15,13 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from . import inputs, load
+from . import errors, inputs
 from .audit import AuditWatch
 from .fallback import FallbackWatch
 from .guard import IdentityGuard
 from .launches import LaunchCounter
 from .protocol import Channel, JobOptions, Status
+from .task import LoadError, Task
 
 
 CANDIDATE_MODULE = "adaexplore_candidate"  # The name the candidate is imported as.
@@ -101,7 +102,7 @@ class Context:
         self.dtype = inputs.dtype_for(options.precision)
         self.gpu_busy_ms = 0.0  # Device time the candidate and reference calls took.
         # references.py
-        self.task: load.Task | None = None
+        self.task: Task | None = None
         self.flags: dict[str, Any] = {}  # Precision flags before the candidate was imported.
         self.init_args: list[Any] = []
         self.ref_model: torch.nn.Module | None = None
@@ -124,21 +125,19 @@ class Context:
         """Runs fn; on any exception records `status` and its description and aborts."""
         try:
             return fn()
-        except load.LoadError as e:
+        except LoadError as e:
             self.facts["status"] = status
-            self.facts["error"] = {"type": "LoadError", "message": str(e), "traceback": str(e),
-                                   "triton_compile": False, "cuda_error": None,
-                                   "out_of_memory": False}
+            self.facts["error"] = errors.unclassified("LoadError", str(e), str(e))
         except BaseException as e:  # noqa: BLE001 - SystemExit from candidate code included.
             self.facts["status"] = status
-            self.facts["error"] = load.describe(e)
+            self.facts["error"] = errors.describe(e)
         raise Abort()
 
     def fail(self, status: Status, e: BaseException, **where: Any) -> None:
         """Records that `e` ended the evaluation with `status` (where: the trial or run) and
         aborts."""
         self.facts["status"] = status
-        self.facts["error"] = load.describe(e)
+        self.facts["error"] = errors.describe(e)
         self.facts["error"].update(where)
         raise Abort()
 

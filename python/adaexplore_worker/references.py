@@ -9,10 +9,11 @@ from typing import Any, Callable
 
 import torch
 
-from . import check, inputs, load
+from . import check, errors, inputs
 from .context import Abort, Context
 from .protocol import Status, finite_or_none
 from .runtime_checks import precision_flags
+from .task import LoadError
 
 
 def set_up_torch(ctx: Context) -> None:
@@ -34,7 +35,7 @@ def make_init_args(ctx: Context) -> list[Any]:
     torch.manual_seed(ctx.o.init_seed)
     raw = ctx.task.get_init_inputs()
     if not isinstance(raw, (list, tuple)):
-        raise load.LoadError(f"get_init_inputs() returned {type(raw).__name__}, not a list")
+        raise LoadError(f"get_init_inputs() returned {type(raw).__name__}, not a list")
     return [x.to(ctx.device, ctx.dtype if x.is_floating_point() else x.dtype)
             if isinstance(x, torch.Tensor) else x for x in raw]
 
@@ -154,11 +155,11 @@ def _reference_for(ctx: Context, seed: int, wanted: str) -> dict[str, Any]:
                 _fail_task(ctx, e)
         exact = _exact_reference(ctx, x, expected)
         if not all(isinstance(t, torch.Tensor) for t in expected):
-            _fail_task(ctx, load.LoadError("the reference Model returned something other than "
-                                           "tensors"))
+            _fail_task(ctx, LoadError("the reference Model returned something other than "
+                                      "tensors"))
         if not expected:
-            _fail_task(ctx, load.LoadError("the reference returned no tensors: there is nothing "
-                                           "to check a candidate against"))
+            _fail_task(ctx, LoadError("the reference returned no tensors: there is nothing "
+                                      "to check a candidate against"))
         assert ctx.task is not None
         if ctx.task.may_leave_outputs_unwritten and ctx.on_gpu and ctx.o.poison_memory:
             _check_outputs_written(ctx, x, expected)
@@ -198,7 +199,7 @@ def _check_outputs_written(ctx: Context, x: list[Any], expected: list[Any]) -> N
             unwritten += int((torch.isfinite(first) & torch.isnan(second)).sum())
             total += first.numel()
     if unwritten:
-        _fail_task(ctx, load.LoadError(
+        _fail_task(ctx, LoadError(
             f"the reference's outputs depend on memory it never writes: {unwritten} of {total} "
             f"elements became NaN when freed device memory was filled with NaN before a second "
             f"call (its test returns elements its kernels leave unwritten); no candidate can be "
@@ -235,7 +236,7 @@ def _stored(expected: torch.Tensor, exact: torch.Tensor) -> torch.Tensor:
 
 def _fail_task(ctx: Context, e: BaseException) -> None:
     ctx.facts["status"] = Status.TASK_ERROR
-    ctx.facts["error"] = load.describe(e)
+    ctx.facts["error"] = errors.describe(e)
     raise Abort()
 
 

@@ -36,7 +36,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import child_process, integrity, job_files, load, process_tree, refcache, sandbox
+from . import child_process, errors, integrity, job_files, load, process_tree, refcache, sandbox
 from .gpu_lock import GpuLock
 from .process_tree import kill_descendants, kill_group
 from .protocol import TASK_PHASES, Channel, ChannelClosed, Job, ProtocolError, Status, check_facts
@@ -273,9 +273,7 @@ class Zygote:
                 kind = "ProtocolError" if isinstance(e, ProtocolError) else type(e).__name__
                 self._send({"type": "result", "id": str(message.get("id")),
                             "facts": {"status": Status.HARNESS_ERROR,
-                                      "error": {"type": kind, "message": str(e),
-                                                "traceback": "", "triton_compile": False,
-                                                "cuda_error": None, "out_of_memory": False}}})
+                                      "error": errors.unclassified(kind, str(e), "")}})
 
     def _fork(self, job: Job) -> None:
         job_id = job.id

@@ -24,7 +24,8 @@ from typing import Any
 
 import torch
 
-from .load import LoadError, Task
+from ..protocol import TaskFile
+from ..task import LoadError, Task
 
 SEPARATOR = "#" * 146
 TASK_MODULE = "adaexplore_task_tritonbench"  # Never registered in sys.modules.
@@ -136,7 +137,9 @@ def _test_model(module: types.ModuleType, test_name: str) -> type:
     return TestModel
 
 
-def load_task(path: str, device: str) -> Task:
+def load_task(path: str, spec: TaskFile | None, device: str) -> Task:
+    """The operator file at `path`, its code made to run on `device` (`spec`: the signature every
+    kind shares; it names nothing more than the kind)."""
     name = os.path.basename(path)
     with open(path, encoding="utf-8") as f:
         code, test = split(f.read(), name)

@@ -29,7 +29,8 @@ from typing import Any
 
 import torch
 
-from .load import Expert, LoadError, Task, exec_module
+from ..protocol import TaskFile
+from ..task import Expert, LoadError, Task, exec_module
 
 SOLUTION_DIR = "solution"  # Where a Solution's sources are written, beside the candidate file.
 
@@ -141,16 +142,19 @@ def outputs_tuple(result: Any, names: list[str]) -> tuple[Any, ...]:
     return tuple(v if isinstance(v, torch.Tensor) else torch.tensor(v) for v in values)
 
 
-def load_task(path: str, workload_json: dict[str, Any] | None, data_root: str) -> Task:
+def load_task(path: str, spec: TaskFile | None, device: str) -> Task:
+    """The definition at `path` and the workload `spec` names, its blobs under `spec.data_root`
+    (`device`: the signature every kind shares; inputs are made on torch's default device)."""
+    assert spec is not None  # The kind comes from the spec: a FlashInfer task always has one.
     data, bench_utils = _package()
     name = os.path.basename(path)
     definition = read_definition(path)
-    workload = read_workload(definition, workload_json, name)
+    workload = read_workload(definition, spec.workload, name)
     try:
         definition.get_input_shapes(workload.axes)
     except Exception as e:  # noqa: BLE001
         raise LoadError(f"{name}: workload {workload.uuid}: {e}") from None
-    blobs = _blobs(definition, workload, data_root, name)
+    blobs = _blobs(definition, workload, spec.data_root, name)
     module = types.ModuleType("adaexplore_task")
     exec_module(module, definition.reference, path + "::reference")
     run = getattr(module, "run", None)
