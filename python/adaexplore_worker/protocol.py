@@ -4,7 +4,7 @@ Schema. Every message the C++ side sends and every fact the worker reports is de
 `Job` and `JobOptions` (what one evaluation is told), `Status` (how far it got) and `Facts` (what
 it found). The worker keeps no defaults of its own: `Job.from_json` refuses a missing, unknown or
 mistyped key with a ProtocolError naming it, and `check_facts` refuses facts the schema does not
-declare. The C++ side declares the same schema in src/eval/protocol.h; the golden files in
+declare. The C++ side declares the same schema in src/workers/protocol.h; the golden files in
 tests/golden/protocol are read by both sides' tests, so the two cannot drift apart. docs/protocol.md
 describes what each field means. Bump PROTOCOL_VERSION (and kProtocolVersion) when the schema
 changes.

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "core/clock.h"
-#include "eval/protocol.h"
 #include "llm/client.h"
 #include "search/session.h"
 #include "ui/status_line.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 

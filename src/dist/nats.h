@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "eval/protocol.h"
+#include "workers/protocol.h"
 
 namespace adaexplore::nats {
 

@@ -7,7 +7,7 @@
 
 #include "core/json_text.h"
 #include "core/nonce.h"
-#include "eval/protocol.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 namespace {

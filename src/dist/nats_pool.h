@@ -25,7 +25,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "dist/nats.h"
-#include "eval/job_runner.h"
+#include "workers/job_runner.h"
 
 namespace adaexplore {
 

@@ -18,8 +18,8 @@
 
 #include "core/log.h"
 #include "core/result.h"
-#include "eval/pool.h"
 #include "sys/signals.h"
+#include "workers/pool.h"
 
 namespace adaexplore {
 

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "eval/profile.h"
-#include "eval/protocol.h"
 #include "eval/verdict.h"
 #include "task/source_file.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 

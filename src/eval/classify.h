@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/profile.h"
-#include "eval/protocol.h"
 #include "eval/verdict.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 

@@ -15,11 +15,11 @@
 
 #include "core/log.h"
 #include "eval/baseline.h"
-#include "eval/pool.h"
 #include "eval/profile.h"
 #include "eval/verdict.h"
 #include "store/result_cache.h"
 #include "task/source_file.h"
+#include "workers/pool.h"
 
 namespace adaexplore {
 

@@ -26,9 +26,9 @@
 
 #include "core/result.h"
 #include "eval/checks.h"
-#include "eval/protocol.h"
 #include "eval/verdict.h"
 #include "task/task_kind.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 
@@ -46,7 +46,7 @@ struct EnumTraits<PytorchCompute> {
 
 struct EvalProfile {
   std::string name = "strict";
-  // What the worker carries out: every option of a job (eval/protocol.h), with the strict
+  // What the worker carries out: every option of a job (workers/protocol.h), with the strict
   // profile's values as JobOptions' defaults. The per-job fields (device, baseline, exclusive,
   // seed, revalidate_atol/rtol) are filled in by ToJobOptions.
   JobOptions job;

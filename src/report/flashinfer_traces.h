@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "eval/protocol.h"
 #include "eval/verdict.h"
 #include "task/source_file.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 

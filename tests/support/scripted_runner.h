@@ -1,6 +1,6 @@
 #pragma once
 
-// A JobRunner (eval/job_runner.h) for tests of what sits above the worker pool (the evaluator,
+// A JobRunner (workers/job_runner.h) for tests of what sits above the worker pool (the evaluator,
 // the search session): it answers every job at once with the facts it was given, as a worker that
 // said `ready` would, and counts the jobs. A baseline job gets a reference timing of 2 ms.
 
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/job_runner.h"
-#include "eval/protocol.h"
+#include "workers/job_runner.h"
+#include "workers/protocol.h"
 #include "sys/signals.h"
 
 namespace adaexplore::test_runner {

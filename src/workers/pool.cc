@@ -1,4 +1,4 @@
-#include "eval/pool.h"
+#include "workers/pool.h"
 
 // The loop is ninja's SubprocessSet::DoWork with deadlines: ppoll on every live worker's socket,
 // with the earliest deadline (job deadline, restart time, caller's limit) as the timeout, and the
@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <csignal>
 
-#include "eval/protocol.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 namespace {

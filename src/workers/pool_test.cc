@@ -1,4 +1,4 @@
-#include "eval/pool.h"
+#include "workers/pool.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // JobRunner: what the evaluator needs from whatever runs its jobs. Two kinds exist: WorkerPool
-// (this host's workers, one poll loop; eval/pool.h) and NatsPool (jobs on a NATS JetStream work
+// (this host's workers, one poll loop; workers/pool.h) and NatsPool (jobs on a NATS JetStream work
 // queue, served by `adaexplore worker --nats` on GPU hosts; dist/nats_pool.h). Both keep the same
 // promise: each submitted job produces exactly one outcome, and Step never blocks past `until`.
 
@@ -12,8 +12,8 @@
 
 #include "core/clock.h"
 #include "core/result.h"
-#include "eval/protocol.h"
 #include "sys/signals.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 

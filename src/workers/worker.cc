@@ -1,4 +1,4 @@
-#include "eval/worker.h"
+#include "workers/worker.h"
 
 #include <fmt/ranges.h>
 #include <signal.h>
@@ -8,8 +8,8 @@
 
 #include "core/json_text.h"
 #include "core/secrets.h"
-#include "eval/containment.h"
 #include "sys/fs.h"
+#include "workers/containment.h"
 
 namespace adaexplore {
 namespace {

@@ -17,10 +17,10 @@
 
 #include "core/clock.h"
 #include "core/log.h"
-#include "eval/protocol.h"
 #include "sys/line_reader.h"
 #include "sys/process.h"
 #include "sys/unique_fd.h"
+#include "workers/protocol.h"
 
 namespace adaexplore {
 

@@ -23,9 +23,9 @@
 
 #include "core/clock.h"
 #include "core/log.h"
-#include "eval/job_runner.h"
-#include "eval/worker.h"
 #include "sys/signals.h"
+#include "workers/job_runner.h"
+#include "workers/worker.h"
 
 namespace adaexplore {
 

@@ -1,4 +1,4 @@
-#include "eval/containment.h"
+#include "workers/containment.h"
 
 #include <gtest/gtest.h>
 
