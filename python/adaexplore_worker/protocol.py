@@ -4,7 +4,8 @@ Schema. Every message the C++ side sends and every fact the worker reports is de
 `Job` and `JobOptions` (what one evaluation is told), `Status` (how far it got) and `Facts` (what
 it found). The worker keeps no defaults of its own: `Job.from_json` refuses a missing, unknown or
 mistyped key with a ProtocolError naming it, and `check_facts` refuses facts the schema does not
-declare. The C++ side declares the same schema in src/workers/protocol.h; the golden files in
+declare, and nested facts the verdict reads (a trial, the timing...) of another shape. The C++
+side declares the same schema in src/workers/protocol.h and src/workers/facts.h; the golden files in
 tests/golden/protocol are read by both sides' tests, so the two cannot drift apart. docs/protocol.md
 describes what each field means. Bump PROTOCOL_VERSION (and kProtocolVersion) when the schema
 changes.
@@ -146,6 +147,163 @@ class Job:
         return _decode(cls, data, "job")
 
 
+# The nested facts the verdict reads (src/workers/facts.h declares the same shapes). Every key may be
+# absent; `T | None` may also be null (NaN and infinities are sent as null). Keys a shape does not
+# declare are allowed: the C++ side keeps them in the raw facts, and no verdict reads them.
+
+
+class ErrorFacts(TypedDict, total=False):
+    """An exception of the task, the candidate or the harness (load.describe)."""
+
+    type: str
+    message: str
+    traceback: str
+    triton_compile: bool
+    cuda_error: str | None  # The sticky CUDA error it poisoned the context with.
+    out_of_memory: bool
+
+
+class WorstElement(TypedDict, total=False):
+    """The element farthest outside the tolerance (check.compare)."""
+
+    flat_index: int
+    out_text: str  # repr of the float, so NaN and Inf survive JSON.
+    ref_text: str
+
+
+class OutputValues(TypedDict, total=False):
+    """An output's values against the reference's (check.compare)."""
+
+    passed: bool
+    violations: int
+    numel: int
+    nonfinite_out: int
+    max_abs_err: float | None
+    max_rel_err: float | None
+    ref_max_abs: float | None
+    worst: WorstElement | None
+
+
+class OutputForm(TypedDict, total=False):
+    """An output's form (check.structure_facts)."""
+
+    exact_tensor: bool
+    zero_stride: bool
+    aliases_input: bool
+    problems: list[str]
+
+
+class TrialOutput(TypedDict, total=False):
+    form: OutputForm
+    values: OutputValues
+
+
+class Trial(TypedDict, total=False):
+    """One correctness trial (trials.check_trials)."""
+
+    index: int
+    distribution: str
+    integrity: bool
+    passed: bool
+    problems: list[str]
+    outputs: list[TrialOutput]
+    inputs_mutated: list[int]
+
+
+class Determinism(TypedDict, total=False):
+    passed: bool
+    special_mismatch: bool
+    max_abs_diff: float | None
+
+
+class ReferenceOutput(TypedDict, total=False):
+    dtype: str
+
+
+class ReferenceFacts(TypedDict, total=False):
+    outputs: list[ReferenceOutput]
+    self_error: list[float | None]
+
+
+class Expert(TypedDict, total=False):
+    """The task's expert kernel, ready (measure.py)."""
+
+    name: str | None
+    agrees: bool
+    relative_error: float | None
+
+
+class Timing(TypedDict, total=False):
+    """Samples in milliseconds, and what revalidating the timed runs found (measure.py)."""
+
+    meaningful: bool
+    candidate_ms: list[float | None]
+    candidate_wall_ms: list[float | None]
+    reference_ms: list[float | None]
+    compiled_reference_ms: list[float | None]
+    expert_ms: list[float | None]
+    revalidated: int
+    revalidation_failures: int
+    inputs_mutated_runs: int
+    revalidated_relative_error: float | None
+
+
+class TracedKernel(TypedDict, total=False):
+    name: str
+    kind: str  # own, pytorch or neutral (trace.kind_of).
+
+
+class KernelTrace(TypedDict, total=False):
+    """One call under the profiler (trace.py)."""
+
+    kernels: list[TracedKernel]
+    own_us: float | None
+    pytorch_us: float | None
+
+
+class Autotune(TypedDict, total=False):
+    kernel: str
+    configs: int
+    chosen: str
+    how: str
+
+
+class Launches(TypedDict, total=False):
+    """The candidate's own kernel launches per call (launches.py)."""
+
+    complete: bool
+    calls: int
+    calls_without_own: int
+    first_without_own: str | None
+    autotune: list[Autotune]
+
+
+class Finding(TypedDict, total=False):
+    """A source rule broken, statically (integrity.py) or at run time (audit.py)."""
+
+    rule: str
+    line: int
+    text: str
+
+
+class StaticFacts(TypedDict, total=False):
+    findings: list[Finding]
+
+
+class Swallowed(TypedDict, total=False):
+    """An exception the candidate's handler caught and went on from (fallback.py)."""
+
+    line: int
+    type: str
+    message: str
+    during: str
+    count: int
+
+
+class Roofline(TypedDict, total=False):
+    io_bytes: float | None  # Inputs read once plus outputs written once.
+
+
 class Facts(TypedDict, total=False):
     """What one evaluation found: the `facts` of a `result`. Only `status` is always present."""
 
@@ -157,31 +315,31 @@ class Facts(TypedDict, total=False):
     exit: dict
     memory_limit_mb: float
     limit_s: float  # The time limit a timeout hit (the candidate's own time, waits excluded).
-    error: dict  # {type, message, traceback, triton_compile, cuda_error, out_of_memory}
+    error: ErrorFacts
     phases: dict  # Seconds per phase; parts of one as "phase.part".
     notes: list
-    trials: list
-    determinism: dict
+    trials: list[Trial]
+    determinism: Determinism
     determinism_passed: bool
-    reference: dict
+    reference: ReferenceFacts
     device_name: str
-    flags_changed_by_import: list
-    patched: list
-    runtime_findings: list
-    threads_left_running: list
+    flags_changed_by_import: list[str]
+    patched: list[str]
+    runtime_findings: list[Finding]
+    threads_left_running: list[str]
     os_threads_left_running: int
     threads_started: int
-    null_kernels: dict
-    roofline: dict
-    expert: dict  # The task's expert kernel, ready: {name, agrees, relative_error[, problem]}.
+    null_kernels: dict[str, bool]
+    roofline: Roofline
+    expert: Expert
     poisoned_free_blocks: int
-    timing: dict
-    kernel_trace: dict
-    swallowed: list  # Exceptions the candidate's handlers caught and went on from (fallback.py).
-    launches: dict  # The candidate's own kernel launches and extension calls (launches.py).
+    timing: Timing
+    kernel_trace: KernelTrace
+    swallowed: list[Swallowed]
+    launches: Launches
     reference_cache: str  # hit, stored, not_stored, changed (refcache.py); absent: no key.
     gpu_busy_ms: float
-    static: dict
+    static: StaticFacts
     wall_s: float
     waited_s: float  # Of wall_s, not counted against the limit: the task's phases, GPU lock waits.
     child_pid: int
@@ -212,7 +370,32 @@ def schema_fields() -> dict[str, dict[str, str]]:
         return {name: _json_kind(hint) for name, hint in hints.items()}
     return {"options": kinds(typing.get_type_hints(JobOptions)),
             "facts": kinds(typing.get_type_hints(Facts)),
+            "nested": _nested_fields(Facts, "facts", {}),
             "status": {s.value: "status" for s in Status}}
+
+
+def _nested_fields(shape: Any, path: str, groups: dict[str, dict[str, str]]
+                   ) -> dict[str, dict[str, str]]:
+    """The fields of the TypedDicts `shape` holds, by path ("facts.trials[]"), the way the C++
+    side's NestedFactFields() gives them."""
+    for name, hint in typing.get_type_hints(shape).items():
+        inner, many = _shape_in(hint)
+        if inner is not None:
+            where = f"{path}.{name}{'[]' if many else ''}"
+            groups[where] = {n: _json_kind(h) for n, h in typing.get_type_hints(inner).items()}
+            _nested_fields(inner, where, groups)
+    return groups
+
+
+def _shape_in(hint: Any) -> tuple[Any, bool]:
+    """The TypedDict a field holds (itself, in a list, or with None), and whether in a list."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        found = [_shape_in(a) for a in args if a is not type(None)]
+        return found[0] if len(found) == 1 else (None, False)
+    if origin is list:
+        return _shape_in(args[0])[0], True
+    return (hint, False) if typing.is_typeddict(hint) else (None, False)
 
 
 def _json_kind(hint: Any) -> str:
@@ -274,6 +457,20 @@ def _decode_value(hint: Any, value: Any, where: str) -> Any:
                                 f"{[m.value for m in hint]}") from None
     if dataclasses.is_dataclass(hint):
         return _decode(hint, value, where)
+    if typing.is_typeddict(hint):  # A nested fact: declared keys checked, others ride along.
+        if not isinstance(value, dict):
+            raise ProtocolError(f"{where} must be an object, not {type(value).__name__}")
+        hints = typing.get_type_hints(hint)
+        for key, key_hint in hints.items():
+            if key in value:
+                _decode_value(key_hint, value[key], f"{where}.{key}")
+        return value
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ProtocolError(f"{where} must be an object")
+        for key, item in value.items():
+            _decode_value(args[1], item, f"{where}.{key}")
+        return value
     if origin is list:
         if not isinstance(value, list):
             raise ProtocolError(f"{where} must be a list")

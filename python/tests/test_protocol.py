@@ -173,3 +173,24 @@ def test_an_exception_message_with_a_lone_surrogate_is_a_result_not_a_timeout(
         assert "bad ? byte" in facts["error"]["message"]
     finally:
         w.close()
+
+
+def test_nested_facts_of_another_shape_are_refused_by_name() -> None:
+    """The nested facts the verdict reads are typed too (src/eval/facts.h): a trial, an output's
+    values, the timing; keys they do not declare ride along."""
+    facts = golden("facts/ok_incorrect.json")["facts"]
+    for path, value in ((("trials", 0, "passed"), 1),
+                        (("trials", 0, "outputs", 0, "values", "violations"), "many"),
+                        (("null_kernels", "zeros"), "yes")):
+        broken = copy.deepcopy(facts)
+        target = broken
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+        with pytest.raises(ProtocolError) as refused:
+            check_facts(broken)
+        assert str(path[-1]) in str(refused.value)
+    extra = copy.deepcopy(facts)
+    extra["trials"][0]["seed"] = "read by no verdict"
+    extra["trials"][0]["outputs"][0]["values"]["max_abs_err"] = None  # NaN, sanitized.
+    check_facts(extra)

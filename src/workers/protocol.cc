@@ -9,6 +9,7 @@
 
 #include "core/enum_names.h"
 #include "core/json_text.h"
+#include "workers/facts.h"
 
 namespace adaexplore {
 namespace {
@@ -29,29 +30,6 @@ constexpr std::array<std::pair<FactStatus, std::string_view>, 12> kStatusNames =
     {FactStatus::kCancelled, "cancelled"},
     {FactStatus::kHarnessError, "harness_error"},
 }};
-
-// The JSON type a C++ field is sent as, in the words of FactFields(); an enum's is its names
-// ("one of fp32, bf16, fp16"), which the worker's Literal types must list in the same order.
-template <typename T>
-std::string JsonKind() {
-  if constexpr (std::is_same_v<T, bool>) {
-    return "boolean";
-  } else if constexpr (std::is_integral_v<T>) {
-    return "integer";
-  } else if constexpr (std::is_floating_point_v<T>) {
-    return "number";
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    return "string";
-  } else if constexpr (NamedEnum<T>) {
-    std::string kind = "one of ";
-    for (std::string_view name : EnumNameList<T>()) {
-      kind += std::string(kind.size() > 7 ? ", " : "") + std::string(name);
-    }
-    return kind;
-  } else {
-    return "array";
-  }
-}
 
 bool HasKind(const json& value, std::string_view kind) {
   if (kind == "boolean") {
@@ -358,7 +336,8 @@ json SchemaFields() {
   for (FactStatus s : AllFactStatuses()) {
     statuses[std::string(FactStatusName(s))] = "status";
   }
-  return {{"options", options}, {"facts", facts}, {"status", statuses}};
+  return {
+      {"options", options}, {"facts", facts}, {"nested", NestedFactFields()}, {"status", statuses}};
 }
 
 std::string WorkerHello::Fingerprint() const {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -231,6 +232,29 @@ TaskText ToTaskText(const SourceFile& task);
 nlohmann::json ToJson(const EvalJob& job);
 Result<EvalJob> EvalJobFromJson(const nlohmann::json& j);
 
+// The JSON type a C++ field is sent as, in the words of FactFields(); an enum's is its names
+// ("one of fp32, bf16, fp16"), which the worker's Literal types must list in the same order.
+template <typename T>
+inline std::string JsonKind() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return "boolean";
+  } else if constexpr (std::is_integral_v<T>) {
+    return "integer";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return "number";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return "string";
+  } else if constexpr (NamedEnum<T>) {
+    std::string kind = "one of ";
+    for (std::string_view name : EnumNameList<T>()) {
+      kind += std::string(kind.size() > 7 ? ", " : "") + std::string(name);
+    }
+    return kind;
+  } else {
+    return "array";
+  }
+}
+
 // The facts a worker may report (facts of a `result`), each with its JSON type: "string",
 // "integer", "number", "boolean", "array", "object", or alternatives joined by '|' in sorted
 // order ("integer|null"). Only `status` is always present.
@@ -245,7 +269,8 @@ Status ValidateFacts(const nlohmann::json& facts);
 nlohmann::json HarnessFacts(FactStatus status, std::string_view message, std::string_view phase);
 
 // Every declared field by message and its JSON type, as python/.../protocol.py's schema_fields()
-// gives it: tests/golden/protocol/fields.json holds what both must equal.
+// gives it, the nested facts' shapes (workers/facts.h) under "nested":
+// tests/golden/protocol/fields.json holds what both must equal.
 nlohmann::json SchemaFields();
 
 // What the device can do at most, measured by the worker when it starts (GPU only).

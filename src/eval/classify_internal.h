@@ -1,0 +1,76 @@
+#pragma once
+
+// Internal to the verdict (eval/classify.cc and the classify_*.cc files, one concept each): what
+// every verdict rule reads, the helpers they share, and the rules and figures each file gives.
+// classify.cc holds the rule table (kVerdictRules) and the order the rules run in; nothing here
+// is for use outside eval/classify*.cc. Everything reads the facts already decoded
+// (workers/facts.h).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eval/profile.h"
+#include "eval/verdict.h"
+#include "workers/facts.h"
+#include "workers/protocol.h"
+
+namespace adaexplore::classify_internal {
+
+// What every verdict rule reads: the decoded facts and the profile.
+struct Evidence {
+  const Facts& facts;
+  const Timing& timing;  // facts.timing, or an empty Timing when the worker timed nothing.
+  const EvalProfile& profile;
+};
+
+// A rule of the verdict: when it decides, it has set the verdict and the reason, and no later
+// rule runs.
+using DecideFn = bool (*)(const Evidence&, EvalResult&);
+
+// Shared helpers.
+
+// The first line of `text`, cut to a length a reason can hold.
+std::string FirstLine(const std::string& text);
+// A rejection by `check` (eval/checks.h), which names it in the result.
+void Reject(EvalResult& r, std::string_view check, std::string reason);
+// Whether the profile runs `check`.
+bool Applies(const EvalProfile& profile, std::string_view check);
+// The samples that are numbers (the worker sends null for NaN and infinities).
+std::vector<double> Samples(const std::vector<std::optional<double>>& samples);
+// The worst relative error (max |out - ref| / max |ref|) of the checked outputs, against the
+// trials' references; only those on the task's own inputs when `task_inputs_only`.
+double TrialRelativeError(const std::vector<Trial>& trials, bool task_inputs_only = false);
+
+// classify_status.cc: how far the evaluation got, and the errors raised.
+bool DecideStatus(const Evidence& e, EvalResult& r);
+
+// classify_trials.cc: the trials, determinism and accuracy.
+bool DecideNoTrials(const Evidence& e, EvalResult& r);
+bool DecideTrials(const Evidence& e, EvalResult& r);
+bool DecideDeterminism(const Evidence& e, EvalResult& r);
+bool DecideTimedAccuracy(const Evidence& e, EvalResult& r);
+void CollectErrorFigures(const std::vector<Trial>& trials, EvalResult& r);
+void NoteReducedPrecision(const std::vector<Trial>& trials, const EvalProfile& p, EvalResult& r);
+
+// classify_integrity.cc: the integrity checks that reject.
+bool DecideFindings(const Evidence& e, EvalResult& r);
+bool DecideRuntimeIntegrity(const Evidence& e, EvalResult& r);
+bool DecideSwallowed(const Evidence& e, EvalResult& r);
+bool DecideFlagsChanged(const Evidence& e, EvalResult& r);
+bool DecideKernelTrace(const Evidence& e, EvalResult& r);
+bool DecideRevalidation(const Evidence& e, EvalResult& r);
+bool DecideStreamEscape(const Evidence& e, EvalResult& r);
+bool DecideOwnLaunches(const Evidence& e, EvalResult& r);
+// Findings the result reports whether or not they rejected, and the degenerate tasks.
+void CollectFindings(const Facts& facts, EvalResult& r);
+void CollectDegenerate(const Facts& facts, EvalResult& r);
+
+// classify_speedup.cc: the timing of a correct candidate, its speedups and their bound.
+void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r);
+void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile& p, EvalResult& r);
+std::optional<double> SpeedOfLightMs(const Facts& facts, const DeviceCeilings* ceilings);
+bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r);
+
+}  // namespace adaexplore::classify_internal

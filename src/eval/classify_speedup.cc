@@ -1,0 +1,95 @@
+// The figures of a correct candidate: its timing against the reference's, the compiled
+// reference's and the task's expert kernel's, and the speed-of-light bound no honest time can
+// beat (the one rule that runs after the timing).
+
+#include <fmt/format.h>
+
+#include "eval/classify_internal.h"
+
+namespace adaexplore::classify_internal {
+
+void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
+  r.statistic = p.statistic;
+  r.timing_meaningful = timing.meaningful;
+  const TimingStats candidate = ComputeTimingStats(Samples(timing.candidate_ms));
+  const TimingStats reference = ComputeTimingStats(Samples(timing.reference_ms));
+  if (candidate.runs > 0) {
+    r.candidate_timing = candidate;
+  }
+  if (reference.runs > 0) {
+    r.reference_timing = reference;
+  }
+  const TimingStats compiled = ComputeTimingStats(Samples(timing.compiled_reference_ms));
+  if (compiled.runs > 0) {
+    r.compiled_reference_timing = compiled;
+  }
+  const double c = candidate.Of(p.statistic);
+  if (candidate.runs > 0 && reference.runs > 0 && c > 0) {
+    r.speedup = reference.Of(p.statistic) / c;
+  }
+  if (candidate.runs > 0 && compiled.runs > 0 && c > 0) {
+    r.speedup_compiled = compiled.Of(p.statistic) / c;
+  }
+}
+
+// The task's expert kernel (facts.expert: its name and whether it agreed with the reference,
+// timing.expert_ms): a speedup over it only when it computes what the reference does.
+void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile& p, EvalResult& r) {
+  const Expert& expert = facts.expert;
+  const TimingStats stats = ComputeTimingStats(Samples(timing.expert_ms));
+  if (!expert.name || stats.runs == 0) {
+    return;
+  }
+  r.expert = *expert.name;
+  r.expert_timing = stats;
+  if (!expert.agrees) {
+    r.findings.push_back(fmt::format(
+        "expert baseline {} does not match the reference within the profile's tolerance "
+        "(relative error {:.3g}): no speedup over it is given",
+        r.expert, expert.relative_error.value_or(0.0)));
+    return;
+  }
+  const double c = r.candidate_timing ? r.candidate_timing->Of(p.statistic) : 0;
+  if (c > 0) {
+    r.speedup_expert = stats.Of(p.statistic) / c;
+  }
+}
+
+// The speed-of-light bound in milliseconds, if the facts and ceilings allow one: the time to
+// read the forward inputs once and write the outputs once at the measured copy bandwidth. The
+// reference's flops and parameter bytes are no bound: on the H200, real kernels of the reference
+// run (KernelBench L2 18 and 42) beat them legitimately, by algebra (a GEMM whose output is summed
+// needs only a GEMV) and by reducing parameters once at construction.
+std::optional<double> SpeedOfLightMs(const Facts& facts, const DeviceCeilings* ceilings) {
+  if (ceilings == nullptr || !ceilings->known()) {
+    return std::nullopt;
+  }
+  const double seconds = facts.roofline.io_bytes.value_or(0.0) / ceilings->copy_bytes_per_s;
+  return seconds > 0 ? std::optional<double>(seconds * 1e3) : std::nullopt;
+}
+
+// Rejects a measured time below the bound. The slack absorbs timer resolution, ceilings measured
+// on a busy card, and read-only streams running faster than a copy (the H200's HBM peak is about
+// 1.2x its measured copy rate); anything beyond it is physically impossible, not fast.
+bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
+  constexpr double kSlack = 0.75;
+  if (!Applies(profile, "speed_of_light") || !r.speed_of_light_ms || !r.candidate_timing ||
+      !r.timing_meaningful) {
+    return false;
+  }
+  const double measured = r.candidate_timing->Of(r.statistic.value_or(Statistic::kMedian));
+  if (measured >= kSlack * *r.speed_of_light_ms) {
+    return false;
+  }
+  Reject(r, "speed_of_light",
+         fmt::format("faster than the speed of light: {:.4g} ms, but reading the inputs once and "
+                     "writing the outputs once at this GPU's measured bandwidth takes at least "
+                     "{:.4g} ms; pending review",
+                     measured, *r.speed_of_light_ms));
+  r.speedup.reset();
+  r.speedup_compiled.reset();
+  r.speedup_expert.reset();
+  return true;
+}
+
+}  // namespace adaexplore::classify_internal

@@ -1,0 +1,402 @@
+#pragma once
+
+// The worker's facts as C++ values: what eval/classify.cc judges, decoded once from the `facts`
+// of a result (eval/protocol.h checks their top level against FactFields()). The nested shapes
+// (an error, the trials and their outputs, the timing, the kernel trace, the launches, the
+// findings...) are declared here once, each struct listing its fields in a static Visit; the
+// decoder, the schema export (tests/golden/protocol/fields.json, "nested") and the tests are
+// made from those lists. python/adaexplore_worker/protocol.py declares the same shapes as
+// TypedDicts, so a field renamed on either side fails the golden test of both.
+//
+// Rules of the nested shapes, on both sides: a field may be absent (the struct's default is
+// then its value); a std::optional field (Python `T | None`) may also be null, which the worker
+// sends for NaN and infinities; any other type is a ProtocolError naming the field
+// ("facts.trials[0].outputs[1].values.violations"). Keys a shape does not declare ride along
+// in the raw JSON, which results keep unchanged (EvalResult::facts): the verdict never reads
+// them. Decoding copies; a Facts is a plain value, safe to read from any thread.
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "workers/protocol.h"
+
+namespace adaexplore {
+
+// facts.error: an exception of the task, the candidate or the harness (load.describe).
+struct FactError {
+  std::string type = "error";  // The exception's class name.
+  std::string message;
+  std::string traceback;
+  bool triton_compile = false;            // Raised by Triton's compiler.
+  std::optional<std::string> cuda_error;  // The sticky CUDA error it poisoned the context with.
+  bool out_of_memory = false;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("type", s.type);
+    visit("message", s.message);
+    visit("traceback", s.traceback);
+    visit("triton_compile", s.triton_compile);
+    visit("cuda_error", s.cuda_error);
+    visit("out_of_memory", s.out_of_memory);
+  }
+};
+
+// The element farthest outside the tolerance (check.compare).
+struct WorstElement {
+  int64_t flat_index = 0;
+  std::string out_text = "?";  // Python's repr of the float, so NaN and Inf survive JSON.
+  std::string ref_text = "?";
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("flat_index", s.flat_index);
+    visit("out_text", s.out_text);
+    visit("ref_text", s.ref_text);
+  }
+};
+
+// An output's values against the reference's (check.compare); absent when its form was wrong.
+struct OutputValues {
+  bool passed = true;
+  int64_t violations = 0;  // Elements outside the tolerance.
+  int64_t numel = 0;
+  int64_t nonfinite_out = 0;  // NaN/Inf where the reference has none.
+  std::optional<double> max_abs_err;
+  std::optional<double> max_rel_err;
+  std::optional<double> ref_max_abs;  // max |ref| over its finite elements.
+  std::optional<WorstElement> worst;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("passed", s.passed);
+    visit("violations", s.violations);
+    visit("numel", s.numel);
+    visit("nonfinite_out", s.nonfinite_out);
+    visit("max_abs_err", s.max_abs_err);
+    visit("max_rel_err", s.max_rel_err);
+    visit("ref_max_abs", s.ref_max_abs);
+    visit("worst", s.worst);
+  }
+};
+
+// An output's form (check.structure_facts): `problems` says in words what is wrong.
+struct OutputForm {
+  bool exact_tensor = true;  // A plain torch.Tensor, no subclass.
+  bool zero_stride = false;  // An expanded view, not computed values.
+  bool aliases_input = false;
+  std::vector<std::string> problems;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("exact_tensor", s.exact_tensor);
+    visit("zero_stride", s.zero_stride);
+    visit("aliases_input", s.aliases_input);
+    visit("problems", s.problems);
+  }
+};
+
+struct TrialOutput {
+  OutputForm form;
+  OutputValues values;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("form", s.form);
+    visit("values", s.values);
+  }
+};
+
+// facts.trials[]: one correctness trial (trials.check_trials).
+struct Trial {
+  int64_t index = 0;
+  std::string distribution = "?";  // "task", "normal", "task (fallback from normal)", ...
+  bool integrity = false;          // An integrity trial, beyond the profile's own.
+  bool passed = false;
+  std::vector<std::string> problems;  // What failed before any output was checked.
+  std::vector<TrialOutput> outputs;
+  std::vector<int64_t> inputs_mutated;  // Indices of the inputs the candidate modified.
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("index", s.index);
+    visit("distribution", s.distribution);
+    visit("integrity", s.integrity);
+    visit("passed", s.passed);
+    visit("problems", s.problems);
+    visit("outputs", s.outputs);
+    visit("inputs_mutated", s.inputs_mutated);
+  }
+};
+
+// facts.determinism: a second run of the first trial's inputs.
+struct Determinism {
+  bool passed = true;
+  bool special_mismatch = false;  // The runs disagree on NaN/Inf elements.
+  std::optional<double> max_abs_diff;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("passed", s.passed);
+    visit("special_mismatch", s.special_mismatch);
+    visit("max_abs_diff", s.max_abs_diff);
+  }
+};
+
+struct ReferenceOutput {
+  std::string dtype;  // "float32", "bfloat16", ...
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("dtype", s.dtype);
+  }
+};
+
+// facts.reference: the reference's outputs, and how far its task-precision run is from exact.
+struct ReferenceFacts {
+  std::vector<ReferenceOutput> outputs;
+  std::vector<std::optional<double>> self_error;  // One per trial.
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("outputs", s.outputs);
+    visit("self_error", s.self_error);
+  }
+};
+
+// facts.expert: the task's expert kernel, and whether it computes what the reference does.
+struct Expert {
+  std::optional<std::string> name;  // None: no expert kernel ran.
+  bool agrees = false;
+  std::optional<double> relative_error;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("name", s.name);
+    visit("agrees", s.agrees);
+    visit("relative_error", s.relative_error);
+  }
+};
+
+// facts.timing (measure.py): samples in milliseconds, and what revalidating the timed runs found.
+struct Timing {
+  bool meaningful = false;  // Device events; a CPU's clock times nothing worth comparing.
+  std::vector<std::optional<double>> candidate_ms;
+  std::vector<std::optional<double>> candidate_wall_ms;
+  std::vector<std::optional<double>> reference_ms;
+  std::vector<std::optional<double>> compiled_reference_ms;
+  std::vector<std::optional<double>> expert_ms;
+  int64_t revalidated = 0;
+  int64_t revalidation_failures = 0;
+  int64_t inputs_mutated_runs = 0;
+  std::optional<double> revalidated_relative_error;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("meaningful", s.meaningful);
+    visit("candidate_ms", s.candidate_ms);
+    visit("candidate_wall_ms", s.candidate_wall_ms);
+    visit("reference_ms", s.reference_ms);
+    visit("compiled_reference_ms", s.compiled_reference_ms);
+    visit("expert_ms", s.expert_ms);
+    visit("revalidated", s.revalidated);
+    visit("revalidation_failures", s.revalidation_failures);
+    visit("inputs_mutated_runs", s.inputs_mutated_runs);
+    visit("revalidated_relative_error", s.revalidated_relative_error);
+  }
+};
+
+struct TracedKernel {
+  std::string name;
+  std::string kind;  // "own", "pytorch" or "neutral" (trace.kind_of).
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("name", s.name);
+    visit("kind", s.kind);
+  }
+};
+
+// facts.kernel_trace: one call under the profiler (trace.py), device microseconds per kind.
+struct KernelTrace {
+  std::vector<TracedKernel> kernels;  // The longest first.
+  std::optional<double> own_us;
+  std::optional<double> pytorch_us;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("kernels", s.kernels);
+    visit("own_us", s.own_us);
+    visit("pytorch_us", s.pytorch_us);
+  }
+};
+
+// How the interpreter configured an autotuned kernel (launches.py).
+struct Autotune {
+  std::string kernel;
+  int64_t configs = 0;
+  std::string chosen;
+  std::string how;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("kernel", s.kernel);
+    visit("configs", s.configs);
+    visit("chosen", s.chosen);
+    visit("how", s.how);
+  }
+};
+
+// facts.launches: the candidate's own kernel launches per call (launches.py).
+struct Launches {
+  bool complete = false;  // False when an extension's registered ops may hide launches.
+  int64_t calls = 0;
+  int64_t calls_without_own = 0;
+  std::optional<std::string> first_without_own;  // The first such call's phase.
+  std::vector<Autotune> autotune;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("complete", s.complete);
+    visit("calls", s.calls);
+    visit("calls_without_own", s.calls_without_own);
+    visit("first_without_own", s.first_without_own);
+    visit("autotune", s.autotune);
+  }
+};
+
+// A source rule broken (integrity.py), statically or at run time (audit.py).
+struct Finding {
+  std::string rule;  // Named in eval/checks.h.
+  int64_t line = 0;  // In the candidate's source; 0 when unknown.
+  std::string text;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("rule", s.rule);
+    visit("line", s.line);
+    visit("text", s.text);
+  }
+};
+
+// facts.static: the findings in the candidate's source, before it is imported.
+struct StaticFacts {
+  std::vector<Finding> findings;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("findings", s.findings);
+  }
+};
+
+// facts.swallowed[]: an exception the candidate's handler caught and went on from (fallback.py).
+struct Swallowed {
+  int64_t line = 0;
+  std::string type;
+  std::string message;
+  std::string during;  // The call it happened in.
+  int64_t count = 1;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("line", s.line);
+    visit("type", s.type);
+    visit("message", s.message);
+    visit("during", s.during);
+    visit("count", s.count);
+  }
+};
+
+// facts.roofline: what the forward call moves (references.py).
+struct Roofline {
+  std::optional<double> io_bytes;  // Inputs read once plus outputs written once.
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("io_bytes", s.io_bytes);
+  }
+};
+
+// The facts a verdict reads. Top-level fields are named as in FactFields(), which ValidateFacts
+// checks first; a fact the worker did not send keeps its default here.
+struct Facts {
+  FactStatus status = FactStatus::kHarnessError;
+  std::string phase = "unknown";
+  std::string message;
+  std::optional<int64_t> exit_code;
+  std::optional<int64_t> signal;
+  std::optional<double> memory_limit_mb;  // The limit a memory kill hit.
+  std::optional<double> limit_s;          // The limit a timeout hit.
+  FactError error;
+  std::vector<Trial> trials;
+  Determinism determinism;
+  ReferenceFacts reference;
+  std::string device_name;
+  std::vector<std::string> flags_changed_by_import;
+  std::vector<std::string> patched;
+  std::vector<Finding> runtime_findings;
+  std::vector<std::string> threads_left_running;
+  int64_t os_threads_left_running = 0;
+  std::map<std::string, bool> null_kernels;  // Which trivial kernel passes the task's trials.
+  Roofline roofline;
+  Expert expert;
+  // Absent, or an empty object, when the worker timed nothing.
+  std::optional<Timing> timing;
+  std::optional<KernelTrace> kernel_trace;
+  std::vector<Swallowed> swallowed;
+  Launches launches;
+  StaticFacts static_facts;
+  std::optional<double> wall_s;
+  std::string stdout_tail;
+  std::string stderr_tail;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("phase", s.phase);
+    visit("message", s.message);
+    visit("exit_code", s.exit_code);
+    visit("signal", s.signal);
+    visit("memory_limit_mb", s.memory_limit_mb);
+    visit("limit_s", s.limit_s);
+    visit("error", s.error);
+    visit("trials", s.trials);
+    visit("determinism", s.determinism);
+    visit("reference", s.reference);
+    visit("device_name", s.device_name);
+    visit("flags_changed_by_import", s.flags_changed_by_import);
+    visit("patched", s.patched);
+    visit("runtime_findings", s.runtime_findings);
+    visit("threads_left_running", s.threads_left_running);
+    visit("os_threads_left_running", s.os_threads_left_running);
+    visit("null_kernels", s.null_kernels);
+    visit("roofline", s.roofline);
+    visit("expert", s.expert);
+    visit("timing", s.timing);
+    visit("kernel_trace", s.kernel_trace);
+    visit("swallowed", s.swallowed);
+    visit("launches", s.launches);
+    visit("static", s.static_facts);
+    visit("wall_s", s.wall_s);
+    visit("stdout", s.stdout_tail);
+    visit("stderr", s.stderr_tail);
+  }
+};
+
+// Decodes `facts` (a result's facts object): ValidateFacts first, then every field Facts
+// declares. A ProtocolError names the first field of the wrong shape ("facts.trials[0].passed").
+Result<Facts> DecodeFacts(const nlohmann::json& facts);
+
+// The nested shapes' fields and JSON types by path ("facts.trials[]", "facts.trials[].outputs[]"),
+// in the words of FactFields(): what python/.../protocol.py's schema_fields()["nested"] gives.
+nlohmann::json NestedFactFields();
+
+// The JSON kind of each top-level field Facts declares, by name, in the words of FactFields():
+// for the test that keeps the two declarations equal.
+std::vector<std::pair<std::string, std::string>> TEST_FactsTopLevelKinds();
+
+}  // namespace adaexplore
