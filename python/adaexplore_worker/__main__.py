@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from . import PROTOCOL_VERSION
-from .protocol import Channel
+from .channel import Channel
 
 PROBE_TIMEOUT_SECONDS = 120
 

@@ -20,7 +20,8 @@ from typing import Any
 
 from . import errors, integrity, load, measure, refcache, references, runtime_checks, trace, trials
 from .context import CANDIDATE_MODULE, Abort, Context, Session
-from .protocol import TASK_PHASES, Channel, Job, Status, sanitize
+from .protocol import TASK_PHASES, Job, Status
+from .channel import Channel, sanitize
 
 
 class SandboxIncomplete(Exception):

@@ -13,7 +13,8 @@ from typing import Any
 
 from . import process_tree, refcache, sandbox
 from .job_files import JobFiles
-from .protocol import Channel, Job, sanitize
+from .protocol import Job
+from .channel import Channel, sanitize
 
 PR_SET_PDEATHSIG = 1
 

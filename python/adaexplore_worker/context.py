@@ -20,7 +20,8 @@ from .audit import AuditWatch
 from .fallback import FallbackWatch
 from .guard import IdentityGuard
 from .launches import LaunchCounter
-from .protocol import Channel, JobOptions, Status
+from .protocol import JobOptions, Status
+from .channel import Channel
 from .task import LoadError, Task
 
 

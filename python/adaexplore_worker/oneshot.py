@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
 
     from . import child
     from .protocol import Job
-    from .protocol import sanitize
+    from .channel import sanitize
 
     with open(args.job, encoding="utf-8") as f:
         job = Job.from_json(json.load(f))

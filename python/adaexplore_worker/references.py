@@ -11,7 +11,8 @@ import torch
 
 from . import check, errors, inputs
 from .context import Abort, Context
-from .protocol import Status, finite_or_none
+from .protocol import Status
+from .channel import finite_or_none
 from .runtime_checks import precision_flags
 from .task import LoadError
 

@@ -39,7 +39,8 @@ from typing import Any
 from . import child_process, errors, integrity, job_files, load, process_tree, refcache, sandbox
 from .gpu_lock import GpuLock
 from .process_tree import kill_descendants, kill_group
-from .protocol import TASK_PHASES, Channel, ChannelClosed, Job, ProtocolError, Status, check_facts
+from .protocol import TASK_PHASES, Job, ProtocolError, Status, check_facts
+from .channel import Channel, ChannelClosed
 
 TICK_SECONDS = 0.25
 MEMORY_POLL_SECONDS = 0.5

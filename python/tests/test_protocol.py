@@ -130,7 +130,7 @@ def test_any_string_a_candidate_makes_reaches_the_other_side_as_utf8() -> None:
     be a line the C++ side must refuse; it is sent as "?" instead, the rest as it was."""
     import socket
 
-    from adaexplore_worker.protocol import Channel
+    from adaexplore_worker.channel import Channel
     ours, theirs = socket.socketpair()
     try:
         Channel(ours.fileno()).send({"message": "bad \udc80 byte, caf\u00e9 \U0001f600",

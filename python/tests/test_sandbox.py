@@ -14,7 +14,7 @@ from typing import Any, Callable
 import pytest
 
 from adaexplore_worker import job_files, sandbox, sandbox_selftest
-from adaexplore_worker.protocol import read_until_closed
+from adaexplore_worker.channel import read_until_closed
 
 
 def _settings(tmp_path: Path, enabled: bool = True) -> sandbox.Settings:

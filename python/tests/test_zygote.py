@@ -4,7 +4,7 @@ import os
 
 from adaexplore_worker import job_files
 from adaexplore_worker.gpu_lock import GpuLock
-from adaexplore_worker.protocol import Channel, sanitize
+from adaexplore_worker.channel import Channel, sanitize
 
 
 def test_lock_shares_readers_and_serialises_the_writer() -> None:

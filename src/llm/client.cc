@@ -374,7 +374,9 @@ class LlmClient::Impl {
 
     ParsedReply parsed = LlmError{};
     if (code != CURLE_OK) {
-      parsed = NetworkError(*call, settings, code);
+      parsed = internal::ClassifyNetworkError(
+          settings, call->error_buffer[0] != '\0' ? call->error_buffer : curl_easy_strerror(code),
+          code == CURLE_OPERATION_TIMEDOUT, call->too_large ? client_.options_.max_reply_bytes : 0);
     } else {
       parsed = call->provider->Parse(response);
     }
@@ -385,23 +387,6 @@ class LlmClient::Impl {
     LlmError error = std::get<LlmError>(std::move(parsed));
     error.message = RedactSecrets(error.message, Secrets());
     Retry(std::move(call), std::move(error));
-  }
-
-  LlmError NetworkError(const PendingCall& call, const ProviderSettings& settings, CURLcode code) {
-    if (call.too_large) {
-      return {.kind = LlmErrorKind::kBadRequest,
-              .message = fmt::format("{} sent a reply larger than {} MiB; refused (raise [llm] "
-                                     "max_reply_mb if this is expected)",
-                                     settings.base_url, client_.options_.max_reply_bytes >> 20)};
-    }
-    std::string detail =
-        call.error_buffer[0] != '\0' ? call.error_buffer : curl_easy_strerror(code);
-    if (code == CURLE_OPERATION_TIMEDOUT) {
-      detail = fmt::format("no complete reply within {} s ([llm.{}] timeout_s): {}",
-                           settings.timeout_s, settings.name, detail);
-    }
-    return {.kind = LlmErrorKind::kTransient,
-            .message = fmt::format("{}: {}", settings.base_url, detail)};
   }
 
   void Retry(std::unique_ptr<PendingCall> call, LlmError error) {

@@ -153,6 +153,22 @@ Status CheckReasoningEffort(const std::string& effort) {
   return Status::Ok();
 }
 
+LlmError ClassifyNetworkError(const ProviderSettings& settings, const std::string& detail,
+                              bool timed_out, int64_t too_large) {
+  if (too_large > 0) {
+    return {.kind = LlmErrorKind::kBadRequest,
+            .message = fmt::format("{} sent a reply larger than {} MiB; refused (raise [llm] "
+                                   "max_reply_mb if this is expected)",
+                                   settings.base_url, too_large >> 20)};
+  }
+  const std::string what =
+      timed_out ? fmt::format("no complete reply within {} s ([llm.{}] timeout_s): {}",
+                              settings.timeout_s, settings.name, detail)
+                : detail;
+  return {.kind = LlmErrorKind::kTransient,
+          .message = fmt::format("{}: {}", settings.base_url, what)};
+}
+
 bool IsJsonContentType(std::string_view content_type) {
   return content_type.find("json") != std::string_view::npos;
 }

@@ -101,6 +101,11 @@ namespace internal {
 // body says (may be empty).
 LlmError ClassifyHttpError(const ProviderSettings& settings, const HttpResponse& response,
                            const std::string& server_message);
+// The error of a transfer that ended without an HTTP response: `detail` is the transport's own
+// message, `timed_out` when the whole-request limit hit, `too_large` > 0 when the reply grew past
+// that many bytes (refused: a bad request, not retried).
+LlmError ClassifyNetworkError(const ProviderSettings& settings, const std::string& detail,
+                              bool timed_out, int64_t too_large);
 // True when the content type is JSON (some gateways send HTML error pages with status 200).
 bool IsJsonContentType(std::string_view content_type);
 // An error unless `effort` is empty, minimal, low, medium or high.

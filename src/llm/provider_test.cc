@@ -291,5 +291,17 @@ TEST(AnthropicProviderTest, SummedInputPartsStayWithinTheCeiling) {
   EXPECT_FALSE(reply.warnings.empty());
 }
 
+TEST(ProviderErrorsTest, ANetworkErrorIsRetriedUnlessTheReplyWasTooLarge) {
+  const ProviderSettings settings{.name = "openai", .base_url = "http://127.0.0.1:9"};
+  const LlmError refused = internal::ClassifyNetworkError(settings, "Connection refused", false, 0);
+  EXPECT_EQ(refused.kind, LlmErrorKind::kTransient);
+  EXPECT_EQ(refused.message, "http://127.0.0.1:9: Connection refused");
+  const LlmError slow = internal::ClassifyNetworkError(settings, "Timeout", true, 0);
+  EXPECT_NE(slow.message.find("[llm.openai] timeout_s"), std::string::npos) << slow.message;
+  const LlmError large = internal::ClassifyNetworkError(settings, "x", false, int64_t{2} << 20);
+  EXPECT_EQ(large.kind, LlmErrorKind::kBadRequest);
+  EXPECT_NE(large.message.find("larger than 2 MiB"), std::string::npos) << large.message;
+}
+
 }  // namespace
 }  // namespace adaexplore
