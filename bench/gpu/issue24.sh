@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24 on the GPU: the README's KernelBench walk-through (`eval --level 2 --problem IDS
+# Issue 24 on the GPU: the README's quick start (the KernelBench walk-through) (`eval --level 2 --problem IDS
 # --kernels-dir ...`) over the hand-written Level-2 kernels (ok.py and each wrong_*.py), once
 # under --profile kernelbench (KernelBench main's check: allclose 1e-4 on 5 seeded trials, 3
 # warm-ups and 100 runs on one input set with L2 flushed, the mean) and once under --profile

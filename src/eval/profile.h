@@ -78,7 +78,7 @@ struct EvalProfile {
   // Disk per worker for reference outputs that candidates of one task share (the worker's
   // reference cache); 0: every candidate makes its own. Not a result's kind: no fingerprint.
   // Off by default: on the H200 it cost more than it saved (writing and hashing large Level-2
-  // references; README, "evaluation throughput").
+  // references; docs/results.md, "evaluation throughput").
   double reference_cache_mb = 0;
   // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
   // outputs) run while its slots are taken, so each starts its own phases when a slot frees.
