@@ -102,9 +102,6 @@ class SourceFile:
     source: str
 
 
-TaskKind = Literal["kernelbench", "flashinfer", "tritonbench"]
-
-
 @dataclasses.dataclass(frozen=True)
 class TaskFile:
     """The task of a job: its file, the format it is in, and for a FlashInfer-Trace definition
@@ -112,7 +109,7 @@ class TaskFile:
     relative to."""
     filename: str
     source: str
-    kind: TaskKind
+    kind: str  # A module of kinds/ (kinds.lookup refuses any other by name).
     workload: dict | None
     data_root: str
 

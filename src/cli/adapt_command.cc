@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "adapt/failures.h"
+#include "adapt/adapt_stage.h"
 #include "adapt/memory_update.h"
 #include "adapt/skill_memory.h"
 #include "adapt/synthesis.h"
@@ -63,16 +63,100 @@ Result<std::vector<std::string>> TaskFiles(const std::vector<std::string>& paths
   return files;
 }
 
-nlohmann::json StatsJson(const MemoryUpdateStats& s) {
-  return {{"failures", s.failures},
-          {"clusters", s.clusters},
-          {"writer_calls", s.writer_calls},
-          {"judge_calls", s.judge_calls},
-          {"no_guidance", s.no_guidance},
-          {"rejected", s.rejected},
-          {"added", s.added},
-          {"reinforced", s.reinforced},
-          {"failed_calls", s.failed_calls}};
+// Step 1 of adapt, with --synthesize: the LLM writes new tasks, each checked before it is kept.
+// Returns the kept tasks' paths; `summary` gets the synthesis's figures.
+Result<std::vector<std::string>> Synthesize(const AdaptFlags& flags, const Config& config,
+                                            const RunSpec& base, const std::string& prompts_dir,
+                                            LlmClient& llm, const Logger& logger,
+                                            nlohmann::json& summary) {
+  ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(base.model));
+  const std::string root = ProjectRoot();
+  if (flags.examples_dir.empty()) {
+    return InvalidArgument("--synthesize needs --examples DIR (KernelBench Level-1 problems)");
+  }
+  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus));
+  SynthesisOptions options{
+      .count = flags.synthesize,
+      .seed = base.seed,
+      .model = model,
+      .max_output_tokens = base.max_output_tokens,
+      .reasoning_effort = base.reasoning_effort,
+      .prompts_dir = prompts_dir,
+      .python = ResolvePython(config, root),
+      .python_path = root + "/python",
+      .device = plan.kind,
+      .timeout_s = flags.check_timeout_s,
+      .out_dir = flags.tasks_out.empty() ? flags.memory_path + ".tasks" : flags.tasks_out,
+      .logger = logger};
+  ASSIGN_OR_RETURN(options.examples, ReadExamples(flags.examples_dir));
+  if (!flags.layers_path.empty()) {
+    ASSIGN_OR_RETURN(options.layers, ReadLayerNames(flags.layers_path));
+  }
+  ASSIGN_OR_RETURN(SynthesisStats synthesis, SynthesizeTasks(llm, options));
+  StatusLine(stderr, flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText)
+      .Message(fmt::format("synthesis: {} calls, {} tasks kept, {} failed their check, {} "
+                           "duplicates, {} without code",
+                           synthesis.calls, synthesis.kept.size(), synthesis.invalid,
+                           synthesis.duplicates, synthesis.no_code),
+               {{"event", "synthesis_done"},
+                {"calls", synthesis.calls},
+                {"kept", synthesis.kept.size()},
+                {"invalid", synthesis.invalid},
+                {"duplicates", synthesis.duplicates},
+                {"no_code", synthesis.no_code}});
+  for (const std::string& problem : synthesis.problems) {
+    logger->info("synthesis: dropped: {}", problem);
+  }
+  summary["synthesis"] = {{"calls", synthesis.calls},     {"kept", synthesis.kept},
+                          {"invalid", synthesis.invalid}, {"duplicates", synthesis.duplicates},
+                          {"no_code", synthesis.no_code}, {"problems", synthesis.problems}};
+  return synthesis.kept;
+}
+
+// The waves' progress on stderr: a message as each starts, learns and ends (each run draws its
+// own status line). A database or memory this command created is kept from its first use on.
+AdaptObserver AdaptProgress(StatusLine& out, StatusLine::Format format, NewFileGuard& db_created,
+                            NewFileGuard& memory_created) {
+  const TimePoint adapt_start = Clock::now();
+  AdaptObserver observer;
+  observer.on_wave_start = [&out, adapt_start](const AdaptWave& wave) {
+    const size_t done = wave.number - 1;
+    nlohmann::json starting = {{"event", "wave_start"},
+                               {"wave", wave.number},
+                               {"waves", wave.count},
+                               {"tasks", wave.tasks.size()},
+                               {"rules_in_prompts", wave.rules_in_prompts}};
+    starting.update(ProgressClockJson(done, wave.count, Clock::now() - adapt_start));
+    out.Message(fmt::format("wave {}/{}: {} task(s), {} rule(s) in the prompts · adapt so far {}",
+                            wave.number, wave.count, wave.tasks.size(), wave.rules_in_prompts,
+                            ProgressClock(done, wave.count, Clock::now() - adapt_start)),
+                std::move(starting));
+  };
+  observer.run = [format, &db_created](SearchSession& in, LlmClient& client, const RunSpec& spec,
+                                       const std::vector<SourceFile>& wave_tasks) {
+    db_created.Keep();  // The wave's run is recorded from its first step on.
+    return RunWithProgress(in, client, std::nullopt, spec, wave_tasks, format);
+  };
+  observer.on_learning = [&out](const AdaptWave& wave) {
+    out.Message(fmt::format("wave {}/{}: learning rules from the failures of run {}", wave.number,
+                            wave.count, wave.run),
+                {{"event", "wave_learning"}, {"wave", wave.number}, {"run", wave.run}});
+  };
+  observer.on_wave_done = [&out, &memory_created](const AdaptWave& wave) {
+    memory_created.Keep();
+    const MemoryUpdateStats& stats = wave.learned;
+    nlohmann::json learned = MemoryUpdateJson(stats);
+    learned["event"] = "wave_done";
+    learned["wave"] = wave.number;
+    out.Message(fmt::format("wave {}/{}: {} failures in {} clusters -> {} rule-writer and {} judge "
+                            "calls: {} new rules, {} reinforced, {} no guidance, {} rejected, {} "
+                            "unusable replies",
+                            wave.number, wave.count, stats.failures, stats.clusters,
+                            stats.writer_calls, stats.judge_calls, stats.added, stats.reinforced,
+                            stats.no_guidance, stats.rejected, stats.failed_calls),
+                std::move(learned));
+  };
+  return observer;
 }
 
 }  // namespace
@@ -90,8 +174,6 @@ void AddAdaptCommand(CLI::App& app, AdaptFlags& f) {
                     "torch.nn layers to draw from (JSON or one per line; default: built in)");
   adapt->add_option("--tasks-out", f.tasks_out, "Where synthesised tasks go (MEMORY.tasks/)");
   adapt->add_option("--task", f.tasks, "Existing task file or folder to adapt on (repeatable)");
-  adapt->add_option("--steps", f.search.steps, "Search steps per task (25)")
-      ->check(CLI::PositiveNumber);
   adapt->add_option("--parallel", f.parallel, "Tasks per wave; memory updates between waves (4)")
       ->check(CLI::PositiveNumber);
   adapt->add_option("--min-count", f.search.memory_min_count,
@@ -99,11 +181,11 @@ void AddAdaptCommand(CLI::App& app, AdaptFlags& f) {
   adapt->add_flag("--include-incorrect", f.include_incorrect,
                   "Also learn from numerical mismatches (off, as the reference)");
   adapt->add_option("--db", f.search.db_path, "Run database of the searches (MEMORY.runs.sqlite)");
-  adapt->add_option("--seed", f.search.seed, "Seed of synthesis and search (0)");
   adapt->add_option("--check-timeout", f.check_timeout_s, "Seconds to check a new task (300)");
   adapt->add_flag("--json", f.json, "Print the summary as one JSON object");
   adapt->add_option("--device", f.search.device, "auto (default), cuda or cpu");
   adapt->add_option("--python", f.search.python, "Python interpreter with torch and triton");
+  AddSettingFlags(*adapt, RunSettingTable(), f.search.run_settings);
   AddSettingFlags(*adapt, EvalSettingTable(), f.search.eval_settings);
   adapt->add_flag("--no-cache", f.search.no_cache, "Neither read nor write the result cache");
   adapt->add_option("--config", f.search.config_path,
@@ -118,7 +200,7 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   // The waves' runs: the memory's rules at the start of each wave go into its spec.
   ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
-  ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(base.model));
+  ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(base.model));
   // One client for synthesis, every wave and every memory update: one ledger, one budget.
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
                    StartLlmClient(config, search, base.model, logger));
@@ -131,9 +213,8 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   // A memory or run database this command creates is removed when it fails before using it.
   NewFileGuard memory_created(flags.memory_path);
   ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(flags.memory_path));
-  const std::string root = ProjectRoot();
   const std::string prompts_dir =
-      config.prompts_dir.empty() ? root + "/prompts" : config.prompts_dir;
+      config.prompts_dir.empty() ? ProjectRoot() + "/prompts" : config.prompts_dir;
   ASSIGN_OR_RETURN(RulePrompts rule_prompts, RulePrompts::Load(prompts_dir));
   const std::string db_path =
       search.db_path.empty() ? flags.memory_path + ".runs.sqlite" : search.db_path;
@@ -142,130 +223,47 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   // 1. New tasks.
   ASSIGN_OR_RETURN(std::vector<std::string> tasks, TaskFiles(flags.tasks));
   if (flags.synthesize > 0) {
-    if (flags.examples_dir.empty()) {
-      return InvalidArgument("--synthesize needs --examples DIR (KernelBench Level-1 problems)");
-    }
-    ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus));
-    SynthesisOptions options{
-        .count = flags.synthesize,
-        .seed = search.seed,
-        .model = model,
-        .prompts_dir = prompts_dir,
-        .python = ResolvePython(config, root),
-        .python_path = root + "/python",
-        .device = plan.kind,
-        .timeout_s = flags.check_timeout_s,
-        .out_dir = flags.tasks_out.empty() ? flags.memory_path + ".tasks" : flags.tasks_out,
-        .logger = logger};
-    ASSIGN_OR_RETURN(options.examples, ReadExamples(flags.examples_dir));
-    if (!flags.layers_path.empty()) {
-      ASSIGN_OR_RETURN(options.layers, ReadLayerNames(flags.layers_path));
-    }
-    ASSIGN_OR_RETURN(SynthesisStats synthesis, SynthesizeTasks(*llm, options));
-    StatusLine(stderr, flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText)
-        .Message(fmt::format("synthesis: {} calls, {} tasks kept, {} failed their check, {} "
-                             "duplicates, {} without code",
-                             synthesis.calls, synthesis.kept.size(), synthesis.invalid,
-                             synthesis.duplicates, synthesis.no_code),
-                 {{"event", "synthesis_done"},
-                  {"calls", synthesis.calls},
-                  {"kept", synthesis.kept.size()},
-                  {"invalid", synthesis.invalid},
-                  {"duplicates", synthesis.duplicates},
-                  {"no_code", synthesis.no_code}});
-    for (const std::string& problem : synthesis.problems) {
-      logger->info("synthesis: dropped: {}", problem);
-    }
-    summary["synthesis"] = {{"calls", synthesis.calls},     {"kept", synthesis.kept},
-                            {"invalid", synthesis.invalid}, {"duplicates", synthesis.duplicates},
-                            {"no_code", synthesis.no_code}, {"problems", synthesis.problems}};
-    tasks.insert(tasks.begin(), synthesis.kept.begin(), synthesis.kept.end());
+    ASSIGN_OR_RETURN(const std::vector<std::string> kept,
+                     Synthesize(flags, config, base, prompts_dir, *llm, logger, summary));
+    tasks.insert(tasks.begin(), kept.begin(), kept.end());
   }
   if (tasks.empty()) {
     return InvalidArgument("no tasks to adapt on: pass --synthesize N and/or --task");
   }
 
-  // 2. Waves of searches in one session, the memory updated after each.
+  // 2. Waves of searches in one session, the memory updated after each (adapt/adapt_stage.h).
   ASSIGN_OR_RETURN(std::vector<SourceFile> sources, ReadTasks(tasks));
   InterruptGuard guard;
   NewFileGuard db_created(db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), db_path, logger, guard));
-  MemoryUpdateStats total;
-  int exit_code = 0;
-  nlohmann::json waves = nlohmann::json::array();
   const StatusLine::Format format =
       flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText;
   StatusLine out(stderr, format);  // The waves' messages; each run draws its own status.
-  const size_t wave_size = static_cast<size_t>(flags.parallel);
-  const size_t wave_count = (sources.size() + wave_size - 1) / wave_size;
-  const TimePoint adapt_start = Clock::now();
-  for (size_t start = 0; start < sources.size(); start += wave_size) {
-    const size_t end = std::min(sources.size(), start + static_cast<size_t>(flags.parallel));
-    const std::vector<SourceFile> wave_tasks(sources.begin() + static_cast<long>(start),
-                                             sources.begin() + static_cast<long>(end));
-    RunSpec spec = base;
-    ASSIGN_OR_RETURN(spec.memory_rules, memory.PromptRules({.min_count = search.memory_min_count}));
-    const size_t wave_number = waves.size() + 1;
-    nlohmann::json starting = {{"event", "wave_start"},
-                               {"wave", wave_number},
-                               {"waves", wave_count},
-                               {"tasks", wave_tasks.size()},
-                               {"rules_in_prompts", spec.memory_rules.size()}};
-    starting.update(ProgressClockJson(waves.size(), wave_count, Clock::now() - adapt_start));
-    out.Message(fmt::format("wave {}/{}: {} task(s), {} rule(s) in the prompts · adapt so far {}",
-                            wave_number, wave_count, wave_tasks.size(), spec.memory_rules.size(),
-                            ProgressClock(waves.size(), wave_count, Clock::now() - adapt_start)),
-                std::move(starting));
-    db_created.Keep();  // The wave's run is recorded from its first step on.
-    ASSIGN_OR_RETURN(const RunOutcome outcome,
-                     RunWithProgress(*session, *llm, std::nullopt, spec, wave_tasks, format));
-    ASSIGN_OR_RETURN(const nlohmann::json run_summary,
-                     RunSummaryJson(outcome, session->db(), *llm, db_path));
-    RETURN_IF_ERROR(WriteRunOutput(outcome, run_summary, db_path + ".best"));
-    ASSIGN_OR_RETURN(std::vector<Failure> failures,
-                     ReadFailures(db_path, {.run = outcome.run_id,
-                                            .include_incorrect = flags.include_incorrect}));
-    out.Message(fmt::format("wave {}/{}: learning rules from the failures of run {}", wave_number,
-                            wave_count, outcome.run_id),
-                {{"event", "wave_learning"}, {"wave", wave_number}, {"run", outcome.run_id}});
-    ASSIGN_OR_RETURN(MemoryUpdateStats stats,
-                     UpdateMemory(memory, *llm, rule_prompts, ClusterFailures(std::move(failures)),
-                                  {.model = model, .logger = logger}));
-    memory_created.Keep();
-    nlohmann::json learned = StatsJson(stats);
-    learned["event"] = "wave_done";
-    learned["wave"] = wave_number;
-    out.Message(fmt::format("wave {}/{}: {} failures in {} clusters -> {} rule-writer and {} judge "
-                            "calls: {} new rules, {} reinforced, {} no guidance, {} rejected, {} "
-                            "unusable replies",
-                            wave_number, wave_count, stats.failures, stats.clusters,
-                            stats.writer_calls, stats.judge_calls, stats.added, stats.reinforced,
-                            stats.no_guidance, stats.rejected, stats.failed_calls),
-                std::move(learned));
-    for (const std::string& problem : stats.problems) {
-      logger->info("memory: {}", problem);
-    }
-    nlohmann::json wave = StatsJson(stats);
-    wave["run"] = outcome.run_id;
-    wave["tasks"] = nlohmann::json::array();
-    for (const SourceFile& task : wave_tasks) {
-      wave["tasks"].push_back(task.path);
-    }
-    wave["rules_in_prompts"] = spec.memory_rules.size();
-    waves.push_back(wave);
-    total += stats;
-    if (outcome.stopped) {  // Interrupted or out of budget: keep what was learned, stop here.
-      exit_code = 3;
-      break;
-    }
+  ASSIGN_OR_RETURN(const AdaptOutcome outcome,
+                   RunAdaptWaves(*session, *llm, memory, rule_prompts,
+                                 {.tasks = std::move(sources),
+                                  .base = base,
+                                  .model = model,
+                                  .parallel = static_cast<size_t>(flags.parallel),
+                                  .min_count = search.memory_min_count,
+                                  .include_incorrect = flags.include_incorrect,
+                                  .out_dir = db_path + ".best",
+                                  .db_path = db_path,
+                                  .logger = logger},
+                                 AdaptProgress(out, format, db_created, memory_created)));
+  const int exit_code = outcome.stopped ? 3 : 0;
+  const MemoryUpdateStats& total = outcome.total;
+  nlohmann::json waves = nlohmann::json::array();
+  for (const AdaptWave& wave : outcome.waves) {
+    waves.push_back(AdaptWaveJson(wave));
   }
   ASSIGN_OR_RETURN(std::vector<Rule> rules, memory.List(0));
   ASSIGN_OR_RETURN(std::vector<std::string> prompt_rules,
                    memory.PromptRules({.min_count = search.memory_min_count}));
   summary["waves"] = waves;
-  summary["total"] = StatsJson(total);
+  summary["total"] = MemoryUpdateJson(total);
   summary["rules"] = rules.size();
   summary["rules_in_prompts"] = prompt_rules.size();
   summary["status"] = WorkStatusName(exit_code == 0 ? WorkStatus::kFinished : WorkStatus::kStopped);

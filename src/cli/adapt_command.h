@@ -39,9 +39,9 @@ struct AdaptFlags {
   // The searches' settings (steps, seed, evaluation); the waves fill in tasks and memory.
   RunFlags search = [] {
     RunFlags f;
-    f.steps = 25;
-    f.no_reviser = true;  // As the reference's adaptation runs.
-    f.db_path.clear();    // Default: MEMORY.runs.sqlite.
+    f.defaults.steps = 25;
+    f.defaults.reviser = false;  // As the reference's adaptation runs.
+    f.db_path.clear();           // Default: MEMORY.runs.sqlite.
     return f;
   }();
 };

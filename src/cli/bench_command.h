@@ -23,6 +23,7 @@
 
 #include "cli/run_command.h"
 #include "core/result.h"
+#include "suite/suite.h"
 
 namespace adaexplore {
 
@@ -53,10 +54,5 @@ Result<int> RunBench(const BenchFlags& flags);
 // c_e / c for the bench's searches: --expand-ratio, else the reference's (0.5 on KernelBench
 // Level 3, 1 elsewhere).
 double BenchExpandRatio(const BenchFlags& flags);
-
-// The folder of a suite: DIR itself, or for "kernelbench:levelN" the levelN folder of a
-// KernelBench checkout (`kernelbench_dir`, else $KERNELBENCH_DIR; either the checkout or its
-// KernelBench/ subfolder).
-Result<std::string> ResolveSuite(const std::string& suite, const std::string& kernelbench_dir);
 
 }  // namespace adaexplore

@@ -4,6 +4,7 @@
 #include "cli/bench_command.h"
 #include "cli/eval_command.h"
 #include "cli/run_command.h"
+#include "config/config.h"
 
 namespace adaexplore {
 namespace {
@@ -33,6 +34,8 @@ std::string AnotherText(const Setting<EvalProfile>& s) {
       return "0.125";
     case SettingKind::kChoice:
       return std::string(s.choices.back());
+    case SettingKind::kText:
+      return "some text";
   }
   return "";
 }
@@ -212,6 +215,66 @@ TEST(RunFlagsTest, UnsetFlagsAreUnsetAndBadOnesRefused) {
     RunFlags refused;
     EXPECT_THROW(parse(bad, refused), CLI::ValidationError) << bad[0] << " " << bad[1];
   }
+}
+
+// A new run's settings: the command's defaults, then the config file's [run], then the flags; the
+// same flags on run, bench and adapt, since all three are made from the one table.
+TEST(RunFlagsTest, RunSettingsComeFromDefaultsThenConfigThenFlags) {
+  auto parse = [](const char* command, std::vector<std::string> args, RunFlags& run) {
+    CLI::App app;
+    RunFlags run_flags;
+    BenchFlags bench;
+    AdaptFlags adapt;
+    AddRunCommand(app, run_flags);
+    AddBenchCommand(app, bench);
+    AddAdaptCommand(app, adapt);
+    args.insert(args.begin(), {"adaexplore", command});
+    std::vector<const char*> argv;
+    for (const std::string& a : args) {
+      argv.push_back(a.c_str());
+    }
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    run = std::string(command) == "run"     ? run_flags
+          : std::string(command) == "bench" ? bench.search
+                                            : adapt.search;
+  };
+  Config config;
+  ASSERT_TRUE(ApplyConfigText("[llm]\nmodel = \"openai:m\"\n[run]\nseed = 7\nconfirm_best = true\n"
+                              "steps = 9\n",
+                              "t.toml", config)
+                  .ok());
+  for (const char* command : {"run", "bench", "adapt"}) {
+    RunFlags flags;
+    std::vector<std::string> args = {"--steps",
+                                     "4",
+                                     "--no-confirm-best",
+                                     "--language",
+                                     "cuda",
+                                     "--reasoning-effort",
+                                     "low",
+                                     "--max-output-tokens",
+                                     "100"};
+    if (std::string(command) == "adapt") {
+      args.insert(args.end(), {"--memory", "m.sqlite"});
+    }
+    ASSERT_NO_THROW(parse(command, args, flags)) << command;
+    Result<RunSpec> spec = RunSpecFromFlags(flags, config);
+    ASSERT_TRUE(spec.ok()) << command << ": " << spec.status().ToString();
+    EXPECT_EQ(spec->model, "openai:m");
+    EXPECT_EQ(spec->seed, 7u) << command;         // The config's.
+    EXPECT_EQ(spec->steps, 4) << command;         // The flag over the config's 9.
+    EXPECT_FALSE(spec->confirm_best) << command;  // --no-confirm-best over the config's.
+    EXPECT_EQ(spec->language, KernelLanguage::kCuda);
+    EXPECT_EQ(spec->reasoning_effort, "low");
+    EXPECT_EQ(spec->max_output_tokens, 100);
+    EXPECT_EQ(spec->reviser, std::string(command) != "adapt") << command;  // adapt's default.
+  }
+  RunFlags bad;
+  ASSERT_NO_THROW(parse("run", {"--steps", "0"}, bad));
+  Result<RunSpec> refused = RunSpecFromFlags(bad, config);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--steps 0"), std::string::npos)
+      << refused.status().message();
 }
 
 }  // namespace

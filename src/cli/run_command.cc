@@ -87,34 +87,19 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--llm", f.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
   run->add_option("--method", f.method,
                   "adaexplore (default), or a baseline: ps, ir (irs), irl, irb, irle");
-  run->add_option_function<int>(
-         "--steps",
-         [&f](int steps) {
-           f.steps = steps;
-           f.steps_given = true;
-         },
-         "Steps (kernels) per task (50); with --resume, more than the run has extends it")
-      ->check(CLI::PositiveNumber);
   run->add_option("--memory", f.memory_path,
                   "Skill memory: a database from adapt/memory, or rule||count text");
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");
   run->add_option("--profile", f.profile, "Evaluation profile: strict (default) or paper");
-  run->add_option("--language", f.language, "triton (default) or cuda");
   run->add_option("--db", f.db_path, "Run database (adaexplore-run.sqlite)");
   run->add_flag("--resume", f.resume, "Continue the database's latest run (or --run)");
   run->add_option("--run", f.run_id, "With --resume: the run to continue")
       ->check(CLI::PositiveNumber);
   run->add_option("--out", f.out_dir, "Where the best kernels go (adaexplore-out)");
   run->add_flag("--json", f.json, "Print the final summary as one JSON object");
-  run->add_option("--seed", f.seed, "Seed of the search's random choices (0)");
-  run->add_flag("--no-reviser", f.no_reviser, "Small steps without the reviser call");
-  run->add_flag("--confirm-best", f.confirm_best,
-                "Measure a new best again on another worker before accepting it");
   run->add_option("--expand-ratio", f.expand_ratio,
                   "c_e / c: 1.0 (KernelBench Level 2, default), 0.5 (Level 3); also [search]")
       ->check(CLI::PositiveNumber);
-  run->add_option("--reasoning-effort", f.reasoning_effort, "minimal, low, medium or high");
-  run->add_option("--max-output-tokens", f.max_output_tokens, "Output limit per LLM call");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
   run->add_option("--device", f.device, "auto (default), cuda or cpu");
   run->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
@@ -122,6 +107,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
                   "Evaluations per device at once; timing stays exclusive (default 2 per GPU)")
       ->check(CLI::Range(1, kMaxSlots));
   run->add_option("--python", f.python, "Python interpreter with torch and triton");
+  AddSettingFlags(*run, RunSettingTable(), f.run_settings);
   AddSettingFlags(*run, EvalSettingTable(), f.eval_settings);
   run->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
   AddNatsFlags(*run, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
@@ -198,21 +184,14 @@ Result<SearchMethod> SearchMethodFlag(const std::string& name) {
 }
 
 Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
-  ASSIGN_OR_RETURN(const SearchMethod method, SearchMethodFlag(flags.method));
-  std::optional<KernelLanguage> language = KernelLanguageFromName(flags.language);
-  if (!language) {
-    return InvalidArgument("--language must be triton or cuda, not '" + flags.language + "'");
-  }
-  RunSpec spec{.method = method,
-               .model = flags.model.empty() ? config.llm.model : flags.model,
-               .language = *language,
-               .steps = flags.steps,
-               .seed = flags.seed,
-               .reviser = !flags.no_reviser,
-               .search = EffectiveSearch(flags, config),
-               .confirm_best = flags.confirm_best,
-               .reasoning_effort = flags.reasoning_effort,
-               .max_output_tokens = flags.max_output_tokens};
+  RunSpec spec = flags.defaults;
+  ASSIGN_OR_RETURN(spec.method, SearchMethodFlag(flags.method));
+  spec.model = flags.model.empty() ? config.llm.model : flags.model;
+  RETURN_IF_ERROR(ApplyRunSettings(config.run_file, spec).WithContext("configuration: [run]"));
+  ASSIGN_OR_RETURN(const nlohmann::json given,
+                   SettingFlagValues(RunSettingTable(), flags.run_settings));
+  RETURN_IF_ERROR(ApplyRunSettings(given, spec));
+  spec.search = EffectiveSearch(flags, config);
   if (spec.model.empty()) {
     return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
   }
@@ -264,20 +243,22 @@ Result<int> RunSearch(const RunFlags& flags) {
     }
     ASSIGN_OR_RETURN(spec, RunSpecOf(*resumed));
     RETURN_IF_ERROR(RestoreRunProfile(*resumed, flags, config));
-    if (flags.steps_given && flags.steps < spec.steps) {
+    // A resumed run keeps its settings; only --steps counts (more extends it).
+    ASSIGN_OR_RETURN(const nlohmann::json given,
+                     SettingFlagValues(RunSettingTable(), flags.run_settings));
+    const int steps = given.value("steps", spec.steps);
+    if (steps < spec.steps) {
       return InvalidArgument(fmt::format(
           "run {} has {} steps per task; --steps {} cannot take steps back (more extends it)",
-          resumed->id, spec.steps, flags.steps));
+          resumed->id, spec.steps, steps));
     }
-    if (flags.steps_given && flags.steps > spec.steps) {
-      RETURN_IF_ERROR(db.ExtendRun(resumed->id, flags.steps));
-      notices.Message(fmt::format("run {}: extended from {} to {} steps per task", resumed->id,
-                                  spec.steps, flags.steps),
-                      {{"event", "run_extended"},
-                       {"run", resumed->id},
-                       {"from", spec.steps},
-                       {"to", flags.steps}});
-      spec.steps = flags.steps;
+    if (steps > spec.steps) {
+      RETURN_IF_ERROR(db.ExtendRun(resumed->id, steps));
+      notices.Message(
+          fmt::format("run {}: extended from {} to {} steps per task", resumed->id, spec.steps,
+                      steps),
+          {{"event", "run_extended"}, {"run", resumed->id}, {"from", spec.steps}, {"to", steps}});
+      spec.steps = steps;
     } else if (resumed->status == WorkStatus::kFinished) {
       notices.Message(fmt::format("run {} is finished: every task used its {} steps; --resume "
                                   "--steps N with N above {} extends it",

@@ -17,8 +17,10 @@
 
 #include "cli/eval_command.h"
 #include "cli/problem_flags.h"
+#include "cli/setting_flags.h"
 #include "core/result.h"
 #include "llm/client.h"
+#include "search/run_settings.h"
 #include "search/run_spec.h"
 #include "store/run_db.h"
 #include "task/source_file.h"
@@ -36,10 +38,8 @@ struct RunFlags {
   std::string method = "adaexplore";
   std::string memory_path;
   std::string profile;
-  std::string language = "triton";
   std::string db_path = "adaexplore-run.sqlite";
   std::string out_dir = "adaexplore-out";
-  std::string reasoning_effort;
   std::string record_path;
   std::string device;
   std::vector<int> gpus;
@@ -47,20 +47,18 @@ struct RunFlags {
   std::string log_level;
   std::string nats_url;
   std::string nats_queue;
-  SettingFlags eval_settings;     // The evaluation settings' flags (eval/settings.h) given.
-  std::optional<int64_t> run_id;  // --run; unset: the latest run.
-  uint64_t seed = 0;
+  SettingFlags eval_settings;  // The evaluation settings' flags (eval/settings.h) given.
+  SettingFlags run_settings;   // The run settings' flags (search/run_settings.h) given.
+  // A new run's settings before the config file's [run] and the flags: the command's defaults
+  // (adapt: 25 steps, no reviser).
+  RunSpec defaults;
+  std::optional<int64_t> run_id;       // --run; unset: the latest run.
   std::optional<double> expand_ratio;  // c_e / c; unset: [search] expand_ratio (default 1).
-  int64_t max_output_tokens = 0;
   std::optional<double> nats_startup_timeout_s;
-  int steps = 50;
-  bool steps_given = false;  // --steps was on the command line (a resume extends to it).
   int memory_min_count = 3;
   std::optional<int> slots;
   bool resume = false;
   bool json = false;
-  bool no_reviser = false;
-  bool confirm_best = false;
   bool no_cache = false;
 };
 
@@ -83,8 +81,10 @@ Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& conf
 // The method a --method flag names; an unknown name is an error listing them all.
 Result<SearchMethod> SearchMethodFlag(const std::string& name);
 
-// The spec of a new run with these flags under `config`: the model from --llm or [llm] model,
-// the search constants from EffectiveSearch, the memory's rules from --memory. Tasks are apart.
+// The spec of a new run with these flags under `config`: the command's defaults, then the
+// config's [run], then the run settings' flags (search/run_settings.h); the model from --llm or
+// [llm] model, the search constants from EffectiveSearch, the memory's rules from --memory.
+// Tasks are apart.
 Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config);
 
 // Tasks named on the command line: files, or folders of .py files. None is an error.

@@ -9,7 +9,9 @@
 #include <set>
 
 #include "config/llm_config.h"
+#include "config/toml_settings.h"
 #include "eval/settings.h"
+#include "search/run_settings.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -19,7 +21,10 @@ namespace {
 // search/settings.h) and one key each that is no setting of a profile or a search.
 template <typename Target>
 std::set<std::string> Names(const std::vector<Setting<Target>>& table, std::string extra) {
-  std::set<std::string> names = {std::move(extra)};
+  std::set<std::string> names;
+  if (!extra.empty()) {
+    names.insert(std::move(extra));
+  }
   for (const Setting<Target>& s : table) {
     names.insert(std::string(s.name));
   }
@@ -33,6 +38,7 @@ const std::map<std::string, std::set<std::string>>& KnownKeys() {
       {"cache", {"enabled", "path"}},
       {"log", {"level"}},
       {"search", Names(SearchSettingTable(), "prompts_dir")},
+      {"run", Names(RunSettingTable(), "")},
   };
   return keys;
 }
@@ -72,34 +78,16 @@ Status Read(const toml::table& root, const char* section, const char* key,
   return Status::Ok();
 }
 
-// The settings of `table` that [section] holds, as JSON of their kinds (an integer stays an
-// integer, so that a range check can tell 2 from 2.5).
+// The settings of `table` that [section] holds (config/toml_settings.h).
 template <typename Target>
 Result<nlohmann::json> CollectSettings(const toml::table& root, const char* section,
                                        const std::vector<Setting<Target>>& table,
                                        const std::string& origin) {
-  nlohmann::json settings = nlohmann::json::object();
-  for (const Setting<Target>& s : table) {
-    const toml::node* node = root.at_path(std::string(section) + "." + std::string(s.name)).node();
-    if (node == nullptr) {
-      continue;
-    }
-    nlohmann::json value;
-    if (std::optional<int64_t> i = node->value_exact<int64_t>()) {
-      value = *i;
-    } else if (std::optional<double> d = node->value_exact<double>()) {
-      value = *d;
-    } else if (std::optional<bool> b = node->value_exact<bool>()) {
-      value = *b;
-    } else if (std::optional<std::string> text = node->value_exact<std::string>()) {
-      value = *text;
-    }
-    if (Status valid = CheckSettingValue(s, value); !valid.ok()) {
-      return InvalidArgument(fmt::format("{}: [{}] {}", origin, section, valid.message()));
-    }
-    settings[std::string(s.name)] = value;
+  const toml::table* values = root.get_as<toml::table>(section);
+  if (values == nullptr) {
+    return nlohmann::json::object();
   }
-  return settings;
+  return TomlSettings(*values, table, fmt::format("[{}]", section), origin);
 }
 
 Status ApplyEval(const toml::table& root, const std::string& origin, Config& config) {
@@ -130,6 +118,18 @@ Status ApplySearch(const toml::table& root, const std::string& origin, Config& c
     return s.WithContext(origin + ": [search]");
   }
   config.search_file.update(settings);
+  return Status::Ok();
+}
+
+// [run]: the settings of new runs (search/run_settings.h), applied when a run's spec is made.
+Status ApplyRun(const toml::table& root, const std::string& origin, Config& config) {
+  ASSIGN_OR_RETURN(nlohmann::json settings,
+                   CollectSettings(root, "run", RunSettingTable(), origin));
+  RunSpec checked;
+  if (Status s = ApplyRunSettings(settings, checked); !s.ok()) {
+    return s.WithContext(origin + ": [run]");
+  }
+  config.run_file.update(settings);
   return Status::Ok();
 }
 
@@ -176,6 +176,7 @@ Status ApplyConfigText(std::string_view text, const std::string& origin, Config&
   RETURN_IF_ERROR(Read(root, "cache", "path", origin, config.cache_path));
   RETURN_IF_ERROR(Read(root, "log", "level", origin, config.log_level));
   RETURN_IF_ERROR(ApplySearch(root, origin, config));
+  RETURN_IF_ERROR(ApplyRun(root, origin, config));
   return Status::Ok();
 }
 

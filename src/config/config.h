@@ -9,6 +9,7 @@
 //   [cache]    enabled, path
 //   [log]      level
 //   [search]   prompts_dir and the search's constants (search/settings.h)
+//   [run]      the settings of a new run: steps, seed, language... (search/run_settings.h)
 //   [llm]      model, retries, budget, cache, record; [llm.openai], [llm.anthropic] and
 //              [llm.prices."provider:model"] tables (config/llm_config.h has the keys)
 
@@ -41,6 +42,9 @@ struct Config {
   std::string prompts_dir;  // Edited prompt templates; empty: the project's prompts/.
   SearchSettings search;    // The search's constants (search/settings.h).
   nlohmann::json search_file = nlohmann::json::object();  // The [search] settings the file gave.
+  // The [run] settings the file gave (search/run_settings.h): a new run's spec takes them, under
+  // its command's flags. A resumed run keeps its own.
+  nlohmann::json run_file = nlohmann::json::object();
   // Scale-out: evaluate through NATS JetStream (`adaexplore worker --nats` on GPU hosts) instead
   // of local workers. Empty url: local. Empty queue: the first worker that answers names it.
   std::string nats_url;

@@ -2,49 +2,23 @@
 
 #include <set>
 
+#include "config/toml_settings.h"
+#include "llm/settings.h"
+
 namespace adaexplore {
 namespace {
 
-// The [llm] keys, and one table per provider with an HTTP side (llm/provider_registry.h).
-std::set<std::string> TopKeys() {
-  std::set<std::string> keys = {
-      "model",        "max_attempts", "initial_backoff_s",    "max_backoff_s", "max_retry_after_s",
-      "max_reply_mb", "budget_usd",   "budget_tokens",        "cache",         "cache_path",
-      "record",       "prices",       "max_failures_in_a_row"};
-  for (const auto& [name, settings] : DefaultProviderSettings()) {
-    keys.insert(name);
-  }
-  return keys;
-}
-const std::set<std::string> kProviderKeys = {
-    "base_url",          "api_key_env",       "concurrency",     "timeout_s",
-    "connect_timeout_s", "max_output_tokens", "max_tokens_field"};
-const std::set<std::string> kPriceKeys = {"input_per_mtok", "cached_input_per_mtok",
-                                          "output_per_mtok"};
-
-Status CheckTable(const toml::table& table, const std::set<std::string>& known,
-                  const std::string& where, const std::string& origin) {
-  for (const auto& [key, value] : table) {
-    if (!known.contains(std::string(key.str()))) {
-      return InvalidArgument(origin + ": unknown key '" + std::string(key.str()) + "' in " + where);
-    }
-  }
-  return Status::Ok();
-}
-
-template <typename T>
-Status Get(const toml::table& table, const char* key, const std::string& where,
-           const std::string& origin, T& out) {
-  const toml::node* node = table.get(key);
-  if (node == nullptr) {
-    return Status::Ok();
-  }
-  std::optional<T> value = node->value<T>();
-  if (!value) {
-    return InvalidArgument(origin + ": " + where + " " + key + " has the wrong type");
-  }
-  out = *value;
-  return Status::Ok();
+// Reads the settings `table` declares from `toml` into `target`, all or none, refusing keys it
+// does not declare besides `nested` (the tables [llm] holds).
+template <typename Target>
+Status ApplyTable(const toml::table& toml, const std::vector<Setting<Target>>& table,
+                  const std::set<std::string>& nested, const std::string& where,
+                  const std::string& origin, Target& target) {
+  std::set<std::string> known = SettingNames(table);
+  known.insert(nested.begin(), nested.end());
+  RETURN_IF_ERROR(RefuseUnknownKeys(toml, known, where, origin));
+  ASSIGN_OR_RETURN(const nlohmann::json values, TomlSettings(toml, table, where, origin));
+  return ApplySettings(table, values, target, where).WithContext(origin);
 }
 
 Status ApplyProvider(const toml::table& table, const std::string& name, const std::string& origin,
@@ -55,21 +29,8 @@ Status ApplyProvider(const toml::table& table, const std::string& name, const st
                            " takes no key, only the name of the variable that holds it: set "
                            "api_key_env (keys in files end up in backups and repositories)");
   }
-  RETURN_IF_ERROR(CheckTable(table, kProviderKeys, where, origin));
   settings.name = name;
-  int64_t concurrency = settings.concurrency;
-  RETURN_IF_ERROR(Get(table, "base_url", where, origin, settings.base_url));
-  RETURN_IF_ERROR(Get(table, "api_key_env", where, origin, settings.api_key_env));
-  RETURN_IF_ERROR(Get(table, "concurrency", where, origin, concurrency));
-  RETURN_IF_ERROR(Get(table, "timeout_s", where, origin, settings.timeout_s));
-  RETURN_IF_ERROR(Get(table, "connect_timeout_s", where, origin, settings.connect_timeout_s));
-  RETURN_IF_ERROR(Get(table, "max_output_tokens", where, origin, settings.max_output_tokens));
-  RETURN_IF_ERROR(Get(table, "max_tokens_field", where, origin, settings.max_tokens_field));
-  if (concurrency < 1 || concurrency > 4096) {
-    return InvalidArgument(origin + ": " + where + " concurrency must be 1..4096");
-  }
-  settings.concurrency = static_cast<int>(concurrency);
-  return Status::Ok();
+  return ApplyTable(table, ProviderSettingTable(), {}, where, origin, settings);
 }
 
 Status ApplyPrices(const toml::table& prices, const std::string& origin, PriceTable& table) {
@@ -79,17 +40,10 @@ Status ApplyPrices(const toml::table& prices, const std::string& origin, PriceTa
     if (entry == nullptr) {
       return InvalidArgument(origin + ": " + where + " must be a table");
     }
-    RETURN_IF_ERROR(CheckTable(*entry, kPriceKeys, where, origin));
     Price price;
-    RETURN_IF_ERROR(Get(*entry, "input_per_mtok", where, origin, price.input_per_mtok));
-    RETURN_IF_ERROR(
-        Get(*entry, "cached_input_per_mtok", where, origin, price.cached_input_per_mtok));
-    RETURN_IF_ERROR(Get(*entry, "output_per_mtok", where, origin, price.output_per_mtok));
+    RETURN_IF_ERROR(ApplyTable(*entry, PriceSettingTable(), {}, where, origin, price));
     if (!entry->contains("cached_input_per_mtok")) {
       price.cached_input_per_mtok = price.input_per_mtok;  // No discount unless one is given.
-    }
-    if (price.input_per_mtok < 0 || price.cached_input_per_mtok < 0 || price.output_per_mtok < 0) {
-      return InvalidArgument(origin + ": " + where + " prices must be >= 0");
     }
     table.Set(std::string(model.str()), price);
   }
@@ -107,55 +61,39 @@ Status ApplyLlmConfig(const toml::table& root, const std::string& origin, LlmOpt
   if (llm == nullptr) {
     return InvalidArgument(origin + ": llm must be a table");
   }
-  const std::string where = "[llm]";
-  RETURN_IF_ERROR(CheckTable(*llm, TopKeys(), where, origin));
-  int64_t max_attempts = options.retry.max_attempts;
-  double max_reply_mb = static_cast<double>(options.max_reply_bytes) / (1 << 20);
-  int64_t max_failures = options.max_failures_in_a_row;
-  RETURN_IF_ERROR(Get(*llm, "model", where, origin, options.model));
-  RETURN_IF_ERROR(Get(*llm, "max_attempts", where, origin, max_attempts));
-  RETURN_IF_ERROR(Get(*llm, "initial_backoff_s", where, origin, options.retry.initial_backoff_s));
-  RETURN_IF_ERROR(Get(*llm, "max_backoff_s", where, origin, options.retry.max_backoff_s));
-  RETURN_IF_ERROR(Get(*llm, "max_retry_after_s", where, origin, options.retry.max_retry_after_s));
-  RETURN_IF_ERROR(Get(*llm, "max_reply_mb", where, origin, max_reply_mb));
-  RETURN_IF_ERROR(Get(*llm, "max_failures_in_a_row", where, origin, max_failures));
-  RETURN_IF_ERROR(Get(*llm, "budget_usd", where, origin, options.budget.max_usd));
-  RETURN_IF_ERROR(Get(*llm, "budget_tokens", where, origin, options.budget.max_tokens));
-  RETURN_IF_ERROR(Get(*llm, "cache", where, origin, options.cache_enabled));
-  RETURN_IF_ERROR(Get(*llm, "cache_path", where, origin, options.cache_path));
-  RETURN_IF_ERROR(Get(*llm, "record", where, origin, options.record_path));
-  if (max_attempts < 1 || options.retry.initial_backoff_s < 0 ||
-      options.retry.max_backoff_s < options.retry.initial_backoff_s || max_reply_mb <= 0 ||
-      options.budget.max_usd < 0 || options.budget.max_tokens < 0 || max_failures < 0 ||
-      max_failures > 1000000) {
-    return InvalidArgument(origin +
-                           ": [llm] max_attempts >= 1, 0 <= initial_backoff_s <= max_backoff_s, "
-                           "max_reply_mb > 0, max_failures_in_a_row >= 0 and budgets >= 0");
+  // [llm] holds its settings, one table per provider with an HTTP side
+  // (llm/provider_registry.h) and the prices.
+  std::set<std::string> nested = {"prices"};
+  for (const auto& [name, settings] : DefaultProviderSettings()) {
+    nested.insert(name);
   }
-  options.max_failures_in_a_row = static_cast<int>(max_failures);
-  options.retry.max_attempts = static_cast<int>(max_attempts);
-  options.max_reply_bytes = static_cast<int64_t>(max_reply_mb * (1 << 20));
+  LlmOptions changed = options;
+  RETURN_IF_ERROR(ApplyTable(*llm, LlmSettingTable(), nested, "[llm]", origin, changed));
+  if (changed.retry.max_backoff_s < changed.retry.initial_backoff_s) {
+    return InvalidArgument(origin + ": [llm] max_backoff_s must be at least initial_backoff_s");
+  }
   for (const auto& [provider, defaults] : DefaultProviderSettings()) {
     if (const toml::node* table = llm->get(provider)) {
       if (!table->is_table()) {
         return InvalidArgument(origin + ": [llm." + provider + "] must be a table");
       }
       RETURN_IF_ERROR(
-          ApplyProvider(*table->as_table(), provider, origin, options.providers[provider]));
+          ApplyProvider(*table->as_table(), provider, origin, changed.providers[provider]));
     }
   }
   if (const toml::node* prices = llm->get("prices")) {
     if (!prices->is_table()) {
       return InvalidArgument(origin + ": [llm.prices] must be a table");
     }
-    RETURN_IF_ERROR(ApplyPrices(*prices->as_table(), origin, options.prices));
+    RETURN_IF_ERROR(ApplyPrices(*prices->as_table(), origin, changed.prices));
   }
-  if (!options.model.empty()) {
-    Result<ModelSpec> spec = ParseModelSpec(options.model);
+  if (!changed.model.empty()) {
+    Result<ModelSpec> spec = ParseModelSpec(changed.model);
     if (!spec.ok()) {
       return spec.status().WithContext(origin + ": [llm] model");
     }
   }
+  options = std::move(changed);
   return Status::Ok();
 }
 

@@ -7,6 +7,8 @@
 #include "eval/checks.h"
 #include "eval/profile.h"
 #include "eval/settings.h"
+#include "llm/settings.h"
+#include "search/run_settings.h"
 #include "search/settings.h"
 
 namespace adaexplore {
@@ -17,6 +19,8 @@ std::string TypeText(const Setting<Target>& s) {
   switch (s.kind) {
     case SettingKind::kBoolean:
       return "boolean";
+    case SettingKind::kText:
+      return "text";
     case SettingKind::kChoice: {
       std::string all;
       for (std::string_view choice : s.choices) {
@@ -83,6 +87,10 @@ std::string SettingsMarkdown() {
       "meaning |\n|---|---|---|---|---|---|---|---|\n";
   AddRows(EvalSettingTable(), "eval", out);
   AddRows(SearchSettingTable(), "search", out);
+  AddRows(RunSettingTable(), "run", out);
+  AddRows(LlmSettingTable(), "llm", out);
+  AddRows(ProviderSettingTable(), "llm.PROVIDER", out);
+  AddRows(PriceSettingTable(), "llm.prices.\"PROVIDER:MODEL\"", out);
   return out;
 }
 

@@ -12,6 +12,8 @@ std::string_view SettingKindName(SettingKind kind) {
       return "boolean";
     case SettingKind::kChoice:
       return "choice";
+    case SettingKind::kText:
+      return "text";
   }
   return "?";
 }

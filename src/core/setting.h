@@ -26,7 +26,7 @@
 
 namespace adaexplore {
 
-enum class SettingKind { kInteger, kNumber, kBoolean, kChoice };
+enum class SettingKind { kInteger, kNumber, kBoolean, kChoice, kText };
 
 std::string_view SettingKindName(SettingKind kind);
 
@@ -80,6 +80,8 @@ Status CheckSettingValue(const Setting<Target>& s, const nlohmann::json& value) 
   switch (s.kind) {
     case SettingKind::kBoolean:
       return value.is_boolean() ? Status::Ok() : wrong("must be true or false");
+    case SettingKind::kText:
+      return value.is_string() ? Status::Ok() : wrong("must be a string");
     case SettingKind::kChoice: {
       if (!value.is_string()) {
         return wrong("must be a string");
@@ -157,7 +159,7 @@ Status ApplySettings(const std::vector<Setting<Target>>& table, const nlohmann::
 template <typename Target>
 Result<nlohmann::json> SettingValueFromText(const Setting<Target>& s, const std::string& text) {
   nlohmann::json value = text;
-  if (s.kind != SettingKind::kChoice) {
+  if (s.kind != SettingKind::kChoice && s.kind != SettingKind::kText) {
     value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   }
   if (Status valid = CheckSettingValue(s, value); !valid.ok()) {

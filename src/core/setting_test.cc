@@ -10,10 +10,11 @@ struct Knobs {
   double ratio = 0.5;
   bool fast = false;
   std::string mode = "a";
+  std::string note;
 };
 
 std::vector<Setting<Knobs>> Table() {
-  std::vector<Setting<Knobs>> table(4);
+  std::vector<Setting<Knobs>> table(5);
   table[0] = {.name = "runs", .kind = SettingKind::kInteger, .flag = "--runs", .min = 1};
   BindField(table[0], &Knobs::runs);
   table[1] = {.name = "ratio", .kind = SettingKind::kNumber, .min = 0, .max = 1};
@@ -22,6 +23,8 @@ std::vector<Setting<Knobs>> Table() {
   BindField(table[2], &Knobs::fast);
   table[3] = {.name = "mode", .kind = SettingKind::kChoice, .choices = {"a", "b"}};
   BindField(table[3], &Knobs::mode);
+  table[4] = {.name = "note", .kind = SettingKind::kText, .flag = "--note"};
+  BindField(table[4], &Knobs::note);
   return table;
 }
 
@@ -31,8 +34,9 @@ TEST(SettingTest, AppliesKnownSettingsAndGivesThemBack) {
   EXPECT_EQ(k.runs, 7);
   EXPECT_EQ(k.ratio, 1.0);
   EXPECT_EQ(k.mode, "b");
-  EXPECT_EQ(SettingsJson(Table(), k),
-            (nlohmann::json{{"runs", 7}, {"ratio", 1.0}, {"fast", false}, {"mode", "b"}}));
+  EXPECT_EQ(
+      SettingsJson(Table(), k),
+      (nlohmann::json{{"runs", 7}, {"ratio", 1.0}, {"fast", false}, {"mode", "b"}, {"note", ""}}));
 }
 
 TEST(SettingTest, RefusesUnknownNamesWrongKindsAndValuesOutOfRangeAllOrNone) {
@@ -40,7 +44,7 @@ TEST(SettingTest, RefusesUnknownNamesWrongKindsAndValuesOutOfRangeAllOrNone) {
   for (const nlohmann::json& bad :
        {nlohmann::json{{"walks", 1}}, nlohmann::json{{"runs", 0}}, nlohmann::json{{"runs", 2.5}},
         nlohmann::json{{"ratio", 1.5}}, nlohmann::json{{"fast", 1}}, nlohmann::json{{"mode", "c"}},
-        nlohmann::json{{"runs", 9}, {"ratio", -1}}}) {
+        nlohmann::json{{"note", 3}}, nlohmann::json{{"runs", 9}, {"ratio", -1}}}) {
     Status s = ApplySettings(Table(), bad, k, "test");
     EXPECT_FALSE(s.ok()) << bad;
     EXPECT_NE(s.message().find(bad.begin().key()), std::string::npos) << s.message();
@@ -56,6 +60,9 @@ TEST(SettingTest, FlagTextIsReadByKindAndErrorsNameTheFlag) {
   EXPECT_NE(zero.status().message().find("--runs 0"), std::string::npos);
   EXPECT_FALSE(SettingValueFromText(table[0], "three").ok());
   EXPECT_EQ(*SettingValueFromText(table[3], "a"), "a");
+  // Text is taken as given, even where it would parse as a number.
+  EXPECT_EQ(*SettingValueFromText(table[4], "12"), "12");
+  EXPECT_EQ(*SettingValueFromText(table[4], "high effort"), "high effort");
 }
 
 }  // namespace

@@ -20,6 +20,9 @@ nlohmann::json Another(const Setting<EvalProfile>& s, const nlohmann::json& curr
           return std::string(choice);
         }
       }
+      break;
+    case SettingKind::kText:
+      return current.get<std::string>() + "x";
   }
   return current;
 }

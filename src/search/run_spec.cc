@@ -5,6 +5,7 @@
 #include "core/hash.h"
 #include "core/json_text.h"
 #include "eval/settings.h"
+#include "search/run_settings.h"
 #include "store/stored_json.h"
 
 namespace adaexplore {
@@ -32,19 +33,13 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
   spec.method = *method;
   spec.model = run.model;
   const nlohmann::json& options = run.options;
-  std::string language = "triton";
-  RETURN_IF_ERROR(ReadOption(options, "language", language));
-  std::optional<KernelLanguage> parsed = KernelLanguageFromName(language);
-  if (!parsed) {
-    return InvalidArgument("language must be triton or cuda, not '" + language + "'");
+  nlohmann::json settings = nlohmann::json::object();  // Those stored: an older run lacks some.
+  for (const Setting<RunSpec>& setting : RunSettingTable()) {
+    if (const std::string name(setting.name); options.contains(name)) {
+      settings[name] = options[name];
+    }
   }
-  spec.language = *parsed;
-  RETURN_IF_ERROR(ReadOption(options, "steps", spec.steps));
-  RETURN_IF_ERROR(ReadOption(options, "seed", spec.seed));
-  RETURN_IF_ERROR(ReadOption(options, "reviser", spec.reviser));
-  RETURN_IF_ERROR(ReadOption(options, "confirm_best", spec.confirm_best));
-  RETURN_IF_ERROR(ReadOption(options, "reasoning_effort", spec.reasoning_effort));
-  RETURN_IF_ERROR(ReadOption(options, "max_output_tokens", spec.max_output_tokens));
+  RETURN_IF_ERROR(ApplyRunSettings(settings, spec));
   RETURN_IF_ERROR(ReadOption(options, "memory_rules", spec.memory_rules));
   RETURN_IF_ERROR(ReadOption(options, "label", spec.label));
   // Runs made before the search constants were stored kept only the expand ratio.
@@ -55,9 +50,6 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
   if (Status s = ApplySearchSettings(search, spec.search); !s.ok()) {
     return s.WithContext("search settings");
   }
-  if (spec.steps < 1) {
-    return InvalidArgument(fmt::format("steps must be at least 1, not {}", spec.steps));
-  }
   return Status::Ok();
 }
 
@@ -66,18 +58,12 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
 RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile) {
   RunInfo run{.method = std::string(SearchMethodName(spec.method)),
               .model = spec.model,
-              .options = {{"steps", spec.steps},
-                          {"seed", spec.seed},
-                          {"language", KernelLanguageName(spec.language)},
-                          {"reviser", spec.reviser},
-                          {"search", SearchSettingsJson(spec.search)},
-                          {"confirm_best", spec.confirm_best},
-                          {"reasoning_effort", spec.reasoning_effort},
-                          {"max_output_tokens", spec.max_output_tokens},
-                          {"profile", profile.name},
-                          {"precision", profile.job.precision},
-                          {"eval", EvalSettings(profile)},
-                          {"memory_rules", spec.memory_rules}}};
+              .options = RunSettingsJson(spec)};
+  run.options["search"] = SearchSettingsJson(spec.search);
+  run.options["profile"] = profile.name;
+  run.options["precision"] = profile.job.precision;
+  run.options["eval"] = EvalSettings(profile);
+  run.options["memory_rules"] = spec.memory_rules;
   if (!spec.label.empty()) {
     run.options["label"] = spec.label;
   }

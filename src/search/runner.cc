@@ -127,17 +127,17 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
   for (const SourceFile& source : tasks) {
     auto task = std::make_unique<Task>();
     task->source = source;
-    task->tree = SearchTree(options_.rewards);
+    task->tree = SearchTree(options_.spec.search.rewards);
     RETURN_IF_ERROR(db_.AddTask(run_id, {.name = source.name,
                                          .source = source.source,
-                                         .steps = options_.steps,
+                                         .steps = options_.spec.steps,
                                          .file = TaskFileJson(source)}));
     RETURN_IF_ERROR(Resume(*task));
     tasks_.push_back(std::move(task));
   }
   while (true) {
     for (auto& task : tasks_) {
-      if (!stop_reason_ && !task->step && !task->broken && task->steps_done < options_.steps) {
+      if (!stop_reason_ && !task->step && !task->broken && task->steps_done < options_.spec.steps) {
         RETURN_IF_ERROR(StartStep(*task));
       }
     }
@@ -239,9 +239,10 @@ Status SearchRunner::StartStep(Task& task) {
   const std::string digest = Sha256Hex(task.source.name);
   const uint64_t task_bits = std::stoull(digest.substr(0, 15), nullptr, 16);
   task.step.emplace();
-  task.step->random.seed(options_.seed * 0x9E3779B97F4A7C15ULL ^ task_bits ^
+  task.step->random.seed(options_.spec.seed * 0x9E3779B97F4A7C15ULL ^ task_bits ^
                          static_cast<uint64_t>(step_index));
-  task.step->plan = PlanStep(task.tree, options_.method, options_.explore, task.step->random);
+  task.step->plan =
+      PlanStep(task.tree, options_.spec.method, options_.spec.search.explore, task.step->random);
   return BeginMove(task);
 }
 
@@ -253,7 +254,7 @@ PromptInputs SearchRunner::Inputs(const Task& task, const std::vector<int>& node
       .task_source = PromptSource(task.source),
       .task_kind = task.source.kind,
       .hardware = options_.hardware,
-      .memory_rules = options_.memory_rules};
+      .memory_rules = options_.spec.memory_rules};
   for (int id : nodes) {
     inputs.kernels.push_back(task.records[static_cast<size_t>(id)]);
   }
@@ -281,7 +282,7 @@ Status SearchRunner::BeginMove(Task& task) {
       task.kernels[static_cast<size_t>(step.plan.parent)].empty()) {
     step.plan.kind = MoveKind::kLarge;
     step.plan.context =
-        RepresentativePool(task.tree, step.plan.parent, options_.explore, step.random);
+        RepresentativePool(task.tree, step.plan.parent, options_.spec.search.explore, step.random);
   }
   if (step.plan.kind == MoveKind::kLarge) {
     SubmitLlm(task, LlmRole::kProposer, prompts_.Proposer(Inputs(task, step.plan.context)));
@@ -289,7 +290,7 @@ Status SearchRunner::BeginMove(Task& task) {
   }
   const bool any_correct = std::any_of(step.plan.context.begin(), step.plan.context.end(),
                                        [&](int id) { return task.tree.node(id).outcome.correct; });
-  if (options_.reviser && any_correct) {
+  if (options_.spec.reviser && any_correct) {
     SubmitLlm(task, LlmRole::kReviser, prompts_.Reviser(Inputs(task, step.plan.context)));
     return Status::Ok();
   }
@@ -305,9 +306,9 @@ uint64_t SearchRunner::SubmitLlm(Task& task, LlmRole role, std::vector<ChatMessa
   step.pending_messages = messages;
   ChatRequest request{.model = options_.model,
                       .messages = std::move(messages),
-                      .max_output_tokens = options_.max_output_tokens,
+                      .max_output_tokens = options_.spec.max_output_tokens,
                       .temperature = options_.temperature,
-                      .reasoning_effort = options_.reasoning_effort,
+                      .reasoning_effort = options_.spec.reasoning_effort,
                       // Distinct per step and attempt: the same prompt asked again (parallel
                       // sampling asks one prompt every step) must get a fresh sample.
                       .sample = static_cast<int64_t>(task.steps_done + 1) * 10 + step.attempt,
@@ -434,10 +435,12 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
 
 Status SearchRunner::NoKernel(Task& task, const std::string& why) {
   Task::Step& step = *task.step;
-  if (step.attempt == 0 && options_.method == SearchMethod::kAdaExplore && step.plan.parent != 0) {
+  if (step.attempt == 0 && options_.spec.method == SearchMethod::kAdaExplore &&
+      step.plan.parent != 0) {
     step.attempt = 1;
     step.edit_feedback.clear();  // About edits of a kernel the other move does not make.
-    step.plan = OtherMove(task.tree, step.plan, options_.method, options_.explore, step.random);
+    step.plan = OtherMove(task.tree, step.plan, options_.spec.method, options_.spec.search.explore,
+                          step.random);
     options_.logger->info("{}: {}; trying a {} instead", task.source.name, why,
                           MoveKindName(step.plan.kind));
     return BeginMove(task);
@@ -471,7 +474,7 @@ Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
     return Unavailable("the harness could not evaluate a kernel of " + task.source.name + ": " +
                        measured.reason);
   }
-  if (options_.confirm_best && !step.first && measured.verdict == Verdict::kCorrect &&
+  if (options_.spec.confirm_best && !step.first && measured.verdict == Verdict::kCorrect &&
       measured.speedup && IsNewBest(task.tree, *measured.speedup)) {
     // Measure it again, elsewhere, before it counts.
     step.first = measured;
@@ -537,7 +540,7 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
     const TaskSummary summary = Summarise(task);
     observer_.on_progress(TaskProgress{.task = task.source.name,
                                        .steps_done = task.steps_done,
-                                       .steps = options_.steps,
+                                       .steps = options_.spec.steps,
                                        .node = id,
                                        .move = record.move,
                                        .verdict = record.verdict,
@@ -554,9 +557,9 @@ TaskSummary SearchRunner::Summarise(const Task& task) const {
                       .steps = task.steps_done,
                       .best_verdict = "none",
                       .verdicts = task.verdicts,
-                      .status = task.broken                         ? WorkStatus::kBroken
-                                : task.steps_done >= options_.steps ? WorkStatus::kFinished
-                                                                    : WorkStatus::kStopped};
+                      .status = task.broken                              ? WorkStatus::kBroken
+                                : task.steps_done >= options_.spec.steps ? WorkStatus::kFinished
+                                                                         : WorkStatus::kStopped};
   if (std::optional<int> best = task.tree.GlobalBest()) {
     summary.best_node = *best;
     summary.best_verdict = task.records[static_cast<size_t>(*best)].verdict;

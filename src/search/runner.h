@@ -37,21 +37,12 @@
 namespace adaexplore {
 
 struct RunnerOptions {
-  SearchMethod method = SearchMethod::kAdaExplore;
-  ExploreOptions explore;
-  RewardOptions rewards;
-  int steps = 50;  // Per task.
-  ModelSpec model;
-  uint64_t seed = 0;
+  // What the run is (method, steps, seed, search constants, reviser, confirm_best, the LLM
+  // call's limits, the memory's rules): the stored spec itself, so each is declared once.
+  RunSpec spec;
+  ModelSpec model;       // spec.model, parsed.
   std::string hardware;  // For the prompts: "NVIDIA H200".
-  bool reviser = true;   // Small steps ask a reviser before the tuner (paper: on for KernelBench).
-  int64_t max_output_tokens = 0;
-  std::string reasoning_effort;
   std::optional<double> temperature;
-  std::vector<std::string> memory_rules;
-  // A kernel that would be a task's new best is measured a second time, on another worker where
-  // there is one, before it is accepted; the node keeps the lower speedup and both results.
-  bool confirm_best = false;
   Logger logger = NullLogger();
 };
 

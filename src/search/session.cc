@@ -18,19 +18,7 @@ namespace {
 
 RunnerOptions RunnerOptionsFor(const RunSpec& spec, const ModelSpec& model,
                                const std::string& hardware, const Logger& logger) {
-  return RunnerOptions{.method = spec.method,
-                       .explore = spec.search.explore,
-                       .rewards = spec.search.rewards,
-                       .steps = spec.steps,
-                       .model = model,
-                       .seed = spec.seed,
-                       .hardware = hardware,
-                       .reviser = spec.reviser,
-                       .max_output_tokens = spec.max_output_tokens,
-                       .reasoning_effort = spec.reasoning_effort,
-                       .memory_rules = spec.memory_rules,
-                       .confirm_best = spec.confirm_best,
-                       .logger = logger};
+  return RunnerOptions{.spec = spec, .model = model, .hardware = hardware, .logger = logger};
 }
 
 nlohmann::json TasksJson(const std::vector<TaskSummary>& summaries) {

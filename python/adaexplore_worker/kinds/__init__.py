@@ -1,23 +1,24 @@
-"""The task kinds the worker evaluates, by the name the C++ side sends (protocol.TaskKind): one
-module each, and here the one table that says which module serves which kind.
+"""The task kinds the worker evaluates, by the name the C++ side sends (TaskFile.kind): one
+module each, named as the kind, found here by listing this package, so the table below is made
+from the modules and names no kind itself.
 
 A kind's module turns its task file into the harness's one Task shape (task.py):
 `load_task(path, spec, device)`. Where a candidate of the kind is not itself Python (a
 FlashInfer Solution is JSON), its `candidate_python(text)` gives the Python the static checks
 read. Everything else the phases need from a kind travels on the Task it makes.
 
-Adding a kind: a module here, a row in KINDS, the name in protocol.TaskKind and on the C++ side
-(src/task/task_kind.h).
+Adding a kind: a module here named as the kind, and its row on the C++ side (src/task/task_kind.h).
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
 from ..protocol import TaskFile
 from ..task import LoadError, Task
-from . import flashinfer, kernelbench, tritonbench
 
 
 def _itself(text: str) -> str:
@@ -31,11 +32,16 @@ class Kind:
     candidate_python: Callable[[str], str] = _itself  # A candidate's text: Python as it is.
 
 
-KINDS: dict[str, Kind] = {
-    "kernelbench": Kind(kernelbench.load_task),
-    "flashinfer": Kind(flashinfer.load_task, candidate_python=flashinfer.candidate_python),
-    "tritonbench": Kind(tritonbench.load_task),
-}
+def _discover() -> dict[str, Kind]:
+    found: dict[str, Kind] = {}
+    for module in sorted(info.name for info in pkgutil.iter_modules(__path__)):
+        kind = importlib.import_module(f"{__name__}.{module}")
+        found[module] = Kind(kind.load_task,
+                             candidate_python=getattr(kind, "candidate_python", _itself))
+    return found
+
+
+KINDS: dict[str, Kind] = _discover()
 
 
 def lookup(kind: str) -> Kind:

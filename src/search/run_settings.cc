@@ -1,0 +1,88 @@
+#include "search/run_settings.h"
+
+#include "prompt/prompts.h"
+
+namespace adaexplore {
+namespace {
+
+using RunSetting = Setting<RunSpec>;
+
+template <typename T>
+RunSetting Field(RunSetting row, T RunSpec::*field) {
+  BindField(row, field);
+  return row;
+}
+
+std::vector<RunSetting> MakeTable() {
+  RunSetting language{.name = "language",
+                      .kind = SettingKind::kChoice,
+                      .flag = "--language",
+                      .default_text = "triton",
+                      .help = "the language the LLM writes kernels in",
+                      .choices = {"triton", "cuda"}};
+  language.get = [](const RunSpec& s) { return nlohmann::json(KernelLanguageName(s.language)); };
+  language.set = [](RunSpec& s, const nlohmann::json& v) {
+    s.language = *KernelLanguageFromName(v.get<std::string>());  // A checked choice.
+    return Status::Ok();
+  };
+  return {
+      Field({.name = "steps",
+             .kind = SettingKind::kInteger,
+             .flag = "--steps",
+             .default_text = "50 (adapt: 25)",
+             .help = "steps (kernels) per task; with run --resume, more than the run has extends "
+                     "it",
+             .min = 1},
+            &RunSpec::steps),
+      Field({.name = "seed",
+             .kind = SettingKind::kInteger,
+             .flag = "--seed",
+             .default_text = "0",
+             .help = "seed of the search's random choices (and of adapt's synthesis)",
+             .min = 0},
+            &RunSpec::seed),
+      language,
+      Field({.name = "reviser",
+             .kind = SettingKind::kBoolean,
+             .flag = "--reviser",
+             .default_text = "true (adapt: false)",
+             .help = "small steps ask a reviser before the tuner (--no-reviser: without)"},
+            &RunSpec::reviser),
+      Field({.name = "confirm_best",
+             .kind = SettingKind::kBoolean,
+             .flag = "--confirm-best",
+             .default_text = "false",
+             .help = "measure a task's new best again on another worker before accepting it"},
+            &RunSpec::confirm_best),
+      Field({.name = "reasoning_effort",
+             .kind = SettingKind::kText,
+             .flag = "--reasoning-effort",
+             .default_text = "the provider's",
+             .help = "reasoning effort of each LLM call: minimal, low, medium or high"},
+            &RunSpec::reasoning_effort),
+      Field({.name = "max_output_tokens",
+             .kind = SettingKind::kInteger,
+             .flag = "--max-output-tokens",
+             .default_text = "0 (the provider's)",
+             .help = "output limit of each LLM call",
+             .min = 0},
+            &RunSpec::max_output_tokens),
+  };
+}
+
+}  // namespace
+
+const std::vector<Setting<RunSpec>>& RunSettingTable() {
+  static const std::vector<Setting<RunSpec>> table = MakeTable();
+  return table;
+}
+
+nlohmann::json RunSettingsJson(const RunSpec& spec) {
+  return SettingsJson(RunSettingTable(), spec);
+}
+
+Status ApplyRunSettings(const nlohmann::json& json, RunSpec& spec) {
+  return ApplySettings(RunSettingTable(), json, spec, "run");
+}
+
+}  // namespace adaexplore
