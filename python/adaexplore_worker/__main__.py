@@ -45,6 +45,9 @@ def main(argv: list[str]) -> int:
                         help="jobs beyond the slots whose task phases run before a slot frees")
     parser.add_argument("--reference-cache-mb", type=float, default=0,
                         help="disk for reference outputs shared by jobs of one task (0: off)")
+    parser.add_argument("--lock-patience", type=float, default=0,
+                        help="seconds a check may hold the GPU while a timing waits before it is "
+                             "paused until the timings are done (0: never)")
     parser.add_argument("--sandbox", action="store_true",
                         help="run every candidate in its own sandbox (sandbox.py)")
     parser.add_argument("--require-sandbox", action="store_true",
@@ -84,7 +87,8 @@ def main(argv: list[str]) -> int:
     os.set_blocking(args.fd, False)
     from .zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
-           args.reference_cache_mb, max(0, args.ahead), sandboxing).run()
+           args.reference_cache_mb, max(0, args.ahead), sandboxing,
+           max(0.0, args.lock_patience)).run()
     return 0
 
 

@@ -17,7 +17,11 @@ whole group. A process that leaves the group (setsid, a double fork) is still co
 child is a subreaper and kills every process left below it before it reports (the facts' notes
 say so), and the zygote is one too and kills whatever is reparented to it after a child died. Children share the device through a reader-writer lock the zygote arbitrates:
 loading and correctness runs take it shared, timing takes it exclusively, so a timed run never
-shares the GPU with another child's work.
+shares the GPU with another child's work. A check that holds the lock shared for longer than the
+lock patience while a timing has waited as long (a candidate that hangs in its check, or a very
+slow one) is paused with SIGSTOP until no timing waits, and at once by every later timing: it
+costs its own slot, not the others' timings. The pause does not count against its limit (at most
+its limit again, so a hung one still ends).
 
 Up to `ahead` children beyond the `slots` run the task's phases (CUDA start-up, the task, its
 reference outputs) while the slots are taken, then wait for one (`ready`, `go`): a candidate
@@ -79,12 +83,18 @@ class Child:
     holds_slot: bool = False
     last_notice: float = 0.0  # When the caller last heard the limit moved during a wait.
     attacked_with: str = ""  # The stop signal its tree sent the zygote, if it did.
+    asked_lock: float | None = None  # When it asked for the GPU lock, until it has it.
+    shared_since: float | None = None  # When it last got the GPU lock shared (held now).
+    paused: bool = False  # Stopped (SIGSTOP) while timings go: see _preempt.
+    paused_s: float = 0  # Time paused, credited to its limit up to its budget.
+    pauses: int = 0
 
 
 class Zygote:
     def __init__(self, channel: Channel, device: str, scratch: str, slots: int,
                  reference_cache_mb: float = 0, ahead: int = 0,
-                 sandboxing: sandbox.Settings | None = None) -> None:
+                 sandboxing: sandbox.Settings | None = None,
+                 lock_patience_s: float = 0) -> None:
         self.channel = channel
         self.sandboxing = sandboxing or sandbox.Settings(enabled=False)
         self.references = refcache.ReferenceCache(os.path.join(scratch, "references"),
@@ -97,6 +107,7 @@ class Zygote:
         self.slot_queue: deque[str] = deque()  # Children ready for a slot, in order.
         self.waiting: deque[dict[str, Any]] = deque()
         self.lock = GpuLock()
+        self.lock_patience_s = lock_patience_s  # 0: checks are never paused.
         self.shutting_down = False
         self.next_memory_poll = 0.0
         self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
@@ -125,6 +136,7 @@ class Zygote:
                     self._on_child(fd)
             self._reap()
             self._enforce_limits()
+            self._preempt()
             self._on_stop_signals()
 
     def _timeout(self) -> float:
@@ -175,12 +187,13 @@ class Zygote:
                 continue
             kind = message.get("type")
             if kind == "acquire":
-                child.wait_since = time.monotonic()
+                child.wait_since = child.asked_lock = time.monotonic()
                 self.lock.request(child.job_id, "exclusive" if message.get("mode") == "exclusive"
                                   else "shared")
                 self._grant()
             elif kind == "release":
                 self.lock.release(child.job_id)
+                child.shared_since = None
                 self._grant()
             elif (kind == "ready" and child.phase == "reference" and not child.holds_slot
                   and child.job_id not in self.slot_queue):
@@ -224,6 +237,9 @@ class Zygote:
         now = time.monotonic()
         assert child.wait_since is not None
         waited, child.wait_since = now - child.wait_since, now
+        if child.paused:  # Paused by the zygote: credited up to its budget, so a hung one ends.
+            waited = min(waited, max(0.0, child.budget_s - child.paused_s))
+            child.paused_s += waited
         child.waited_s += waited
         if child.killed_for is None:
             child.deadline += waited
@@ -235,8 +251,15 @@ class Zygote:
         return round(max(0.0, child.deadline - time.monotonic()), 3)
 
     def _grant(self) -> None:
+        for job_id in self.lock.resume_paused():
+            child = self.children.get(job_id)
+            if child is not None:
+                self._resume(child)
         for job_id, mode in self.lock.grant():
             child = self.children.get(job_id)
+            if child is not None:
+                child.asked_lock = None
+                child.shared_since = time.monotonic() if mode == "shared" else None
             if child is not None and child.wait_since is not None:
                 self._credit_wait(child, notify=True)
                 child.wait_since = None
@@ -245,6 +268,53 @@ class Zygote:
                     child.channel.send({"type": "granted", "mode": mode})
                 except OSError:
                     child.open = False
+
+    def _preempt(self) -> None:
+        """Pauses the checks that keep a waiting timing from the GPU: each that has held the
+        lock shared for the patience while the timing has waited as long, and at once one that
+        was paused before. A paused child's processes are stopped, so a Python loop or a slow
+        check runs nothing while others are timed; kernels it queued on the GPU before it
+        stopped still finish (docs/harness.md)."""
+        writer = self.lock.writer_waiting() if self.lock_patience_s > 0 else None
+        waiter = self.children.get(writer) if writer is not None else None
+        if waiter is None or waiter.asked_lock is None:
+            return
+        now = time.monotonic()
+        writer_waited = now - waiter.asked_lock
+        paused = False
+        for job_id in sorted(self.lock.shared):
+            child = self.children.get(job_id)
+            if child is None or child.killed_for is not None or child.shared_since is None:
+                continue
+            held = now - child.shared_since
+            if child.pauses or (held >= self.lock_patience_s
+                                and writer_waited >= self.lock_patience_s):
+                self._pause(child)
+                paused = True
+        if paused:
+            self._grant()
+
+    def _pause(self, child: Child) -> None:
+        try:
+            os.killpg(child.pid, signal.SIGSTOP)
+        except (ProcessLookupError, PermissionError):
+            return
+        self.lock.pause(child.job_id)
+        child.paused, child.shared_since = True, None
+        child.pauses += 1
+        child.wait_since = time.monotonic()  # Credited like a wait (_credit_wait).
+        _log(f"paused job {child.job_id} (its check held the GPU past the lock patience while "
+             f"a timing waited)")
+
+    def _resume(self, child: Child) -> None:
+        if child.wait_since is not None:
+            self._credit_wait(child, notify=True)
+            child.wait_since = None
+        child.paused, child.shared_since = False, time.monotonic()
+        try:
+            os.killpg(child.pid, signal.SIGCONT)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def _grant_slots(self) -> None:
         taken = sum(1 for c in self.children.values() if c.holds_slot)
@@ -340,6 +410,10 @@ class Zygote:
         facts["stderr"] = job_files.tail(os.path.join(child.files.job_dir, "stderr.txt"))
         if child.stray_lines:
             facts["stray_lines"] = child.stray_lines
+        if child.pauses and isinstance(facts.get("notes"), list):
+            facts["notes"].append(f"paused {child.pauses} time(s), {child.paused_s:.1f} s in all, "
+                                  f"while other candidates were timed: its check held the GPU "
+                                  f"for longer than the lock patience")
         try:
             check_facts(facts)
         except ProtocolError as e:  # The harness's own bug: say so rather than send it on.

@@ -41,7 +41,8 @@ def task_file(path: str, kind: str = "kernelbench", workload: dict[str, Any] | N
 
 class Worker:
     def __init__(self, tmp: Path, slots: int = 1, reference_cache_mb: float = 0,
-                 ahead: int = 0, env: dict[str, str] | None = None, sandbox: bool = True) -> None:
+                 ahead: int = 0, env: dict[str, str] | None = None, sandbox: bool = True,
+                 lock_patience_s: float = 0) -> None:
         self.scratch = tmp
         ours, theirs = socket.socketpair()
         self.sock = ours
@@ -50,6 +51,7 @@ class Worker:
             [sys.executable, "-m", "adaexplore_worker", "--fd", str(theirs.fileno()),
              "--device", "cpu", "--scratch", str(tmp), "--slots", str(slots),
              "--reference-cache-mb", str(reference_cache_mb), "--ahead", str(ahead),
+             "--lock-patience", str(lock_patience_s),
              *(["--sandbox"] if sandbox else [])],
             pass_fds=[theirs.fileno()], env=env, stdout=subprocess.DEVNULL,
             stderr=open(tmp / "worker.log", "w"), start_new_session=True)

@@ -349,6 +349,48 @@ def test_waiting_for_the_gpu_lock_does_not_count(tmp_path) -> None:
         w.close()
 
 
+def _hanging_relu(folder: Path) -> Path:
+    """The correct ReLU kernel, looping forever in Python in every call (no kernel runs)."""
+    path = folder / "relu_hanging.py"
+    path.write_text(
+        Path(kernel("relu", "ok")).read_text() +
+        "\n\ndef _hang(self, *args):\n    while True:\n        pass\n\nModelNew.forward = _hang\n")
+    return path
+
+
+def test_a_hung_check_does_not_hold_up_another_candidates_timing(tmp_path) -> None:
+    """A candidate that hangs in its check (the GPU lock held shared) is paused once a timing
+    has waited the lock patience: the other candidate is judged and timed with a wait of about
+    the patience, not the hung one's whole limit; the hung one still times out."""
+    w = Worker(tmp_path, slots=2, lock_patience_s=1.0)
+    try:
+        hung = w.submit(task("relu"), str(_hanging_relu(tmp_path)), timeout_s=25)
+        while True:
+            message = w.channel.read_blocking()
+            if message.get("id") == hung and message.get("phase") == "check":
+                break
+        fine = w.submit(task("relu"), kernel("relu", "ok"), timeout_s=25)
+        results: dict[str, dict] = {}
+        order: list[str] = []
+        while len(results) < 2:
+            message = w.channel.read_blocking()
+            if message.get("type") == "result":
+                results[message["id"]] = message["facts"]
+                order.append(message["id"])
+        brief = {k: results[fine].get(k) for k in ("status", "phase", "waited_s", "phases")}
+        assert results[fine]["status"] == "ok", brief
+        assert "timing" in results[fine], brief
+        assert order[0] == fine  # Judged and timed while the hung one was still in its limit.
+        # Its waits: its own reference phase (counted as waited), then the lock for about the
+        # patience; not the hung one's 25 s. Room for a loaded machine.
+        lock_wait = results[fine]["waited_s"] - results[fine]["phases"]["reference"]
+        assert lock_wait < 6, brief
+        assert results[hung]["status"] == "timeout"
+        assert results[hung]["phase"] == "check"
+    finally:
+        w.close()
+
+
 def _slowed_task(folder: Path, seconds: float) -> Path:
     """The ReLU task, its model sleeping `seconds` in every call."""
     path = folder / f"relu_task_sleeping_{seconds}.py"

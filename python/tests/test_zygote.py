@@ -23,6 +23,29 @@ def test_lock_shares_readers_and_serialises_the_writer() -> None:
     assert lock.grant() == [("d", "shared")]
 
 
+def test_a_paused_holder_lets_the_writers_go_and_comes_back_when_none_waits() -> None:
+    lock = GpuLock()
+    lock.request("hung", "shared")
+    assert lock.grant() == [("hung", "shared")]
+    lock.request("t1", "exclusive")
+    lock.request("t2", "exclusive")
+    assert lock.grant() == []
+    assert lock.writer_waiting() == "t1"
+    lock.pause("hung")
+    assert lock.resume_paused() == []  # Writers wait: it stays out.
+    assert lock.grant() == [("t1", "exclusive")]
+    assert lock.writer_waiting() is None
+    lock.release("t1")
+    assert lock.resume_paused() == []  # t2 still waits.
+    assert lock.grant() == [("t2", "exclusive")]
+    lock.release("t2")
+    assert lock.resume_paused() == ["hung"]
+    assert lock.shared == {"hung"} and not lock.paused
+    lock.pause("hung")
+    lock.release("hung")  # A paused child that dies leaves nothing behind.
+    assert not lock.paused and lock.resume_paused() == []
+
+
 def test_lock_release_of_a_dead_child_drops_its_requests() -> None:
     lock = GpuLock()
     lock.request("a", "exclusive")

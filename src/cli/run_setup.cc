@@ -214,6 +214,7 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     spec.python_path = python_path;
     spec.scratch_dir = scratch + "/" + label;
     spec.reference_cache_mb = config.profile.reference_cache_mb;
+    spec.lock_patience_s = config.profile.lock_patience_s;
     spec.sandbox = config.profile.sandbox;
     spec.require_sandbox = config.profile.require_sandbox;
     spec.label = std::move(label);

@@ -83,6 +83,11 @@ struct EvalProfile {
   // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
   // outputs) run while its slots are taken, so each starts its own phases when a slot frees.
   int prepare_ahead = 2;
+  // A check (loading, correctness runs: the GPU lock held shared) that has held the lock this
+  // long while a timing has waited as long is paused (SIGSTOP) until no timing waits, its limit
+  // moved by the pause (at most its own limit again); later timings pause it at once. So a hung
+  // or very slow check costs its own slot, not every other candidate's timing. 0: never.
+  double lock_patience_s = 2;
   // Each candidate runs in its own sandbox (namespaces, a mount view, no capabilities, Landlock,
   // seccomp: docs/harness.md), each protection where the machine allows it. Off: candidates run
   // as the user, with what the user can reach.

@@ -56,6 +56,10 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
     options.argv.emplace_back("--reference-cache-mb");
     options.argv.push_back(fmt::format("{:g}", spec.reference_cache_mb));
   }
+  if (spec.lock_patience_s > 0) {
+    options.argv.emplace_back("--lock-patience");
+    options.argv.push_back(fmt::format("{:g}", spec.lock_patience_s));
+  }
   if (spec.sandbox) {
     options.argv.emplace_back("--sandbox");
   }

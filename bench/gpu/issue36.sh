@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Issue 36 on the GPU: a hung candidate must cost only its own slot.
+#   PART=hang (default): the hand-written Level-2 kernels (ok.py of each task) with two that hang
+#     in their check, one in a Python loop and one in a Triton kernel that spins on the GPU,
+#     evaluated at --slots 4 under strict with the lock patience off (0) and on (the default,
+#     2 s); what every other candidate waited (waited_s), its verdict and median, the wall time,
+#     and nvidia-smi's utilisation throughout.
+#   PART=redteam: the GPU red team under strict (bench/gpu/redteam.sh): the worker changed.
+source "$(dirname "$0")/common.sh"
+nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -lms 500 \
+  >"$OUT/smi.csv" 2>&1 &
+smi=$!
+if [ "${PART:-hang}" = redteam ]; then
+  PROFILE=strict LIMIT=${LIMIT:-480} bash bench/gpu/redteam.sh
+else
+  work=/tmp/adx36 && rm -rf "$work" && mkdir -p "$work/tasks" "$work/kernels"
+  for dir in "$KK"/level2/*/; do
+    name=$(basename "$dir")
+    cp "$KB/level2/$name.py" "$work/tasks/"
+    mkdir -p "$work/kernels/$name" && cp "$dir/ok.py" "$work/kernels/$name/ok.py"
+  done
+  hang_py=$work/kernels/12_Gemm_Multiply_LeakyReLU/hang_python.py
+  { cat "$KK/level2/12_Gemm_Multiply_LeakyReLU/ok.py"; cat <<'PY'
+
+
+def _hang(self, *args):
+    while True:
+        pass
+
+
+ModelNew.forward = _hang
+PY
+  } >"$hang_py"
+  hang_gpu=$work/kernels/76_Gemm_Add_ReLU/hang_gpu.py
+  { cat "$KK/level2/76_Gemm_Add_ReLU/ok.py"; cat <<'PY'
+
+
+import triton as _triton
+import triton.language as _tl
+
+
+@_triton.jit
+def _spin(p, n):
+    acc = _tl.load(p)
+    i = 0
+    while i < n:
+        acc = acc * 0.999 + 1.0
+        i += 1
+    _tl.store(p, acc)
+
+
+_forward = ModelNew.forward
+
+
+def _spun(self, *args):
+    buf = torch.zeros(1, device=args[0].device)
+    _spin[(1,)](buf, 1 << 60)
+    return _forward(self, *args)
+
+
+ModelNew.forward = _spun
+PY
+  } >"$hang_gpu"
+  for patience in 0 2; do
+    stamp "eval at --slots 4, --lock-patience $patience"
+    start=$SECONDS
+    timeout 280 "${EVAL[@]}" --slots 4 --timeout 40 --lock-patience "$patience" \
+      --tasks-dir "$work/tasks" --kernels-dir "$work/kernels" \
+      >"$OUT/eval_p$patience.jsonl" 2>"$OUT/eval_p$patience.log"
+    stamp "exit $? in $((SECONDS - start)) s ($(wc -l <"$OUT/eval_p$patience.jsonl") results)"
+  done
+  python3 bench/gpu/issue36_summary.py "$OUT" >"$OUT/summary.md" 2>&1
+  cat "$OUT/summary.md"
+fi
+kill "$smi" 2>/dev/null
+# At most 8 files come back: everything in one archive, beside the summary and the step log.
+tar czf /tmp/issue36.tgz -C "$OUT" . &&
+  find "$OUT" -mindepth 1 -type f -not -name summary.md -not -name steps.txt -delete &&
+  mv /tmp/issue36.tgz "$OUT/"
