@@ -6,13 +6,19 @@
 #     2 s); what every other candidate waited (waited_s), its verdict and median, the wall time,
 #     and nvidia-smi's utilisation throughout.
 #   PART=redteam: the GPU red team under strict (bench/gpu/redteam.sh): the worker changed.
+#   PART=all: both, the hang runs at PATIENCES (default "0 2") first.
+# The sandbox's filter (pyseccomp, libseccomp) comes from .device as for bench/gpu/issue34.sh.
 source "$(dirname "$0")/common.sh"
+python3 -m pip install --quiet --no-index --no-deps --target /tmp/adx-site \
+  .device/wheels/sandbox/*.whl .device/wheels/*.whl >>"$OUT/setup.txt" 2>&1
+export PYTHONPATH=/tmp/adx-site${PYTHONPATH:+:$PYTHONPATH}
+if ! ldconfig -p | grep -q 'libseccomp.so.2 '; then
+  cp .device/lib/libseccomp.so.2 /usr/lib/x86_64-linux-gnu/ && ldconfig
+fi
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -lms 500 \
   >"$OUT/smi.csv" 2>&1 &
 smi=$!
-if [ "${PART:-hang}" = redteam ]; then
-  PROFILE=strict LIMIT=${LIMIT:-480} bash bench/gpu/redteam.sh
-else
+if [ "${PART:-hang}" != redteam ]; then
   work=/tmp/adx36 && rm -rf "$work" && mkdir -p "$work/tasks" "$work/kernels"
   for dir in "$KK"/level2/*/; do
     name=$(basename "$dir")
@@ -61,7 +67,7 @@ def _spun(self, *args):
 ModelNew.forward = _spun
 PY
   } >"$hang_gpu"
-  for patience in 0 2; do
+  for patience in ${PATIENCES:-0 2}; do
     stamp "eval at --slots 4, --lock-patience $patience"
     start=$SECONDS
     timeout 280 "${EVAL[@]}" --slots 4 --timeout 40 --lock-patience "$patience" \
@@ -71,6 +77,9 @@ PY
   done
   python3 bench/gpu/issue36_summary.py "$OUT" >"$OUT/summary.md" 2>&1
   cat "$OUT/summary.md"
+fi
+if [ "${PART:-hang}" != hang ]; then
+  PROFILE=strict LIMIT=${LIMIT:-480} bash bench/gpu/redteam.sh
 fi
 kill "$smi" 2>/dev/null
 # At most 8 files come back: everything in one archive, beside the summary and the step log.

@@ -69,6 +69,7 @@ def main(argv: list[str]) -> int:
     from . import references
     references.warm_up()  # Once here, not in every child: the children inherit it.
     sandboxing = _sandboxing(args)
+    gpu_uuid = str(device.pop("uuid", ""))  # For the zygote's NVML reads; not part of the hello.
     hello: dict[str, Any] = {
         "type": "hello", "protocol": PROTOCOL_VERSION, "pid": os.getpid(),
         "python": platform.python_version(), "torch": torch.__version__,
@@ -88,7 +89,7 @@ def main(argv: list[str]) -> int:
     from .zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
            args.reference_cache_mb, max(0, args.ahead), sandboxing,
-           max(0.0, args.lock_patience)).run()
+           max(0.0, args.lock_patience), gpu_uuid).run()
     return 0
 
 
@@ -144,7 +145,7 @@ def _probe(kind: str) -> dict[str, Any]:
         return {"kind": "cuda", "name": props.name, "count": torch.cuda.device_count(),
                 "capability": f"{props.major}.{props.minor}",
                 "memory_mb": props.total_memory // (1 << 20),
-                "multiprocessors": props.multi_processor_count,
+                "multiprocessors": props.multi_processor_count, "uuid": str(props.uuid),
                 "cuda": torch.version.cuda, "ceilings": _ceilings(torch)}
 
     facts = probe.in_child(answer, PROBE_TIMEOUT_SECONDS, "probing the GPU")

@@ -37,11 +37,12 @@ import signal
 import sys
 import time
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import child_process, errors, integrity, job_files, load, process_tree, refcache, sandbox
+from .child_state import Child
 from .gpu_lock import GpuLock
+from .lock_patience import LockPatience
 from .process_tree import kill_descendants, kill_group
 from .protocol import TASK_PHASES, Job, ProtocolError, Status, check_facts
 from .channel import Channel, ChannelClosed
@@ -57,44 +58,11 @@ STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, si
                 signal.SIGUSR2}
 
 
-@dataclass
-class Child:
-    job_id: str
-    pid: int
-    channel: Channel
-    nonce: str
-    deadline: float
-    memory_limit_bytes: int
-    files: job_files.JobFiles
-    started: float = field(default_factory=time.monotonic)
-    phase: str = "starting"
-    results: list[dict[str, Any]] = field(default_factory=list)
-    stray_lines: int = 0
-    killed_for: str | None = None
-    peak_rss: int = 0
-    lock: str | None = None
-    open: bool = True
-    static: dict[str, Any] | None = None
-    checked: dict[str, Any] | None = None  # The facts after the correctness trials.
-    plan: refcache.Plan | None = None  # Its use of the reference cache.
-    budget_s: float = 0  # The job's limit: for the task's phases, then again for the candidate.
-    waited_s: float = 0  # Time not counted against the candidate (see _extend).
-    wait_since: float | None = None  # Asked for the GPU lock or a slot, not granted yet.
-    holds_slot: bool = False
-    last_notice: float = 0.0  # When the caller last heard the limit moved during a wait.
-    attacked_with: str = ""  # The stop signal its tree sent the zygote, if it did.
-    asked_lock: float | None = None  # When it asked for the GPU lock, until it has it.
-    shared_since: float | None = None  # When it last got the GPU lock shared (held now).
-    paused: bool = False  # Stopped (SIGSTOP) while timings go: see _preempt.
-    paused_s: float = 0  # Time paused, credited to its limit up to its budget.
-    pauses: int = 0
-
-
 class Zygote:
     def __init__(self, channel: Channel, device: str, scratch: str, slots: int,
                  reference_cache_mb: float = 0, ahead: int = 0,
                  sandboxing: sandbox.Settings | None = None,
-                 lock_patience_s: float = 0) -> None:
+                 lock_patience_s: float = 0, gpu_uuid: str = "") -> None:
         self.channel = channel
         self.sandboxing = sandboxing or sandbox.Settings(enabled=False)
         self.references = refcache.ReferenceCache(os.path.join(scratch, "references"),
@@ -107,7 +75,8 @@ class Zygote:
         self.slot_queue: deque[str] = deque()  # Children ready for a slot, in order.
         self.waiting: deque[dict[str, Any]] = deque()
         self.lock = GpuLock()
-        self.lock_patience_s = lock_patience_s  # 0: checks are never paused.
+        self.patience = LockPatience(self.lock, device, lock_patience_s, gpu_uuid,
+                                     resumed=self._resumed, kill=self._kill, log=_log)
         self.shutting_down = False
         self.next_memory_poll = 0.0
         self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
@@ -136,7 +105,8 @@ class Zygote:
                     self._on_child(fd)
             self._reap()
             self._enforce_limits()
-            self._preempt()
+            if self.patience.step(self.children):
+                self._grant()
             self._on_stop_signals()
 
     def _timeout(self) -> float:
@@ -254,7 +224,7 @@ class Zygote:
         for job_id in self.lock.resume_paused():
             child = self.children.get(job_id)
             if child is not None:
-                self._resume(child)
+                self.patience.resume(child)
         for job_id, mode in self.lock.grant():
             child = self.children.get(job_id)
             if child is not None:
@@ -269,52 +239,11 @@ class Zygote:
                 except OSError:
                     child.open = False
 
-    def _preempt(self) -> None:
-        """Pauses the checks that keep a waiting timing from the GPU: each that has held the
-        lock shared for the patience while the timing has waited as long, and at once one that
-        was paused before. A paused child's processes are stopped, so a Python loop or a slow
-        check runs nothing while others are timed; kernels it queued on the GPU before it
-        stopped still finish (docs/harness.md)."""
-        writer = self.lock.writer_waiting() if self.lock_patience_s > 0 else None
-        waiter = self.children.get(writer) if writer is not None else None
-        if waiter is None or waiter.asked_lock is None:
-            return
-        now = time.monotonic()
-        writer_waited = now - waiter.asked_lock
-        paused = False
-        for job_id in sorted(self.lock.shared):
-            child = self.children.get(job_id)
-            if child is None or child.killed_for is not None or child.shared_since is None:
-                continue
-            held = now - child.shared_since
-            if child.pauses or (held >= self.lock_patience_s
-                                and writer_waited >= self.lock_patience_s):
-                self._pause(child)
-                paused = True
-        if paused:
-            self._grant()
-
-    def _pause(self, child: Child) -> None:
-        try:
-            os.killpg(child.pid, signal.SIGSTOP)
-        except (ProcessLookupError, PermissionError):
-            return
-        self.lock.pause(child.job_id)
-        child.paused, child.shared_since = True, None
-        child.pauses += 1
-        child.wait_since = time.monotonic()  # Credited like a wait (_credit_wait).
-        _log(f"paused job {child.job_id} (its check held the GPU past the lock patience while "
-             f"a timing waited)")
-
-    def _resume(self, child: Child) -> None:
+    def _resumed(self, child: Child) -> None:
+        """A paused child goes on: the pause is credited like a wait (see _credit_wait)."""
         if child.wait_since is not None:
             self._credit_wait(child, notify=True)
             child.wait_since = None
-        child.paused, child.shared_since = False, time.monotonic()
-        try:
-            os.killpg(child.pid, signal.SIGCONT)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     def _grant_slots(self) -> None:
         taken = sum(1 for c in self.children.values() if c.holds_slot)
@@ -410,7 +339,7 @@ class Zygote:
         facts["stderr"] = job_files.tail(os.path.join(child.files.job_dir, "stderr.txt"))
         if child.stray_lines:
             facts["stray_lines"] = child.stray_lines
-        if child.pauses and isinstance(facts.get("notes"), list):
+        if child.pauses and child.killed_for is None and isinstance(facts.get("notes"), list):
             facts["notes"].append(f"paused {child.pauses} time(s), {child.paused_s:.1f} s in all, "
                                   f"while other candidates were timed: its check held the GPU "
                                   f"for longer than the lock patience")
@@ -433,13 +362,18 @@ class Zygote:
         exit_info = {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
                      "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
                      "phase": child.phase}
-        if child.killed_for == "timeout":
+        if child.killed_for in ("timeout", "gpu_busy"):
             # Killed after its trials (while timing, say): they stand, and the phase says where
             # it stopped, so a slow correct kernel is told from one that never finished a trial.
             kept = {k: v for k, v in (child.checked or {}).items()
                     if k in ("trials", "determinism", "determinism_passed", "reference",
                              "runtime_findings", "flags_changed_by_import", "notes", "phases")}
-            return {**kept, "status": Status.TIMEOUT, "limit_s": child.budget_s, **exit_info}
+            facts = {**kept, "status": Status.TIMEOUT, "limit_s": child.budget_s, **exit_info}
+            if child.killed_for == "gpu_busy":
+                facts["message"] = (f"stopped during {child.phase}: its kernels kept the GPU busy "
+                                    f"for {child.gpu_busy_s:.1f} s after its process was paused "
+                                    f"for another candidate's timing (a kernel that does not end)")
+            return facts
         if child.killed_for == "memory":
             return {"status": Status.MEMORY_LIMIT,
                     "memory_limit_mb": round(self._memory_limit(child) / (1 << 20), 1),

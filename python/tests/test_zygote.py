@@ -5,6 +5,7 @@ import os
 from adaexplore_worker import job_files
 from adaexplore_worker.gpu_lock import GpuLock
 from adaexplore_worker.channel import Channel, sanitize
+from adaexplore_worker.protocol import check_facts
 
 
 def test_lock_shares_readers_and_serialises_the_writer() -> None:
@@ -84,7 +85,8 @@ def test_channel_round_trip_and_malformed_lines() -> None:
 def test_the_tasks_phases_may_use_the_whole_workers_memory() -> None:
     """A job's memory limit is its share among the worker's children; what the task needs to
     make its references must not depend on that share (the slot count)."""
-    from adaexplore_worker.zygote import Child, Zygote
+    from adaexplore_worker.child_state import Child
+    from adaexplore_worker.zygote import Zygote
     z = object.__new__(Zygote)
     z.slots, z.ahead = 4, 2
     child = Child(job_id="j", pid=1, channel=None, nonce="n", deadline=0.0,  # type: ignore[arg-type]
@@ -95,3 +97,108 @@ def test_the_tasks_phases_may_use_the_whole_workers_memory() -> None:
     for phase in ("import", "check", "timing"):
         child.phase = phase
         assert z._memory_limit(child) == 1 << 30
+
+
+class _FakeActivity:
+    """NVML as the zygote reads it: the pids whose kernels ran, or None for a failure."""
+
+    def __init__(self, busy: set[int] | None) -> None:
+        self.busy = busy
+
+    def busy_pids(self, since_us: int) -> set[int] | None:
+        return self.busy
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+
+def _paused_zygote(activity: _FakeActivity):
+    """A zygote's lock and one child, a real process of its own group, paused in its check
+    while a timing waits (the zygote's loop and channel are not needed for _drain)."""
+    import subprocess
+    import time
+
+    from adaexplore_worker.child_state import Child
+    from adaexplore_worker.zygote import Zygote
+
+    proc = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    zygote = Zygote.__new__(Zygote)
+    from adaexplore_worker.lock_patience import LockPatience
+
+    zygote.lock, zygote.children, zygote.shutting_down = GpuLock(), {}, False
+    zygote.channel = _Sink()
+    zygote.patience = LockPatience(zygote.lock, "cpu", 0.5, "", resumed=zygote._resumed,
+                                   kill=zygote._kill, log=print)
+    zygote.patience.device, zygote.patience.activity = "cuda", activity
+    child = Child(job_id="hung", pid=proc.pid, channel=None, nonce="n",
+                  deadline=time.monotonic() + 60, memory_limit_bytes=0, files=None)
+    zygote.children["hung"] = child
+    zygote.lock.request("hung", "shared")
+    zygote.lock.grant()
+    zygote.lock.request("timing", "exclusive")
+    zygote.patience.pause(child)
+    return zygote, child, proc
+
+
+def test_a_paused_check_leaves_the_lock_once_its_kernels_have_ended() -> None:
+    import time
+
+    zygote, child, proc = _paused_zygote(_FakeActivity(set()))
+    try:
+        now = time.monotonic()
+        assert zygote.patience.drain(child, now) is False  # Not quiet for long enough yet.
+        assert zygote.patience.drain(child, now + 1.1) is True
+        assert zygote.lock.paused == {"hung"} and zygote.lock.grant() == [("timing", "exclusive")]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_paused_check_whose_kernel_spins_is_stopped_as_a_timeout() -> None:
+    import time
+
+    activity = _FakeActivity(set())
+    zygote, child, proc = _paused_zygote(activity)
+    activity.busy = {proc.pid}
+    try:
+        now = time.monotonic()
+        assert zygote.patience.drain(child, now + 0.5) is False  # Its kernel runs: the timing waits.
+        assert "hung" in zygote.lock.shared
+        assert zygote.patience.drain(child, now + 1.2) is True  # Past twice the patience: stopped.
+        assert child.killed_for == "gpu_busy"
+        assert proc.wait(timeout=10) != 0
+        facts = zygote._facts_for(child, 9)
+        assert facts["status"] == "timeout" and "kept the GPU busy" in facts["message"]
+        check_facts(facts)  # A result the protocol accepts.
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_without_nvml_answers_a_paused_check_is_resumed_and_keeps_the_lock() -> None:
+    import time
+
+    zygote, child, proc = _paused_zygote(_FakeActivity(None))
+    try:
+        assert zygote.patience.drain(child, time.monotonic()) is False
+        assert not child.paused and "hung" in zygote.lock.shared
+        assert zygote.patience.activity is None  # No more pausing on this worker.
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_nvml_is_absent_on_a_machine_without_a_gpu_driver() -> None:
+    from adaexplore_worker.gpu_activity import GpuActivity
+
+    import pytest
+
+    if os.path.exists("/proc/driver/nvidia"):
+        pytest.skip("a GPU machine: bench/gpu/issue36.sh covers NVML there")
+    assert GpuActivity.open("GPU-00000000-0000-0000-0000-000000000000") is None

@@ -87,6 +87,10 @@ void ClassifyTimeout(const Facts& facts, const EvalProfile& p, EvalResult& r) {
     return;
   }
   r.passed_trials = PassedEveryTrial(facts, p);
+  if (!facts.message.empty()) {  // Stopped early, and the worker says why (a kernel that spins).
+    SetError(r, Verdict::kTimeout, facts.message + "; its process group was killed", facts);
+    return;
+  }
   SetError(r, Verdict::kTimeout,
            r.passed_trials
                ? fmt::format("correct on all {} trials, but not finished within {:g} s "

@@ -509,6 +509,12 @@ TEST(ClassifyTest, FailureStatusesMapToVerdicts) {
        Verdict::kRuntimeError,
        "ModelNew(*get_init_inputs()) raised TypeError: args"},
       {{{"status", "timeout"}, {"phase", "check"}}, Verdict::kTimeout, "during check"},
+      // Stopped early by the worker, which says why (a kernel that kept the GPU busy).
+      {{{"status", "timeout"},
+        {"phase", "check"},
+        {"message", "stopped during check: its kernels kept the GPU busy for 4.1 s"}},
+       Verdict::kTimeout,
+       "kept the GPU busy for 4.1 s; its process group was killed"},
       // Before the candidate is imported only the task's code runs: its hang is the task's.
       {{{"status", "timeout"}, {"phase", "reference"}, {"limit_s", 30}},
        Verdict::kTaskError,
