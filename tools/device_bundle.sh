@@ -11,6 +11,8 @@
 #   .device/l2suite/      those tasks and every Level-2 task of bench/kernelbench_kernels, with
 #                         kernels/<task>.json likewise: for the hand-written ones, ok.py as the
 #                         large and the small step, then each wrong_*.py as a later large step
+#   .device/workload/     the users' workload (bench/gpu/workload_select.py): 49 real LLM-written
+#                         kernels of the showcase trees and Level 3 with the hard cases in them
 #   .device/scale/        a fixed set of candidates for throughput: tasks/<task>.py and
 #                         kernels/<task>/*.py (every hand-written Level-2 file and the first three
 #                         large-step kernels of each showcase tree)
@@ -31,7 +33,7 @@ shared=${ADAEXPLORE_SHARED:-../shared}
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags >/dev/null
 cmake --build build-device --target adaexplore eval_throughput eval_repeatability integrity_overhead
-rm -rf .device/bin .device/lib .device/kb_all .device/wheels .device/kernelbench .device/showcase .device/l2suite .device/scale \
+rm -rf .device/bin .device/lib .device/kb_all .device/wheels .device/kernelbench .device/showcase .device/l2suite .device/scale .device/workload \
   .device/flashinfer .device/tritonbench-g
 mkdir -p .device/bin .device/lib
 cp build-device/adaexplore build-device/bench/eval_throughput build-device/bench/eval_repeatability \
@@ -118,4 +120,5 @@ for task in sorted(glob.glob(".device/l2suite/*.py")):
     for i, code in enumerate(large):
         open(f".device/scale/kernels/{name}/k{i}.py", "w").write(code)
 EOF
+python3 bench/gpu/workload_select.py "$shared/data" .device/workload
 du -sh .device
