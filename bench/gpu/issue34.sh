@@ -10,13 +10,7 @@
 # .device/wheels (tools/device_bundle.sh), and libseccomp.so.2 from .device/lib if the image
 # has none.
 source "$(dirname "$0")/common.sh"
-python3 -m pip install --quiet --no-index --no-deps --target /tmp/adx-site \
-  .device/wheels/sandbox/*.whl .device/wheels/*.whl >>"$OUT/setup.txt" 2>&1
-export PYTHONPATH=/tmp/adx-site${PYTHONPATH:+:$PYTHONPATH}
-if ! ldconfig -p | grep -q 'libseccomp.so.2 '; then
-  cp .device/lib/libseccomp.so.2 /usr/lib/x86_64-linux-gnu/ && ldconfig
-  stamp "libseccomp.so.2 was missing: brought from .device/lib"
-fi
+install_sandbox_filter .device/wheels/*.whl
 python3 -c "import pyseccomp, sys; print('pyseccomp', pyseccomp.get_api(), sys.version)" \
   >>"$OUT/setup.txt" 2>&1
 { uname -r; id; cat /proc/sys/user/max_user_namespaces; ls /sys/fs/cgroup | head -5; } \

@@ -12,12 +12,7 @@
 #     phase's time per candidate, nvidia-smi and vmstat (the CPU) throughout.
 # The sandbox's filter (pyseccomp, libseccomp) comes from .device as for bench/gpu/issue34.sh.
 source "$(dirname "$0")/common.sh"
-python3 -m pip install --quiet --no-index --no-deps --target /tmp/adx-site \
-  .device/wheels/sandbox/*.whl .device/wheels/*.whl >>"$OUT/setup.txt" 2>&1
-export PYTHONPATH=/tmp/adx-site${PYTHONPATH:+:$PYTHONPATH}
-if ! ldconfig -p | grep -q 'libseccomp.so.2 '; then
-  cp .device/lib/libseccomp.so.2 /usr/lib/x86_64-linux-gnu/ && ldconfig
-fi
+install_sandbox_filter .device/wheels/*.whl
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -lms 500 \
   >"$OUT/smi.csv" 2>&1 &
 smi=$!
@@ -67,48 +62,17 @@ elif [ "${PART:-hang}" != redteam ]; then
     cp "$KB/level2/$name.py" "$work/tasks/"
     mkdir -p "$work/kernels/$name" && cp "$dir/ok.py" "$work/kernels/$name/ok.py"
   done
-  hang_py=$work/kernels/12_Gemm_Multiply_LeakyReLU/hang_python.py
-  { cat "$KK/level2/12_Gemm_Multiply_LeakyReLU/ok.py"; cat <<'PY'
-
-
-def _hang(self, *args):
-    while True:
-        pass
-
-
-ModelNew.forward = _hang
+  # The two hangs of the workload set (bench/gpu/workload_select.py), on hand-written kernels.
+  python3 - "$KK/level2" "$work/kernels" <<'PY'
+import sys
+sys.path.insert(0, "bench/gpu")
+from workload_select import HANG_GPU, HANG_PYTHON
+hand, out = sys.argv[1], sys.argv[2]
+for task, name, tail in (("12_Gemm_Multiply_LeakyReLU", "hang_python.py", HANG_PYTHON),
+                         ("76_Gemm_Add_ReLU", "hang_gpu.py", HANG_GPU)):
+    with open(f"{out}/{task}/{name}", "w") as f:
+        f.write(open(f"{hand}/{task}/ok.py").read() + tail)
 PY
-  } >"$hang_py"
-  hang_gpu=$work/kernels/76_Gemm_Add_ReLU/hang_gpu.py
-  { cat "$KK/level2/76_Gemm_Add_ReLU/ok.py"; cat <<'PY'
-
-
-import triton as _triton
-import triton.language as _tl
-
-
-@_triton.jit
-def _spin(p, n):
-    acc = _tl.load(p)
-    i = 0
-    while i < n:
-        acc = acc * 0.999 + 1.0
-        i += 1
-    _tl.store(p, acc)
-
-
-_forward = ModelNew.forward
-
-
-def _spun(self, *args):
-    buf = torch.zeros(1, device=args[0].device)
-    _spin[(1,)](buf, 1 << 60)
-    return _forward(self, *args)
-
-
-ModelNew.forward = _spun
-PY
-  } >"$hang_gpu"
   for patience in ${PATIENCES:-0 2}; do
     stamp "eval at --slots 4, --lock-patience $patience"
     start=$SECONDS

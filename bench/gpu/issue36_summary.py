@@ -5,30 +5,13 @@ step log; nvidia-smi's utilisation while each ran."""
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 from pathlib import Path
 
+from issue34_summary import load, median_ms  # The same eval --json lines.
+
 HANGS = ("hang_python.py", "hang_gpu.py")
-
-
-def load(path: Path) -> dict[str, dict]:
-    out = {}
-    for line in path.read_text().splitlines() if path.exists() else []:
-        if line.strip().startswith("{"):
-            r = json.loads(line)
-            if "kernel" in r:
-                out[f"{Path(r['kernel']).parent.name}/{Path(r['kernel']).name}"] = r
-    return out
-
-
-def median_ms(r: dict) -> float | None:
-    timing = (r.get("details") or {}).get("timing") or {}
-    value = timing.get("candidate_ms") or timing.get("median_ms")
-    if isinstance(value, dict):
-        value = value.get("median")
-    return value if isinstance(value, (int, float)) else r.get("runtime_ms")
 
 
 def main(out: Path) -> None:

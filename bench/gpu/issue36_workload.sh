@@ -10,12 +10,7 @@
 # Carry .device/bin, .device/lib, .device/workload, .device/scale and .device/wheels (the
 # sandbox's filter, as bench/gpu/issue34.sh installs it).
 source "$(dirname "$0")/common.sh"
-python3 -m pip install --quiet --no-index --no-deps --target /tmp/adx-site \
-  .device/wheels/sandbox/*.whl >>"$OUT/setup.txt" 2>&1
-export PYTHONPATH=/tmp/adx-site${PYTHONPATH:+:$PYTHONPATH}
-if ! ldconfig -p | grep -q 'libseccomp.so.2 '; then
-  cp .device/lib/libseccomp.so.2 /usr/lib/x86_64-linux-gnu/ && ldconfig
-fi
+install_sandbox_filter
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv,nounits -lms 250 \
   >"$OUT/smi.csv" 2>&1 &
 smi=$!
