@@ -18,6 +18,7 @@ from . import check, inputs
 from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities, enumerate_threads, note_threads, thread_count
+from .stopping import Stopper
 from .timing import Timer
 
 
@@ -32,18 +33,29 @@ def _clock(ctx: Context) -> dict[str, Any]:
 
 def time_series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
                 fixed: list[Any] | None = None) -> list[float]:
-    """Warm-up and timed runs of `model` alone, each on fresh task inputs (or on `fixed`): the
-    timed runs' milliseconds."""
-    warmup = ctx.o.warmup_runs
+    """Warm-up and timed runs of `model` alone, each on fresh task inputs (or on `fixed`), as
+    many as the profile's stopping rule asks: the timed runs' milliseconds."""
+    return _series(ctx, timer, model, rng, fixed)[0]
+
+
+def _series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
+            fixed: list[Any] | None, walls: list[float] | None = None) -> tuple[list[float], str]:
+    """time_series, with each run's host wall time appended to `walls` and why it stopped."""
+    warmup, stopper = ctx.o.warmup_runs, Stopper(ctx.o)
     out: list[float] = []
+    i, stopped = 0, None
     with torch.no_grad():
-        for i in range(warmup + ctx.o.timed_runs):
+        while stopped is None:
             x = fixed if fixed is not None else ctx.make_inputs(rng.getrandbits(32), "task")
-            _, ms, _ = timer.time(model, x)
+            _, ms, wall = timer.time(model, x)
             ctx.gpu_busy_ms += ms
             if i >= warmup:
                 out.append(round(ms, 6))
-    return out
+                if walls is not None:
+                    walls.append(round(wall, 6))
+                stopped = stopper.done([out])
+            i += 1
+    return out, stopped
 
 
 def compile_reference(ctx: Context, rng: random.Random) -> Any:
@@ -111,11 +123,12 @@ def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
                   compiled: Any) -> dict[str, Any]:
     """The task's own Model timed eagerly (and `compiled`, when there is one)."""
     timer = Timer(ctx.device, ctx.o.l2_flush)
+    reference_ms, stopped = ctx.guard(Status.TASK_ERROR,
+                                      lambda: _series(ctx, timer, ctx.ref_model, rng, fixed))
     timing: dict[str, Any] = {
-        "warmup_runs": ctx.o.warmup_runs, "timed_runs": ctx.o.timed_runs,
-        "fresh_inputs": ctx.o.fresh_inputs_per_run, **_clock(ctx),
-        "reference_ms": ctx.guard(Status.TASK_ERROR,
-                                  lambda: time_series(ctx, timer, ctx.ref_model, rng, fixed))}
+        "warmup_runs": ctx.o.warmup_runs, "timed_runs": len(reference_ms),
+        "max_timed_runs": ctx.o.timed_runs, "stopped": stopped,
+        "fresh_inputs": ctx.o.fresh_inputs_per_run, **_clock(ctx), "reference_ms": reference_ms}
     if compiled is not None:
         timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
     expert = time_expert(ctx, timer, rng)
@@ -129,7 +142,7 @@ def time_candidate(ctx: Context) -> None:
     assert ctx.ref_model is not None
     timer = Timer(ctx.device, o.l2_flush)
     rng = rng_for(ctx)
-    warmup, runs = o.warmup_runs, o.timed_runs
+    warmup, stopper = o.warmup_runs, Stopper(o)
     fresh, interleave, revalidate = (o.fresh_inputs_per_run, o.interleave_reference,
                                      o.revalidate_timed)
     spec = ctx.references[0]["spec"] if ctx.references[0]["base"] == "task" else None
@@ -151,8 +164,11 @@ def time_candidate(ctx: Context) -> None:
             samples[f"{kind}_ms"].append(round(ms, 6))
             samples[f"{kind}_wall_ms"].append(round(wall, 6))
 
+    # The series the stopping rule watches: what is timed run by run.
+    watched = [samples["candidate_ms"]] + ([samples["reference_ms"]] if interleave else [])
+    i, stopped = 0, None
     with torch.no_grad():
-        for i in range(warmup + runs):
+        while stopped is None:
             if fresh:
                 x = ctx.make_inputs(rng.getrandbits(32), "task", on_device=True)
                 if spec is not None and inputs.InputSpec.of(x) != spec:
@@ -202,16 +218,21 @@ def time_candidate(ctx: Context) -> None:
                     failures += 1
                     first_failure = first_failure or {"run": i - warmup, **detail}
             del out
-        if not interleave:
-            for i in range(warmup + runs):
-                _, rms, rwall = timer.time(ctx.ref_model, fixed)
-                record("reference", i, rms, rwall)
-    timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": runs, **samples,
+            if i >= warmup:
+                stopped = stopper.done(watched)
+            i += 1
+    if not interleave:
+        samples["reference_ms"], reference_stopped = _series(
+            ctx, timer, ctx.ref_model, rng, fixed, samples["reference_wall_ms"])
+    timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": len(samples["candidate_ms"]),
+                              "max_timed_runs": o.timed_runs, "stopped": stopped, **samples,
                               **_clock(ctx), "fresh_inputs": fresh,
                               "interleaved": interleave, "revalidated": checked,
                               "revalidation_failures": failures,
                               "inputs_mutated_runs": mutated,
                               "revalidated_relative_error": worst_error}
+    if not interleave:
+        timing["reference_stopped"] = reference_stopped
     if first_failure:
         timing["first_revalidation_failure"] = first_failure
     if o.compile_baseline:

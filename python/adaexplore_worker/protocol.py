@@ -75,7 +75,10 @@ class JobOptions:
     poison_memory: bool
     stop_at_first_failure: bool
     warmup_runs: int
-    timed_runs: int
+    timed_runs: int  # At most; the fixed count when timing_precision and timing_budget_ms are 0.
+    min_timed_runs: int  # At least, when the timing may stop early (stopping.py).
+    timing_budget_ms: float  # Stop once the timed runs took this long in all; 0: no budget.
+    timing_precision: float  # Stop once every median is known to this share; 0: never.
     fresh_inputs_per_run: bool
     interleave_reference: bool
     revalidate_timed: bool

@@ -297,14 +297,20 @@ def _slowed_relu(folder: Path, seconds: float) -> Path:
     return path
 
 
+def _slowed_task(folder: Path, seconds: float) -> Path:
+    """The ReLU task, its Model sleeping `seconds` in every call."""
+    path = folder / f"slow_relu_{seconds}.py"
+    path.write_text(
+        Path(task("relu")).read_text().replace(
+            "        return torch.relu(x)",
+            f"        import time\n        time.sleep({seconds})\n        return torch.relu(x)"))
+    return path
+
+
 def test_the_limit_counts_the_candidates_own_time(worker: Worker, tmp_path) -> None:
     """The task's phases (loading, references) have the job's limit to themselves, then the
     candidate's own limit starts: slow references do not make a candidate time out."""
-    slow_task = tmp_path / "slow_relu.py"
-    slow_task.write_text(
-        Path(task("relu")).read_text().replace(
-            "        return torch.relu(x)",
-            "        import time\n        time.sleep(1.0)\n        return torch.relu(x)"))
+    slow_task = _slowed_task(tmp_path, 1.0)
     slow_kernel = _slowed_relu(tmp_path, 2.0)
     # References: at least 7 calls of the task's model (task precision and float64 per trial,
     # the roofline), 7 s of sleep; the candidate: 3 trials and the determinism rerun, 8 s.
@@ -316,6 +322,35 @@ def test_the_limit_counts_the_candidates_own_time(worker: Worker, tmp_path) -> N
     assert facts["wall_s"] > 13
     assert facts["waited_s"] >= facts["phases"]["reference"] > 6.0
     assert all(t["passed"] for t in facts["trials"])
+
+
+def test_the_adaptive_timing_stops_early_on_a_steady_kernel_only(worker: Worker,
+                                                                  tmp_path) -> None:
+    """Real timed runs (perf_counter on the CPU) of a task and a kernel that sleep: one that
+    sleeps the same every call is timed until its median is known (at least `min_timed_runs`),
+    one whose sleeps vary tenfold runs every allowed run."""
+    slow_task = _slowed_task(tmp_path, 0.005)
+    steady = _slowed_relu(tmp_path, 0.005)
+    noisy = tmp_path / "relu_noisy.py"
+    noisy.write_text(
+        Path(kernel("relu", "ok")).read_text() +
+        "\n\nimport random as _random\nimport time as _time\n_forward = ModelNew.forward\n\n"
+        "def _slow(self, *args):\n    _time.sleep(_random.uniform(0.001, 0.02))\n"
+        "    return _forward(self, *args)\n\nModelNew.forward = _slow\n")
+    adaptive = {"warmup_runs": 1, "timed_runs": 60, "min_timed_runs": 5,
+                "timing_precision": 0.05, "timing_budget_ms": 0, "trials": 1,
+                "determinism_check": False}
+    timings = {}
+    for name, path in (("steady", steady), ("noisy", noisy)):
+        facts = worker.evaluate(str(slow_task), str(path), timeout_s=60, options=adaptive)
+        assert facts["status"] == "ok", facts.get("error")
+        timings[name] = facts["timing"]
+    assert timings["steady"]["stopped"] == "precision", timings["steady"]
+    assert 5 <= timings["steady"]["timed_runs"] < 60
+    assert len(timings["steady"]["candidate_ms"]) == timings["steady"]["timed_runs"]
+    assert len(timings["steady"]["reference_ms"]) == timings["steady"]["timed_runs"]
+    assert timings["noisy"]["stopped"] == "runs"
+    assert timings["noisy"]["timed_runs"] == timings["noisy"]["max_timed_runs"] == 60
 
 
 def test_waiting_for_the_gpu_lock_does_not_count(tmp_path) -> None:

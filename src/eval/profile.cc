@@ -53,6 +53,8 @@ EvalProfile ReferenceProfile() {
   p.tolerance_by_precision = false;
   p.job.warmup_runs = 10;
   p.job.timed_runs = 100;
+  p.job.timing_budget_ms = 0;  // The release's fixed count (KernelBench's too).
+  p.job.timing_precision = 0;
   p.job.fresh_inputs_per_run = false;
   p.job.interleave_reference = false;
   p.job.l2_flush = false;

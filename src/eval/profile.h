@@ -5,7 +5,8 @@
 //
 //   strict (default)  fp64 reference, 5 trials over varied input distributions, the scaled
 //                     tolerance, determinism re-run, poisoned memory, fresh inputs and an
-//                     interleaved reference on every timed run, median.
+//                     interleaved reference on every timed run, median; 20 to 100 timed runs,
+//                     stopping once both medians are known to 0.5% or after 1 s of timed runs.
 //   paper             the AdaExplore reference release's figures: 5 trials on the task's own
 //                     inputs (seeds from 42), torch.allclose at atol = rtol = 5e-2, 10 warm-up +
 //                     100 timed runs, trimmed mean, eager baseline timed on its own; with every

@@ -94,6 +94,16 @@ TimingStats ComputeTimingStats(std::vector<double> samples) {
   const auto last = samples.end() - static_cast<std::ptrdiff_t>(trim);
   stats.trimmed_mean_ms =
       std::accumulate(first, last, 0.0) / static_cast<double>(std::distance(first, last));
+  if (n >= 2 && stats.median_ms > 0) {
+    constexpr double kZ95 = 1.96;
+    const double nd = static_cast<double>(n);
+    const double spread = kZ95 * std::sqrt(nd) / 2;
+    // 1-based ranks, clamped to [1, n].
+    const auto rank = [n](double r) { return std::clamp<size_t>(static_cast<size_t>(r), 1, n); };
+    const size_t lo = rank(std::max(1.0, std::floor(nd / 2 - spread)));
+    const size_t hi = rank(std::ceil(nd / 2 + spread));
+    stats.median_halfwidth = (samples[hi - 1] - samples[lo - 1]) / 2 / stats.median_ms;
+  }
   return stats;
 }
 
@@ -110,10 +120,16 @@ std::string_view StatisticWords(Statistic statistic) {
 }
 
 nlohmann::json ToJson(const TimingStats& s) {
-  return {
-      {"runs", s.runs},       {"median_ms", s.median_ms}, {"trimmed_mean_ms", s.trimmed_mean_ms},
-      {"mean_ms", s.mean_ms}, {"std_ms", s.std_ms},       {"cv", s.cv},
-      {"min_ms", s.min_ms},   {"max_ms", s.max_ms}};
+  return {{"runs", s.runs},
+          {"median_ms", s.median_ms},
+          {"trimmed_mean_ms", s.trimmed_mean_ms},
+          {"mean_ms", s.mean_ms},
+          {"std_ms", s.std_ms},
+          {"cv", s.cv},
+          {"min_ms", s.min_ms},
+          {"max_ms", s.max_ms},
+          {"median_halfwidth",
+           std::isfinite(s.median_halfwidth) ? nlohmann::json(s.median_halfwidth) : nullptr}};
 }
 
 TimingStats TimingStatsFromJson(const nlohmann::json& j) {
@@ -126,6 +142,9 @@ TimingStats TimingStatsFromJson(const nlohmann::json& j) {
   s.cv = j.value("cv", 0.0);
   s.min_ms = j.value("min_ms", 0.0);
   s.max_ms = j.value("max_ms", 0.0);
+  if (const auto it = j.find("median_halfwidth"); it != j.end() && it->is_number()) {
+    s.median_halfwidth = it->get<double>();
+  }
   return s;
 }
 

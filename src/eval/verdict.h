@@ -4,6 +4,7 @@
 // kernel that does not compile is a normal outcome of the search and is stored like any other.
 
 #include <array>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -74,6 +75,10 @@ struct TimingStats {
   double cv = 0;  // std / mean.
   double min_ms = 0;
   double max_ms = 0;
+  // The noise figure: half the width of the median's distribution-free 95% interval (order
+  // statistics at n/2 -+ 1.96 sqrt(n)/2) over the median, what the adaptive timing stops on
+  // (python/adaexplore_worker/stopping.py); infinite below 2 runs (null in JSON).
+  double median_halfwidth = std::numeric_limits<double>::infinity();
 
   // The figure `statistic` names.
   double Of(Statistic statistic) const {

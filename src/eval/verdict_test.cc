@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 namespace adaexplore {
 namespace {
 
@@ -36,6 +39,24 @@ TEST(TimingStatsTest, EmptyAndSingle) {
   EXPECT_DOUBLE_EQ(one.median_ms, 2.0);
   EXPECT_DOUBLE_EQ(one.trimmed_mean_ms, 2.0);
   EXPECT_DOUBLE_EQ(one.std_ms, 0.0);
+}
+
+// The noise figure: the median's 95% interval from order statistics, as the worker's stopping
+// rule reads it (python/tests/test_stopping.py checks the same series): n = 20 gives ranks 5
+// and 15 around a median of 10.5.
+TEST(TimingStatsTest, MedianHalfwidth) {
+  std::vector<double> series;
+  for (int v = 20; v >= 1; --v) {
+    series.push_back(v);
+  }
+  EXPECT_DOUBLE_EQ(ComputeTimingStats(series).median_halfwidth, (15.0 - 5.0) / 2 / 10.5);
+  EXPECT_DOUBLE_EQ(ComputeTimingStats(std::vector<double>(20, 2.0)).median_halfwidth, 0.0);
+  EXPECT_TRUE(std::isinf(ComputeTimingStats({1.0}).median_halfwidth));
+  // Infinite is null in JSON, and read back as infinite; a finite figure survives the trip.
+  EXPECT_TRUE(ToJson(ComputeTimingStats({1.0}))["median_halfwidth"].is_null());
+  EXPECT_TRUE(std::isinf(TimingStatsFromJson(ToJson(ComputeTimingStats({1.0}))).median_halfwidth));
+  EXPECT_DOUBLE_EQ(TimingStatsFromJson(ToJson(ComputeTimingStats(series))).median_halfwidth,
+                   (15.0 - 5.0) / 2 / 10.5);
 }
 
 TEST(EvalResultTest, JsonRoundTrip) {

@@ -154,10 +154,14 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
                : "- At least one kernel of your own must run in every call; library calls "
                  "(e.g. a cuBLAS GEMM) may do part of the work.\n";
   }
+  const bool adaptive = job.timing_precision > 0 || job.timing_budget_ms > 0;
+  const std::string runs = adaptive && job.min_timed_runs < job.timed_runs
+                               ? fmt::format("{} to {}", job.min_timed_runs, job.timed_runs)
+                               : fmt::format("{}", job.timed_runs);
   out += fmt::format(
       "- Speed is the {} of {} timed runs after {} warm-up runs{}, against the "
       "reference's time on the same inputs.",
-      StatisticWords(profile.statistic), job.timed_runs, job.warmup_runs,
+      StatisticWords(profile.statistic), runs, job.warmup_runs,
       job.l2_flush ? ", with the L2 cache flushed" : "");
   return out;
 }

@@ -151,7 +151,7 @@ TEST(PromptsTest, ProfileAndLanguageChangeTheRequirements) {
   EXPECT_EQ(reference.find("poisoned"), std::string::npos);
   EXPECT_EQ(reference.find("kernel of your own"), std::string::npos);
   const std::string strict = PromptSet::Requirements(StrictProfile(), KernelLanguage::kTriton);
-  EXPECT_NE(strict.find("median of 100 timed runs after 10 warm-up runs, with the L2 cache"),
+  EXPECT_NE(strict.find("median of 20 to 100 timed runs after 10 warm-up runs, with the L2 cache"),
             std::string::npos);
   EXPECT_NE(strict.find("At least one kernel of your own must run"), std::string::npos);
   EvalProfile forbidden = StrictProfile();

@@ -132,7 +132,14 @@ struct JobOptions {
   bool poison_memory = true;
   bool stop_at_first_failure = true;
   int warmup_runs = 10;
+  // The timed runs: at most timed_runs; with timing_precision or timing_budget_ms set, at least
+  // min_timed_runs and no more once every timed series' median is known to timing_precision (its
+  // 95% interval's half-width over it) or the timed runs took timing_budget_ms in all. Both 0:
+  // exactly timed_runs (python/adaexplore_worker/stopping.py).
   int timed_runs = 100;
+  int min_timed_runs = 20;
+  double timing_budget_ms = 1000;
+  double timing_precision = 0.005;
   bool fresh_inputs_per_run = true;  // New input buffers and values for every timed run.
   bool interleave_reference = true;  // Reference timed beside the candidate, random order.
   bool revalidate_timed = true;      // Check every timed output against the reference.
@@ -176,6 +183,9 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("stop_at_first_failure", o.stop_at_first_failure);
   visit("warmup_runs", o.warmup_runs);
   visit("timed_runs", o.timed_runs);
+  visit("min_timed_runs", o.min_timed_runs);
+  visit("timing_budget_ms", o.timing_budget_ms);
+  visit("timing_precision", o.timing_precision);
   visit("fresh_inputs_per_run", o.fresh_inputs_per_run);
   visit("interleave_reference", o.interleave_reference);
   visit("revalidate_timed", o.revalidate_timed);
