@@ -140,6 +140,17 @@ std::string FormatJsonLine(const EvalResult& r) {
       details["reference"] = r.facts["reference"];
     }
     details["trials"] = TrialSummaries(r.facts);
+    // How many runs the timing made and why it stopped there (stopping.py).
+    if (r.facts.contains("timing") && r.facts["timing"].is_object()) {
+      nlohmann::json runs = nlohmann::json::object();
+      for (const char* key :
+           {"warmup_runs", "timed_runs", "max_timed_runs", "stopped", "reference_stopped"}) {
+        if (r.facts["timing"].contains(key)) {
+          runs[key] = r.facts["timing"][key];
+        }
+      }
+      details["timing"] = runs;
+    }
   }
   j.erase("facts");
   j["details"] = details;

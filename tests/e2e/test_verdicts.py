@@ -87,6 +87,10 @@ def test_correct_kernels_report_errors_and_timing_figures(cli: Cli) -> None:
     timing = ok["timing"]
     assert timing["meaningful"] is False  # CPU interpreter.
     assert timing["candidate"]["runs"] == 5 and timing["reference"]["runs"] == 5
+    # --timed-runs below the adaptive minimum: all of them, and the result says why it stopped.
+    assert ok["details"]["timing"] == {"warmup_runs": 10, "timed_runs": 5, "max_timed_runs": 5,
+                                       "stopped": "runs"}
+    assert timing["candidate"]["median_halfwidth"] > 0
     for key in ("median_ms", "trimmed_mean_ms", "std_ms", "cv"):
         assert timing["candidate"][key] is not None
     assert ok["speedup"] > 0
