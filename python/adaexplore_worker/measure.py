@@ -19,7 +19,7 @@ from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities, enumerate_threads, note_threads, thread_count
 from .stopping import Stopper
-from .timing import Timer
+from .timing import Timed, Timer
 
 
 def rng_for(ctx: Context) -> random.Random:
@@ -39,20 +39,23 @@ def time_series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
 
 
 def _series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
-            fixed: list[Any] | None, walls: list[float] | None = None) -> tuple[list[float], str]:
-    """time_series, with each run's host wall time appended to `walls` and why it stopped."""
+            fixed: list[Any] | None, walls: list[float] | None = None,
+            tails: list[float] | None = None) -> tuple[list[float], str]:
+    """time_series, with each run's host wall time and tail (timing.Timed) appended to `walls`
+    and `tails`, and why it stopped."""
     warmup, stopper = ctx.o.warmup_runs, Stopper(ctx.o)
     out: list[float] = []
     i, stopped = 0, None
     with torch.no_grad():
         while stopped is None:
             x = fixed if fixed is not None else ctx.make_inputs(rng.getrandbits(32), "task")
-            _, ms, wall = timer.time(model, x)
+            _, ms, wall, tail = timer.time(model, x)
             ctx.gpu_busy_ms += ms
             if i >= warmup:
                 out.append(round(ms, 6))
-                if walls is not None:
+                if walls is not None and tails is not None:
                     walls.append(round(wall, 6))
+                    tails.append(round(tail, 6))
                 stopped = stopper.done([out])
             i += 1
     return out, stopped
@@ -150,7 +153,8 @@ def time_candidate(ctx: Context) -> None:
     # reference when it is not interleaved.
     fixed = None if fresh and interleave else ctx.make_inputs(ctx.seeds[0], "task")
     samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
-                                       "candidate_wall_ms": [], "reference_wall_ms": []}
+                                       "candidate_wall_ms": [], "reference_wall_ms": [],
+                                       "candidate_tail_ms": [], "reference_tail_ms": []}
     expert = ctx.expert_kernel if interleave else None
     expert_ms: list[float] = []
     failures, mutated, checked = 0, 0, 0
@@ -158,11 +162,12 @@ def time_candidate(ctx: Context) -> None:
     previous: list[Any] | None = None  # The last run's candidate inputs.
     first_failure: dict[str, Any] | None = None
 
-    def record(kind: str, i: int, ms: float, wall: float) -> None:
-        ctx.gpu_busy_ms += ms
+    def record(kind: str, i: int, timed: Timed) -> None:
+        ctx.gpu_busy_ms += timed.ms
         if i >= warmup:
-            samples[f"{kind}_ms"].append(round(ms, 6))
-            samples[f"{kind}_wall_ms"].append(round(wall, 6))
+            samples[f"{kind}_ms"].append(round(timed.ms, 6))
+            samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
+            samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
 
     # The series the stopping rule watches: what is timed run by run.
     watched = [samples["candidate_ms"]] + ([samples["reference_ms"]] if interleave else [])
@@ -181,8 +186,8 @@ def time_candidate(ctx: Context) -> None:
             else:
                 x = cx = fixed
             if not interleave:
-                out, ms, wall = _timed_candidate(ctx, timer, cx, i)
-                record("candidate", i, ms, wall)
+                cand = _timed_candidate(ctx, timer, cx, i)
+                record("candidate", i, cand)
                 # The reference is timed on its own below; its output for these inputs is made
                 # untimed, for the re-validation.
                 ref_out = ctx.ref_model(*x) if revalidate and i >= warmup else None
@@ -192,20 +197,22 @@ def time_candidate(ctx: Context) -> None:
                 if expert_at == 0:
                     expert_ms.append(_timed_expert(ctx, timer, expert, x))
                 if rng.random() < 0.5:
-                    ref_out, rms, rwall = timer.time(ctx.ref_model, x)
+                    ref = timer.time(ctx.ref_model, x)
                     if expert_at == 1:
                         expert_ms.append(_timed_expert(ctx, timer, expert, x))
-                    out, ms, wall = _timed_candidate(ctx, timer, cx, i)
+                    cand = _timed_candidate(ctx, timer, cx, i)
                 else:
-                    out, ms, wall = _timed_candidate(ctx, timer, cx, i)
+                    cand = _timed_candidate(ctx, timer, cx, i)
                     if expert_at == 1:
                         expert_ms.append(_timed_expert(ctx, timer, expert, x))
-                    ref_out, rms, rwall = timer.time(ctx.ref_model, x)
+                    ref = timer.time(ctx.ref_model, x)
+                ref_out = ref.out
                 if expert_at == 2:
                     expert_ms.append(_timed_expert(ctx, timer, expert, x))
             if interleave:
-                record("candidate", i, ms, wall)
-                record("reference", i, rms, rwall)
+                record("candidate", i, cand)
+                record("reference", i, ref)
+            out = cand.out
             if revalidate and i >= warmup:
                 checked += 1
                 ok, detail, error = _revalidate(out, ref_out, o.criterion, o.revalidate_atol,
@@ -217,13 +224,14 @@ def time_candidate(ctx: Context) -> None:
                 if not ok:
                     failures += 1
                     first_failure = first_failure or {"run": i - warmup, **detail}
-            del out
+            out = cand = ref = ref_out = None  # No output outlives its run.
             if i >= warmup:
                 stopped = stopper.done(watched)
             i += 1
     if not interleave:
         samples["reference_ms"], reference_stopped = _series(
-            ctx, timer, ctx.ref_model, rng, fixed, samples["reference_wall_ms"])
+            ctx, timer, ctx.ref_model, rng, fixed, samples["reference_wall_ms"],
+            samples["reference_tail_ms"])
     timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": len(samples["candidate_ms"]),
                               "max_timed_runs": o.timed_runs, "stopped": stopped, **samples,
                               **_clock(ctx), "fresh_inputs": fresh,
@@ -252,8 +260,7 @@ def time_candidate(ctx: Context) -> None:
     ctx.facts["timing"] = timing
 
 
-def _timed_candidate(ctx: Context, timer: Timer, args: list[Any],
-                     i: int) -> tuple[Any, float, float]:
+def _timed_candidate(ctx: Context, timer: Timer, args: list[Any], i: int) -> Timed:
     try:
         before = set(enumerate_threads())
         os_before = thread_count()
@@ -279,7 +286,7 @@ def _timed_expert(ctx: Context, timer: Timer, kernel: Any, x: list[Any]) -> floa
     if "expert" not in ctx.facts:
         return -1.0
     try:
-        _, ms, _ = timer.time(kernel, inputs.clone_inputs(x))
+        ms = timer.time(kernel, inputs.clone_inputs(x)).ms
     except Exception as e:  # noqa: BLE001
         ctx.facts["notes"].append(f"expert baseline failed: {type(e).__name__}: {e}"[:500])
         ctx.facts.pop("expert", None)

@@ -228,6 +228,9 @@ class Timing(TypedDict, total=False):
     meaningful: bool
     candidate_ms: list[float | None]
     candidate_wall_ms: list[float | None]
+    # The device-wide synchronise once the end event was reached (timing.Timed.tail_ms).
+    candidate_tail_ms: list[float | None]
+    reference_tail_ms: list[float | None]
     reference_ms: list[float | None]
     compiled_reference_ms: list[float | None]
     expert_ms: list[float | None]
@@ -248,6 +251,10 @@ class KernelTrace(TypedDict, total=False):
     kernels: list[TracedKernel]
     own_us: float | None
     pytorch_us: float | None
+    # Device microseconds of the call's kernels, copies and fills that ran outside its window on
+    # the caller's stream (trace.py); None: the trace found no window.
+    escaped_us: float | None
+    escaped_kernels: int
 
 
 class Autotune(TypedDict, total=False):

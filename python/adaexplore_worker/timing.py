@@ -5,7 +5,10 @@ write over a buffer larger than the cache) is enqueued first, so the GPU is busy
 host enqueues the call, and the window holds the call's GPU time rather than Python's launch
 latency. After the end event the whole device is synchronised and the host wall time of the call
 is kept beside the event time: work the call left on other streams (or that ran outside the
-stream) shows up as wall time the events did not see, which the C++ side checks.
+stream) shows up as wall time the events did not see, which the C++ side checks. So does the
+tail: the host first waits for the end event alone, then for the whole device; on an honest call
+the device is idle by then and the second wait returns at once (a few microseconds, as for the
+reference), while work left on a side stream keeps it busy for as long as that work runs on.
 
 CPU (Triton's interpreter): perf_counter around the call. Such times are reported but are not
 meaningful as kernel performance.
@@ -14,7 +17,7 @@ meaningful as kernel performance.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import torch
 
@@ -27,7 +30,15 @@ _synchronize = torch.cuda.synchronize
 _Event = torch.cuda.Event
 _record = torch.cuda.Event.record
 _elapsed_time = torch.cuda.Event.elapsed_time
+_event_synchronize = torch.cuda.Event.synchronize
 _zero = torch.Tensor.zero_
+
+
+class Timed(NamedTuple):
+    out: Any
+    ms: float  # The stream's events (the CPU: perf_counter).
+    wall_ms: float  # Host wall time, to the end of the device-wide synchronise.
+    tail_ms: float  # The device-wide synchronise once the end event was reached (GPU; else 0).
 
 
 class Timer:
@@ -38,13 +49,13 @@ class Timer:
         if self.on_gpu and l2_flush:
             self._flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device=device)
 
-    def time(self, fn: Callable[..., Any], args: list[Any]) -> tuple[Any, float, float]:
-        """Runs fn(*args) once; returns (output, milliseconds, host wall milliseconds)."""
+    def time(self, fn: Callable[..., Any], args: list[Any]) -> Timed:
+        """Runs fn(*args) once, timed."""
         if not self.on_gpu:
             t0 = _perf_counter()
             out = fn(*args)
             wall = (_perf_counter() - t0) * 1e3
-            return out, wall, wall
+            return Timed(out, wall, wall, 0.0)
         _synchronize(self.device)  # Nothing earlier may run inside the window.
         if self._flush is not None:
             _zero(self._flush)
@@ -54,6 +65,8 @@ class Timer:
         t0 = _perf_counter()
         out = fn(*args)
         _record(end)
+        _event_synchronize(end)  # The timed stream's work is done.
+        t1 = _perf_counter()
         _synchronize(self.device)  # Device-wide: every stream the call used.
-        wall = (_perf_counter() - t0) * 1e3
-        return out, float(_elapsed_time(start, end)), wall
+        t2 = _perf_counter()
+        return Timed(out, float(_elapsed_time(start, end)), (t2 - t0) * 1e3, (t2 - t1) * 1e3)

@@ -14,6 +14,16 @@ kernel's name and device time. Each kernel is sorted into one of three kinds:
            Inductor's generated Triton kernels);
   neutral  copies, fills and memsets (`.contiguous()`, `torch.zeros`), which any kernel may need.
 
+The call's window on the GPU is bounded by two spins (torch.cuda._sleep) on the caller's stream:
+a head start before the call (about half a millisecond, which keeps that stream busy while the
+host launches the call, as the L2 flush does in the timed runs) and a marker right after it
+returns. The call's work (kernels, copies, fills) belongs between the head start's end and the
+marker's start. Work that ran outside was on a stream the caller never waits for: after the
+marker (left running), or during the head start (started without waiting for the caller's
+stream, as work hidden under the timed runs' L2 flush would be). How long it ran outside is
+`escaped_us`, how many did `escaped_kernels`: the C++ side's stream_escape check reads them.
+Neither spin counts among the call's kernels.
+
 The worker only reports; the C++ side (src/eval/classify.cc) decides what the figures mean.
 """
 
@@ -41,6 +51,9 @@ _PYTORCH = re.compile(
     r"elementwise_kernel|reduce_kernel|triton_(poi|red|per|tem)_|^sm\d+_|^ampere_|^volta_|"
     r"^turing_|^hopper_", re.IGNORECASE)
 _NEUTRAL = re.compile(r"copy|fill|memset|memcpy|CatArray", re.IGNORECASE)
+_MARKER = re.compile(r"\bspin_kernel\b")  # torch.cuda._sleep's kernel.
+_GPU_WORK = ("kernel", "gpu_memcpy", "gpu_memset")
+_HEAD_START_CYCLES = 1_000_000  # About 0.5 ms at the H200's boost clock.
 def _named(name: str, kernel: str) -> bool:
     """Whether the traced kernel `name` is the kernel `kernel`: Triton's plain name, or a demangled
     C++ name with optional return type, namespaces (none of PyTorch's), template and arguments."""
@@ -59,17 +72,23 @@ def kind_of(name: str, own: set[str]) -> str:
 def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> dict[str, Any]:
     """Runs call() once under the profiler; returns the kernels it launched (name, kind, device
     microseconds, merged by name) and the microseconds per kind."""
+    caller = torch.cuda.current_stream(device)
     with tempfile.TemporaryDirectory(prefix="adx-trace-") as scratch:
         path = os.path.join(scratch, "trace.json")
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            torch.cuda._sleep(_HEAD_START_CYCLES)  # See the module's docstring.
             call()
+            with torch.cuda.stream(caller):
+                torch.cuda._sleep(1)  # The marker.
             torch.cuda.synchronize(device)
         prof.export_chrome_trace(path)
         with open(path) as f:
             events = json.load(f).get("traceEvents", [])
+    work = [e for e in events if e.get("ph") == "X" and e.get("cat") in _GPU_WORK]
+    escaped_us, escaped_kernels = escaped_work(work)
     kernels: dict[str, dict[str, Any]] = {}
-    for e in events:
-        if e.get("ph") != "X" or e.get("cat") != "kernel":
+    for e in work:
+        if e.get("cat") != "kernel":
             continue
         name = str(e.get("name", ""))
         entry = kernels.setdefault(name, {"name": name[:200], "kind": kind_of(name, own),
@@ -82,7 +101,36 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> 
     ranked = sorted(kernels.values(), key=lambda k: -k["us"])
     return {"kernels": ranked[:20], "kernel_count": len(kernels),
             "own_us": round(totals["own"], 3), "pytorch_us": round(totals["pytorch"], 3),
-            "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50]}
+            "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50],
+            "escaped_us": None if escaped_us is None else round(escaped_us, 3),
+            "escaped_kernels": escaped_kernels}
+
+
+def escaped_work(work: list[dict[str, Any]]) -> tuple[float | None, int]:
+    """Removes the head start and the marker from `work` (the trace's kernels, copies and
+    fills: the first and the last spin kernel launched, by correlation id; a candidate's own,
+    launched during the call, come between); returns how long the rest ran outside the window
+    between them (microseconds; None without both) and how many did."""
+    spins = sorted((e for e in work
+                    if e.get("cat") == "kernel" and _MARKER.search(str(e.get("name")))),
+                   key=lambda e: (int((e.get("args") or {}).get("correlation", 0)),
+                                  float(e.get("ts", 0.0))))
+    if len(spins) < 2:
+        return None, 0
+    head_start, marker = spins[0], spins[-1]
+    work.remove(head_start)
+    work.remove(marker)
+    opens = float(head_start.get("ts", 0.0)) + float(head_start.get("dur", 0.0))
+    closes = float(marker.get("ts", 0.0))
+    escaped_us, escaped = 0.0, 0
+    for e in work:
+        begin = float(e.get("ts", 0.0))
+        end = begin + float(e.get("dur", 0.0))
+        outside = max(0.0, min(end, opens) - begin) + max(0.0, end - max(closes, begin))
+        if outside > 0:
+            escaped_us += outside
+            escaped += 1
+    return escaped_us, escaped
 
 
 def trace_phase(ctx: Context) -> None:

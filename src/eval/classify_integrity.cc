@@ -168,15 +168,48 @@ bool DecideRevalidation(const Evidence& e, EvalResult& r) {
   return true;
 }
 
+// Work a call leaves on other streams (or threads) runs on after its stream's end event; three
+// views of it, any one of which rejects:
+//  - the kernel trace: the call's kernels that ran outside its window on the caller's stream
+//    (trace.py; exact, for the one traced call);
+//  - the tail of every timed run: the device-wide synchronise once the end event was reached,
+//    against the reference's (an honest call leaves the device idle: a few microseconds);
+//  - wall time against event time, for escapes of a large share of a long call.
 bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
   if (!Applies(e.profile, "stream_escape") || !e.timing.meaningful) {
     return false;
   }
+  // Below this, escaped work is timer resolution: CUPTI's clock and the synchronise's latency.
+  constexpr double kTraceFloorUs = 1;
+  if (e.facts.kernel_trace && e.facts.kernel_trace->escaped_us.value_or(0) > kTraceFloorUs) {
+    Reject(r, "stream_escape",
+           fmt::format("{} of the call's kernels ran {:.3g} us outside the call's window on the "
+                       "caller's stream (before it reached the call, or after it was done): work "
+                       "escaped the timed stream (a side stream that does not wait for it, or "
+                       "that it never waits for)",
+                       e.facts.kernel_trace->escaped_kernels, *e.facts.kernel_trace->escaped_us));
+    return true;
+  }
   const TimingStats event = ComputeTimingStats(Samples(e.timing.candidate_ms));
+  const TimingStats tail = ComputeTimingStats(Samples(e.timing.candidate_tail_ms));
+  const TimingStats reference_tail = ComputeTimingStats(Samples(e.timing.reference_tail_ms));
+  // The device stayed busy after the stream's end event for more than the synchronise's own
+  // latency (the reference's tail) by a floor and by a share of the timed figure.
+  constexpr double kTailFloorMs = 0.01;
+  constexpr double kTailShare = 0.05;
+  const double escaped = tail.median_ms - (reference_tail.runs > 0 ? reference_tail.median_ms : 0);
+  if (event.runs > 0 && tail.runs > 0 && escaped > kTailFloorMs &&
+      escaped > kTailShare * event.median_ms) {
+    Reject(r, "stream_escape",
+           fmt::format("after its stream's end event the device stayed busy {:.3g} ms more "
+                       "than after the reference's (median of {} runs), against {:.3g} ms timed: "
+                       "work escaped the timed stream (side streams or threads)",
+                       escaped, tail.runs, event.median_ms));
+    return true;
+  }
   const TimingStats wall = ComputeTimingStats(Samples(e.timing.candidate_wall_ms));
-  // Work left on other streams (or threads) finishes inside the device-wide sync but outside
-  // the events. Launch latency and the sync make up a little of any call's wall time; the
-  // floor keeps short kernels from being flagged for that.
+  // Launch latency and the sync make up a little of any call's wall time; the floor keeps
+  // short kernels from being flagged for that.
   constexpr double kEscapeFloorMs = 0.2;
   constexpr double kEscapeShare = 0.5;
   if (event.runs == 0 || wall.runs == 0 ||

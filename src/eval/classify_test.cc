@@ -191,6 +191,66 @@ TEST(ClassifyTest, WorkThatEscapesTheTimedStreamIsRejected) {
       Verdict::kCorrect);
 }
 
+// A series of `n` equal samples.
+json Series(double ms, int n = 20) { return json(std::vector<double>(n, ms)); }
+
+// The case: a 50 us kernel on a side stream the caller never waits for, timed at 38 us
+// by its stream's events. Its wall time hides in the launch latency; its tail does not.
+TEST(ClassifyTest, ASmallEscapeShowsInTheTailAfterTheEndEvent) {
+  json timing = Timing(0.038, 0.05);
+  timing["candidate_wall_ms"] = Series(0.12);
+  timing["reference_tail_ms"] = Series(0.004);
+  timing["candidate_tail_ms"] = Series(0.045);
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "stream_escape");
+  EXPECT_NE(r.reason.find("stayed busy 0.041 ms more"), std::string::npos) << r.reason;
+  // An honest call: the synchronise's own latency, a little above the reference's.
+  timing["candidate_tail_ms"] = Series(0.009);
+  EXPECT_EQ(
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}}).verdict,
+      Verdict::kCorrect);
+  // A long kernel: the floor and 5% of its time.
+  json long_call = Timing(10.0, 20.0);
+  long_call["reference_tail_ms"] = Series(0.004);
+  long_call["candidate_tail_ms"] = Series(0.3);  // 3% of its time: noise at this scale.
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", long_call}})
+                .verdict,
+            Verdict::kCorrect);
+  long_call["candidate_tail_ms"] = Series(1.0);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", long_call}})
+                .verdict,
+            Verdict::kRejected);
+  // The paper profile checks it too; reference does not.
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", long_call}},
+                          ReferenceProfile())
+                .verdict,
+            Verdict::kCorrect);
+}
+
+// The kernel trace: any of the call's work that ran outside its window on the caller's stream,
+// however little.
+TEST(ClassifyTest, TheTraceMarkerCatchesWorkLeftOnASideStream) {
+  json facts = test_facts::CorrectFacts(0.004, 0.01);
+  facts["kernel_trace"] = {{"kernels", json::array()},
+                           {"own_us", 3.0},
+                           {"pytorch_us", 0.0},
+                           {"escaped_us", 2.5},
+                           {"escaped_kernels", 1}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "stream_escape");
+  EXPECT_NE(r.reason.find("1 of the call's kernels ran 2.5 us outside the call's window"),
+            std::string::npos)
+      << r.reason;
+  facts["kernel_trace"]["escaped_us"] = 0.0;
+  facts["kernel_trace"]["escaped_kernels"] = 0;
+  EXPECT_EQ(ClassifyFacts(facts).verdict, Verdict::kCorrect);
+  facts["kernel_trace"]["escaped_us"] = nullptr;  // No marker found: the trace says nothing.
+  EXPECT_EQ(ClassifyFacts(facts).verdict, Verdict::kCorrect);
+}
+
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {
   const json findings = {
       {"parsed", true},

@@ -188,6 +188,10 @@ struct Timing {
   bool meaningful = false;  // Device events; a CPU's clock times nothing worth comparing.
   std::vector<std::optional<double>> candidate_ms;
   std::vector<std::optional<double>> candidate_wall_ms;
+  // The device-wide synchronise once the stream's end event was reached: an honest call leaves
+  // the device idle by then (timing.py).
+  std::vector<std::optional<double>> candidate_tail_ms;
+  std::vector<std::optional<double>> reference_tail_ms;
   std::vector<std::optional<double>> reference_ms;
   std::vector<std::optional<double>> compiled_reference_ms;
   std::vector<std::optional<double>> expert_ms;
@@ -201,6 +205,8 @@ struct Timing {
     visit("meaningful", s.meaningful);
     visit("candidate_ms", s.candidate_ms);
     visit("candidate_wall_ms", s.candidate_wall_ms);
+    visit("candidate_tail_ms", s.candidate_tail_ms);
+    visit("reference_tail_ms", s.reference_tail_ms);
     visit("reference_ms", s.reference_ms);
     visit("compiled_reference_ms", s.compiled_reference_ms);
     visit("expert_ms", s.expert_ms);
@@ -227,12 +233,18 @@ struct KernelTrace {
   std::vector<TracedKernel> kernels;  // The longest first.
   std::optional<double> own_us;
   std::optional<double> pytorch_us;
+  // Device microseconds of the call's work that ran outside its window on the caller's stream
+  // (trace.py): work no timing of that stream sees. Unset: the trace found no window.
+  std::optional<double> escaped_us;
+  int64_t escaped_kernels = 0;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("kernels", s.kernels);
     visit("own_us", s.own_us);
     visit("pytorch_us", s.pytorch_us);
+    visit("escaped_us", s.escaped_us);
+    visit("escaped_kernels", s.escaped_kernels);
   }
 };
 
