@@ -1,5 +1,5 @@
-"""Which processes keep a GPU busy, read from NVML, the driver's management library, through
-ctypes: no CUDA context is made, so the zygote (which never initialises CUDA) may use it.
+"""Which processes keep a GPU busy, read from NVML (nvml.py): no CUDA context is made, so the
+zygote (which never initialises CUDA) may use it.
 
     activity = GpuActivity.open("GPU-6d3c...")  # None where NVML or its per-process figures
     busy = activity.busy_pids(since_us)         # are not there (a CPU machine, say)
@@ -13,7 +13,9 @@ from __future__ import annotations
 import ctypes
 import time
 
-_SUCCESS, _NOT_FOUND, _INSUFFICIENT_SIZE = 0, 6, 7
+from . import nvml
+
+_SUCCESS, _NOT_FOUND, _INSUFFICIENT_SIZE = nvml.SUCCESS, 6, 7
 
 
 class _Sample(ctypes.Structure):
@@ -31,16 +33,10 @@ class GpuActivity:
     def open(uuid: str) -> GpuActivity | None:
         """The device with this UUID ("GPU-..." or the bare hex form), or None when NVML, the
         device or its per-process utilisation cannot be read."""
-        try:
-            lib = ctypes.CDLL("libnvidia-ml.so.1")
-        except OSError:
+        found = nvml.open_device(uuid)
+        if found is None:
             return None
-        handle = ctypes.c_void_p()
-        name = uuid if uuid.startswith(("GPU-", "MIG-")) else f"GPU-{uuid}"
-        if (lib.nvmlInit_v2() != _SUCCESS
-                or lib.nvmlDeviceGetHandleByUUID(name.encode(), ctypes.byref(handle)) != _SUCCESS):
-            return None
-        activity = GpuActivity(lib, handle)
+        activity = GpuActivity(*found)
         if activity.busy_pids(int(time.time() * 1e6)) is None:
             return None
         return activity

@@ -222,6 +222,21 @@ class Expert(TypedDict, total=False):
     relative_error: float | None
 
 
+class GpuReading(TypedDict, total=False):
+    """What NVML said of the GPU at one moment (clocks.py)."""
+
+    sm_mhz: float | None
+    mem_mhz: float | None
+    temperature_c: float | None
+    pstate: int | None
+    throttle: list[str] | None  # Clock event reasons: "sw_thermal", "hw_slowdown", ...
+
+
+class GpuState(TypedDict, total=False):
+    before: GpuReading | None
+    after: GpuReading | None
+
+
 class Timing(TypedDict, total=False):
     """Samples in milliseconds, and what revalidating the timed runs found (measure.py)."""
 
@@ -238,6 +253,7 @@ class Timing(TypedDict, total=False):
     revalidation_failures: int
     inputs_mutated_runs: int
     revalidated_relative_error: float | None
+    gpu_state: GpuState | None  # Before the first timed run and after the last (clocks.py).
 
 
 class TracedKernel(TypedDict, total=False):

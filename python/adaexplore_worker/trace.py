@@ -22,7 +22,11 @@ marker's start. Work that ran outside was on a stream the caller never waits for
 marker (left running), or during the head start (started without waiting for the caller's
 stream, as work hidden under the timed runs' L2 flush would be). How long it ran outside is
 `escaped_us`, how many did `escaped_kernels`: the C++ side's stream_escape check reads them.
-Neither spin counts among the call's kernels.
+Neither spin counts among the call's kernels. The window holds only if the host had launched
+the marker before the head start ended: then the marker starts right as the caller's stream
+finishes its last work of the call. When it starts later (a call whose host side outlasts the
+head start), the call is traced again with a head start twice as long, up to 8x; a window that
+never holds gives no escape figure (None).
 
 The worker only reports; the C++ side (src/eval/classify.cc) decides what the figures mean.
 """
@@ -33,6 +37,7 @@ import json
 import os
 import re
 import tempfile
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import torch
@@ -54,6 +59,8 @@ _NEUTRAL = re.compile(r"copy|fill|memset|memcpy|CatArray", re.IGNORECASE)
 _MARKER = re.compile(r"\bspin_kernel\b")  # torch.cuda._sleep's kernel.
 _GPU_WORK = ("kernel", "gpu_memcpy", "gpu_memset")
 _HEAD_START_CYCLES = 1_000_000  # About 0.5 ms at the H200's boost clock.
+_HEAD_START_TRIES = 4  # 1x, 2x, 4x, 8x.
+_QUEUED_GAP_US = 3.0  # A marker already queued starts within this of the stream's last work.
 def _named(name: str, kernel: str) -> bool:
     """Whether the traced kernel `name` is the kernel `kernel`: Triton's plain name, or a demangled
     C++ name with optional return type, namespaces (none of PyTorch's), template and arguments."""
@@ -73,19 +80,23 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> 
     """Runs call() once under the profiler; returns the kernels it launched (name, kind, device
     microseconds, merged by name) and the microseconds per kind."""
     caller = torch.cuda.current_stream(device)
-    with tempfile.TemporaryDirectory(prefix="adx-trace-") as scratch:
-        path = os.path.join(scratch, "trace.json")
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            torch.cuda._sleep(_HEAD_START_CYCLES)  # See the module's docstring.
-            call()
-            with torch.cuda.stream(caller):
-                torch.cuda._sleep(1)  # The marker.
-            torch.cuda.synchronize(device)
-        prof.export_chrome_trace(path)
-        with open(path) as f:
-            events = json.load(f).get("traceEvents", [])
-    work = [e for e in events if e.get("ph") == "X" and e.get("cat") in _GPU_WORK]
-    escaped_us, escaped_kernels = escaped_work(work)
+    for attempt in range(_HEAD_START_TRIES):
+        cycles = _HEAD_START_CYCLES << attempt
+        with tempfile.TemporaryDirectory(prefix="adx-trace-") as scratch:
+            path = os.path.join(scratch, "trace.json")
+            with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                torch.cuda._sleep(cycles)  # The head start (see the module's docstring).
+                call()
+                with torch.cuda.stream(caller):
+                    torch.cuda._sleep(1)  # The marker.
+                torch.cuda.synchronize(device)
+            prof.export_chrome_trace(path)
+            with open(path) as f:
+                events = json.load(f).get("traceEvents", [])
+        work = [e for e in events if e.get("ph") == "X" and e.get("cat") in _GPU_WORK]
+        window = escaped_work(work)
+        if window.held is not False:  # Held, or no window at all: tracing again cannot help.
+            break
     kernels: dict[str, dict[str, Any]] = {}
     for e in work:
         if e.get("cat") != "kernel":
@@ -102,35 +113,51 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> 
     return {"kernels": ranked[:20], "kernel_count": len(kernels),
             "own_us": round(totals["own"], 3), "pytorch_us": round(totals["pytorch"], 3),
             "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50],
-            "escaped_us": None if escaped_us is None else round(escaped_us, 3),
-            "escaped_kernels": escaped_kernels}
+            "escaped_us": round(window.escaped_us, 3) if window.held else None,
+            "escaped_kernels": window.escaped_kernels if window.held else 0,
+            "head_start_cycles": cycles}
 
 
-def escaped_work(work: list[dict[str, Any]]) -> tuple[float | None, int]:
+@dataclass(frozen=True)
+class Window:
+    """What ran outside the call's window: `held` is None without one (no spins found), False
+    when the marker was not queued before the head start ended (the figures then mean
+    nothing)."""
+    held: bool | None
+    escaped_us: float = 0.0
+    escaped_kernels: int = 0
+
+
+def escaped_work(work: list[dict[str, Any]]) -> Window:
     """Removes the head start and the marker from `work` (the trace's kernels, copies and
     fills: the first and the last spin kernel launched, by correlation id; a candidate's own,
     launched during the call, come between); returns how long the rest ran outside the window
-    between them (microseconds; None without both) and how many did."""
+    between them (microseconds) and how many did."""
     spins = sorted((e for e in work
                     if e.get("cat") == "kernel" and _MARKER.search(str(e.get("name")))),
                    key=lambda e: (int((e.get("args") or {}).get("correlation", 0)),
                                   float(e.get("ts", 0.0))))
     if len(spins) < 2:
-        return None, 0
+        return Window(held=None)
     head_start, marker = spins[0], spins[-1]
     work.remove(head_start)
     work.remove(marker)
     opens = float(head_start.get("ts", 0.0)) + float(head_start.get("dur", 0.0))
     closes = float(marker.get("ts", 0.0))
+    stream = (head_start.get("args") or {}).get("stream")
+    last_on_stream = opens  # The caller's stream's last work of the call.
     escaped_us, escaped = 0.0, 0
     for e in work:
         begin = float(e.get("ts", 0.0))
         end = begin + float(e.get("dur", 0.0))
+        if (e.get("args") or {}).get("stream") == stream and end <= closes:
+            last_on_stream = max(last_on_stream, end)
         outside = max(0.0, min(end, opens) - begin) + max(0.0, end - max(closes, begin))
         if outside > 0:
             escaped_us += outside
             escaped += 1
-    return escaped_us, escaped
+    return Window(held=closes - last_on_stream <= _QUEUED_GAP_US, escaped_us=escaped_us,
+                  escaped_kernels=escaped)
 
 
 def trace_phase(ctx: Context) -> None:

@@ -2,7 +2,7 @@
 (the own names come from the launch hooks: test_launches.py). The profiler itself runs only on
 the GPU (the red team's c05 cases on the H200)."""
 
-from adaexplore_worker.trace import escaped_work, kind_of
+from adaexplore_worker.trace import Window, escaped_work, kind_of
 
 
 def test_kinds() -> None:
@@ -48,41 +48,51 @@ def test_own_names_claim_only_their_own_kernels() -> None:
         assert kind_of(name, decoys) == "pytorch", name
 
 
-def _event(name: str, ts: float, dur: float, correlation: int, cat: str = "kernel") -> dict:
+def _event(name: str, ts: float, dur: float, correlation: int, cat: str = "kernel",
+           stream: int = 7) -> dict:
     return {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur,
-            "args": {"correlation": correlation, "stream": 7}}
+            "args": {"correlation": correlation, "stream": stream}}
 
 
 MARKER = "void at::cuda::(anonymous namespace)::spin_kernel(long)"
 
 
 def test_work_past_the_marker_escaped_the_callers_stream() -> None:
-    # The head start, then on the caller's stream a copy and the marker once it was done. A side
+    # The head start, then on the caller's stream a copy and the marker right after it. A side
     # stream's kernel launched during the call still runs 40 us past the marker.
-    work = [_event(MARKER, -500.0, 500.0, 1), _event("copy", 0.0, 2.0, 10, "gpu_memcpy"),
-            _event("side_gemm", 1.0, 50.0, 11), _event(MARKER, 11.0, 0.5, 12)]
-    assert escaped_work(work) == (40.0, 1)
+    work = [_event(MARKER, -500.0, 500.0, 1), _event("copy", 0.0, 11.0, 10, "gpu_memcpy"),
+            _event("side_gemm", 1.0, 50.0, 11, stream=9), _event(MARKER, 11.0, 0.5, 12)]
+    assert escaped_work(work) == Window(held=True, escaped_us=40.0, escaped_kernels=1)
     assert all("spin_kernel" not in e["name"] for e in work)  # Neither spin is the call's.
 
 
 def test_work_that_never_waited_for_the_callers_stream_escaped_too() -> None:
     # A side stream that did not wait: its kernel ran during the head start (as it would under
-    # the timed runs' L2 flush), 30 of its 50 us before the call's window opened.
-    work = [_event(MARKER, -500.0, 500.0, 1), _event("side_gemm", -30.0, 50.0, 11),
-            _event("copy", 0.0, 2.0, 12, "gpu_memcpy"), _event(MARKER, 25.0, 0.5, 13)]
-    assert escaped_work(work) == (30.0, 1)
+    # the timed runs' L2 flush), 40 of its 50 us before the call's window opened.
+    work = [_event(MARKER, -500.0, 500.0, 1), _event("side_gemm", -40.0, 50.0, 11, stream=9),
+            _event("copy", 0.0, 12.0, 12, "gpu_memcpy"), _event(MARKER, 12.0, 0.5, 13)]
+    assert escaped_work(work) == Window(held=True, escaped_us=40.0, escaped_kernels=1)
 
 
 def test_joined_work_and_the_candidates_own_spin_kernels_are_not_escapes() -> None:
     # A side stream the caller waited for ends before the marker; the candidate's own spin
     # kernel (launched during the call, between the two spins) is the call's work, not a marker.
     work = [_event(MARKER, -500.0, 500.0, 1), _event(MARKER, 0.0, 30.0, 5),
-            _event("side_gemm", 1.0, 50.0, 6), _event(MARKER, 52.0, 0.5, 9)]
-    assert escaped_work(work) == (0.0, 0)
-    assert [e["args"]["correlation"] for e in work] == [5, 6]
+            _event("side_gemm", 1.0, 50.0, 6, stream=9), _event("wait", 51.0, 1.0, 8),
+            _event(MARKER, 52.0, 0.5, 9)]
+    assert escaped_work(work) == Window(held=True)
+    assert [e["args"]["correlation"] for e in work] == [5, 6, 8]
+
+
+def test_a_marker_launched_after_the_head_start_ended_proves_nothing() -> None:
+    # The host launched the marker 200 us after the head start ended: the side kernel ended
+    # before it, but the caller's stream had long been idle.
+    work = [_event(MARKER, -500.0, 500.0, 1), _event("side_gemm", 1.0, 50.0, 6, stream=9),
+            _event(MARKER, 200.0, 0.5, 9)]
+    assert escaped_work(work).held is False
 
 
 def test_without_both_spins_the_trace_says_nothing_of_escapes() -> None:
-    assert escaped_work([_event("side_gemm", 1.0, 50.0, 6)]) == (None, 0)
+    assert escaped_work([_event("side_gemm", 1.0, 50.0, 6)]) == Window(held=None)
     assert escaped_work([_event("side_gemm", 1.0, 50.0, 6), _event(MARKER, 2.0, 0.5, 9)]) == \
-        (None, 0)
+        Window(held=None)

@@ -140,7 +140,8 @@ std::string FormatJsonLine(const EvalResult& r) {
       details["reference"] = r.facts["reference"];
     }
     details["trials"] = TrialSummaries(r.facts);
-    // How many runs the timing made and why it stopped there (stopping.py).
+    // How many runs the timing made, why it stopped there (stopping.py), and the GPU's clocks
+    // before and after (clocks.py).
     if (r.facts.contains("timing") && r.facts["timing"].is_object()) {
       nlohmann::json runs = nlohmann::json::object();
       for (const char* key :

@@ -179,8 +179,9 @@ bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
   if (!Applies(e.profile, "stream_escape") || !e.timing.meaningful) {
     return false;
   }
-  // Below this, escaped work is timer resolution: CUPTI's clock and the synchronise's latency.
-  constexpr double kTraceFloorUs = 1;
+  // Work joined to the caller's stream ends before the marker starts; the floor only absorbs
+  // the rounding of CUPTI's timestamps.
+  constexpr double kTraceFloorUs = 0.1;
   if (e.facts.kernel_trace && e.facts.kernel_trace->escaped_us.value_or(0) > kTraceFloorUs) {
     Reject(r, "stream_escape",
            fmt::format("{} of the call's kernels ran {:.3g} us outside the call's window on the "
@@ -195,8 +196,10 @@ bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
   const TimingStats reference_tail = ComputeTimingStats(Samples(e.timing.reference_tail_ms));
   // The device stayed busy after the stream's end event for more than the synchronise's own
   // latency (the reference's tail) by a floor and by a share of the timed figure.
-  constexpr double kTailFloorMs = 0.01;
-  constexpr double kTailShare = 0.05;
+  // A backstop for the timed runs, set above the noise the H200 showed: an honest fp16 matmul
+  // of 0.2 ms had a tail 0.011 ms above its reference's under paper. The trace is the fine view.
+  constexpr double kTailFloorMs = 0.05;
+  constexpr double kTailShare = 0.1;
   const double escaped = tail.median_ms - (reference_tail.runs > 0 ? reference_tail.median_ms : 0);
   if (event.runs > 0 && tail.runs > 0 && escaped > kTailFloorMs &&
       escaped > kTailShare * event.median_ms) {

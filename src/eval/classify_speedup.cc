@@ -3,12 +3,66 @@
 // beat (the one rule that runs after the timing).
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "eval/classify_internal.h"
 
 namespace adaexplore::classify_internal {
 
+namespace {
+
+// Clock event reasons that slow the GPU down (clocks.py names them).
+bool Slows(const std::string& reason) {
+  return reason == "sw_power_cap" || reason == "hw_slowdown" || reason == "sw_thermal" ||
+         reason == "hw_thermal" || reason == "hw_power_brake";
+}
+
+// The GPU's clocks before the first timed run and after the last (facts.timing.gpu_state): a
+// timing during which they moved by more than 5%, or the GPU slowed itself down, is marked with
+// a finding.
+void ClassifyClocks(const Timing& timing, EvalResult& r) {
+  if (!timing.gpu_state || !timing.gpu_state->before || !timing.gpu_state->after) {
+    return;
+  }
+  const GpuReading& before = *timing.gpu_state->before;
+  const GpuReading& after = *timing.gpu_state->after;
+  constexpr double kShift = 0.05;
+  std::vector<std::string> moved;
+  const auto compare = [&](const char* name, const std::optional<double>& b,
+                           const std::optional<double>& a) {
+    if (b && a && std::abs(*a - *b) > kShift * std::max(*a, *b)) {
+      moved.push_back(fmt::format("{} clock {:g} -> {:g} MHz", name, *b, *a));
+    }
+  };
+  compare("SM", before.sm_mhz, after.sm_mhz);
+  compare("memory", before.mem_mhz, after.mem_mhz);
+  std::set<std::string> reasons;
+  for (const GpuReading* reading : {&before, &after}) {
+    for (const std::string& reason : reading->throttle.value_or(std::vector<std::string>{})) {
+      if (Slows(reason)) {
+        reasons.insert(reason);
+      }
+    }
+  }
+  if (!reasons.empty()) {
+    moved.push_back(fmt::format("slowed by {}", fmt::join(reasons, ", ")));
+  }
+  if (!moved.empty()) {
+    r.findings.push_back(fmt::format("clocks moved during timing ({}): the figure may not repeat",
+                                     fmt::join(moved, "; ")));
+  }
+}
+
+}  // namespace
+
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
+  ClassifyClocks(timing, r);
   r.statistic = p.statistic;
   r.timing_meaningful = timing.meaningful;
   const TimingStats candidate = ComputeTimingStats(Samples(timing.candidate_ms));

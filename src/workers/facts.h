@@ -183,6 +183,37 @@ struct Expert {
   }
 };
 
+// What NVML said of the GPU at one moment (clocks.py); a figure it did not give is unset.
+struct GpuReading {
+  std::optional<double> sm_mhz;
+  std::optional<double> mem_mhz;
+  std::optional<double> temperature_c;
+  std::optional<int64_t> pstate;
+  // Clock event reasons ("sw_thermal", "hw_slowdown", ...); unset: NVML did not say.
+  std::optional<std::vector<std::string>> throttle;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("sm_mhz", s.sm_mhz);
+    visit("mem_mhz", s.mem_mhz);
+    visit("temperature_c", s.temperature_c);
+    visit("pstate", s.pstate);
+    visit("throttle", s.throttle);
+  }
+};
+
+// facts.timing.gpu_state: before the first timed run and after the last.
+struct GpuState {
+  std::optional<GpuReading> before;
+  std::optional<GpuReading> after;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("before", s.before);
+    visit("after", s.after);
+  }
+};
+
 // facts.timing (measure.py): samples in milliseconds, and what revalidating the timed runs found.
 struct Timing {
   bool meaningful = false;  // Device events; a CPU's clock times nothing worth comparing.
@@ -199,10 +230,12 @@ struct Timing {
   int64_t revalidation_failures = 0;
   int64_t inputs_mutated_runs = 0;
   std::optional<double> revalidated_relative_error;
+  std::optional<GpuState> gpu_state;  // Unset: not on a GPU, or NVML could not be reached.
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("meaningful", s.meaningful);
+    visit("gpu_state", s.gpu_state);
     visit("candidate_ms", s.candidate_ms);
     visit("candidate_wall_ms", s.candidate_wall_ms);
     visit("candidate_tail_ms", s.candidate_tail_ms);
