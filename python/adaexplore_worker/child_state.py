@@ -48,3 +48,7 @@ class Child:
     drain_from_us: int = 0  # NVML samples after this (time.time() in microseconds) count.
     last_busy: float = 0  # When NVML last showed its kernels running.
     gpu_busy_s: float = 0  # Stopped for good: how long its kernels ran on after its pause.
+    # The GPU's clocks (clocks.py) when its timed runs began and when it gave the exclusive lock
+    # back: facts.timing.gpu_state.
+    gpu_before: dict[str, Any] | None = None
+    gpu_after: dict[str, Any] | None = None

@@ -1,15 +1,14 @@
-"""The GPU's clocks, temperature, performance state and throttle reasons, read from NVML
-(nvml.py) before the first timed run and after the last: a timing during which the clocks
-moved is marked by the C++ side (eval/classify_speedup.cc). Where NVML cannot be reached (a CPU
-machine, a sandbox that hides the driver's files) nothing is read and the timing says so.
+"""The GPU's clocks, temperature, performance state and clock event reasons, read from NVML
+(nvml.py) by the zygote when a child's timed runs begin (after the warm-ups, the child says so)
+and when it gives the exclusive GPU lock back (the sandboxed child cannot reach NVML): a timing during which the clocks moved is
+marked by the C++ side (eval/classify_speedup.cc). Where NVML cannot be reached (a CPU machine)
+nothing is read.
 """
 
 from __future__ import annotations
 
 import ctypes
 from typing import Any
-
-import torch
 
 from . import nvml
 
@@ -26,12 +25,8 @@ class GpuState:
         self._handle = handle
 
     @staticmethod
-    def open(device: torch.device) -> GpuState | None:
-        try:
-            uuid = str(torch.cuda.get_device_properties(device).uuid)
-        except Exception:  # noqa: BLE001 - no device properties: nothing to read.
-            return None
-        found = nvml.open_device(uuid)
+    def open(uuid: str) -> GpuState | None:
+        found = nvml.open_device(uuid) if uuid else None
         return GpuState(*found) if found is not None else None
 
     def read(self) -> dict[str, Any]:

@@ -63,6 +63,10 @@ class Session:
                 torch.cuda.empty_cache()
             self.channel.send({"type": "release"})
 
+    def clocks(self) -> None:
+        """Asks the zygote to read the GPU's clocks now: the timed runs begin (clocks.py)."""
+        self.channel.send({"type": "clocks"})
+
     def slot(self) -> None:
         """Waits for one of the worker's slots. The task's phases may run ahead of one (CUDA
         start-up, the task, its references), the candidate's may not (zygote.py)."""

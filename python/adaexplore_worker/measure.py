@@ -15,7 +15,6 @@ from typing import Any
 import torch
 
 from . import check, inputs
-from .clocks import GpuState
 from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities, enumerate_threads, note_threads, thread_count
@@ -172,13 +171,11 @@ def time_candidate(ctx: Context) -> None:
 
     # The series the stopping rule watches: what is timed run by run.
     watched = [samples["candidate_ms"]] + ([samples["reference_ms"]] if interleave else [])
-    gpu = GpuState.open(ctx.device) if ctx.on_gpu else None
-    gpu_before: dict[str, Any] | None = None
     i, stopped = 0, None
     with torch.no_grad():
         while stopped is None:
-            if gpu is not None and i == warmup:
-                gpu_before = gpu.read()  # Before the first timed run.
+            if i == warmup:
+                ctx.session.clocks()  # The zygote reads the GPU's clocks (clocks.py).
             if fresh:
                 x = ctx.make_inputs(rng.getrandbits(32), "task", on_device=True)
                 if spec is not None and inputs.InputSpec.of(x) != spec:
@@ -246,10 +243,6 @@ def time_candidate(ctx: Context) -> None:
                               "revalidated_relative_error": worst_error}
     if not interleave:
         timing["reference_stopped"] = reference_stopped
-    if gpu is not None:
-        timing["gpu_state"] = {"before": gpu_before, "after": gpu.read()}
-    elif ctx.on_gpu:
-        ctx.facts["notes"].append("clocks not read: NVML cannot be reached from the worker")
     if first_failure:
         timing["first_revalidation_failure"] = first_failure
     if o.compile_baseline:

@@ -23,8 +23,8 @@ marker (left running), or during the head start (started without waiting for the
 stream, as work hidden under the timed runs' L2 flush would be). How long it ran outside is
 `escaped_us`, how many did `escaped_kernels`: the C++ side's stream_escape check reads them.
 Neither spin counts among the call's kernels. The window holds only if the host had launched
-the marker before the head start ended: then the marker starts right as the caller's stream
-finishes its last work of the call. When it starts later (a call whose host side outlasts the
+the marker before the head start ended: then the marker starts right as the last work it may
+have waited for ends (the caller's stream's, or a side stream's that the caller joined). When it starts later (a call whose host side outlasts the
 head start), the call is traced again with a head start twice as long, up to 8x; a window that
 never holds gives no escape figure (None).
 
@@ -144,19 +144,20 @@ def escaped_work(work: list[dict[str, Any]]) -> Window:
     work.remove(marker)
     opens = float(head_start.get("ts", 0.0)) + float(head_start.get("dur", 0.0))
     closes = float(marker.get("ts", 0.0))
-    stream = (head_start.get("args") or {}).get("stream")
-    last_on_stream = opens  # The caller's stream's last work of the call.
+    # What the marker may have waited for: the call's last work on any stream that ended before
+    # it started (the caller's stream may wait for a side stream it joined).
+    waited_for = opens
     escaped_us, escaped = 0.0, 0
     for e in work:
         begin = float(e.get("ts", 0.0))
         end = begin + float(e.get("dur", 0.0))
-        if (e.get("args") or {}).get("stream") == stream and end <= closes:
-            last_on_stream = max(last_on_stream, end)
+        if end <= closes:
+            waited_for = max(waited_for, end)
         outside = max(0.0, min(end, opens) - begin) + max(0.0, end - max(closes, begin))
         if outside > 0:
             escaped_us += outside
             escaped += 1
-    return Window(held=closes - last_on_stream <= _QUEUED_GAP_US, escaped_us=escaped_us,
+    return Window(held=closes - waited_for <= _QUEUED_GAP_US, escaped_us=escaped_us,
                   escaped_kernels=escaped)
 
 

@@ -39,7 +39,8 @@ import time
 from collections import deque
 from typing import Any
 
-from . import child_process, errors, integrity, job_files, load, process_tree, refcache, sandbox
+from . import (child_process, clocks, errors, integrity, job_files, load, process_tree, refcache,
+               sandbox)
 from .child_state import Child
 from .gpu_lock import GpuLock
 from .lock_patience import LockPatience
@@ -77,6 +78,7 @@ class Zygote:
         self.lock = GpuLock()
         self.patience = LockPatience(self.lock, device, lock_patience_s, gpu_uuid,
                                      resumed=self._resumed, kill=self._kill, log=_log)
+        self.clocks = clocks.GpuState.open(gpu_uuid) if device == "cuda" else None
         self.shutting_down = False
         self.next_memory_poll = 0.0
         self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
@@ -161,7 +163,12 @@ class Zygote:
                 self.lock.request(child.job_id, "exclusive" if message.get("mode") == "exclusive"
                                   else "shared")
                 self._grant()
+            elif kind == "clocks":  # Its timed runs begin (under the exclusive lock).
+                if self.clocks is not None and self.lock.exclusive == child.job_id:
+                    child.gpu_before = self.clocks.read()
             elif kind == "release":
+                if self.clocks is not None and self.lock.exclusive == child.job_id:
+                    child.gpu_after = self.clocks.read()
                 self.lock.release(child.job_id)
                 child.shared_since = None
                 self._grant()
@@ -328,6 +335,10 @@ class Zygote:
 
     def _finish(self, child: Child, status: int) -> None:
         facts = self._facts_for(child, status)
+        if isinstance(facts.get("timing"), dict) and child.gpu_before is not None:
+            if child.gpu_after is None and self.clocks is not None:  # Died holding the lock.
+                child.gpu_after = self.clocks.read()
+            facts["timing"]["gpu_state"] = {"before": child.gpu_before, "after": child.gpu_after}
         facts["wall_s"] = round(time.monotonic() - child.started, 4)
         facts["waited_s"] = round(child.waited_s, 4)
         facts["child_pid"] = child.pid

@@ -84,6 +84,14 @@ def test_joined_work_and_the_candidates_own_spin_kernels_are_not_escapes() -> No
     assert [e["args"]["correlation"] for e in work] == [5, 6, 8]
 
 
+def test_a_join_with_no_work_of_the_callers_own_holds_the_window() -> None:
+    # The caller's stream only waits for the side stream: the marker starts as the side
+    # kernel ends.
+    work = [_event(MARKER, -500.0, 500.0, 1), _event("side_gemm", 1.0, 50.0, 6, stream=9),
+            _event(MARKER, 51.5, 0.5, 9)]
+    assert escaped_work(work) == Window(held=True)
+
+
 def test_a_marker_launched_after_the_head_start_ended_proves_nothing() -> None:
     # The host launched the marker 200 us after the head start ended: the side kernel ended
     # before it, but the caller's stream had long been idle.
