@@ -31,18 +31,27 @@ class GpuState:
 
     def read(self) -> dict[str, Any]:
         """What NVML says now; a figure it does not give is None."""
-        value = ctypes.c_uint(0)
+        reasons = self._call(("nvmlDeviceGetCurrentClocksEventReasons",
+                              "nvmlDeviceGetCurrentClocksThrottleReasons"), ctypes.c_ulonglong)
+        return {"sm_mhz": self._call(("nvmlDeviceGetClockInfo",), ctypes.c_uint, _CLOCK_SM),
+                "mem_mhz": self._call(("nvmlDeviceGetClockInfo",), ctypes.c_uint, _CLOCK_MEM),
+                "temperature_c": self._call(("nvmlDeviceGetTemperature",), ctypes.c_uint,
+                                            _TEMPERATURE_GPU),
+                "pstate": self._call(("nvmlDeviceGetPerformanceState",), ctypes.c_uint),
+                "throttle": (None if reasons is None
+                             else [name for bit, name in _REASONS if reasons & bit])}
 
-        def read_uint(fn: str, *args: int) -> int | None:
-            status = getattr(self._lib, fn)(self._handle, *args, ctypes.byref(value))
+    def _call(self, names: tuple[str, ...], kind: type, *args: int) -> int | None:
+        """The value the first of `names` the library has writes; None if none is there or it
+        fails (drivers rename and drop entry points)."""
+        for name in names:
+            fn = getattr(self._lib, name, None)
+            if fn is None:
+                continue
+            value = kind(0)
+            try:
+                status = fn(self._handle, *args, ctypes.byref(value))
+            except (OSError, ctypes.ArgumentError):
+                return None
             return int(value.value) if status == nvml.SUCCESS else None
-
-        reasons = ctypes.c_ulonglong(0)
-        status = self._lib.nvmlDeviceGetCurrentClocksThrottleReasons(self._handle,
-                                                                     ctypes.byref(reasons))
-        return {"sm_mhz": read_uint("nvmlDeviceGetClockInfo", _CLOCK_SM),
-                "mem_mhz": read_uint("nvmlDeviceGetClockInfo", _CLOCK_MEM),
-                "temperature_c": read_uint("nvmlDeviceGetTemperature", _TEMPERATURE_GPU),
-                "pstate": read_uint("nvmlDeviceGetPerformanceState"),
-                "throttle": ([name for bit, name in _REASONS if reasons.value & bit]
-                             if status == nvml.SUCCESS else None)}
+        return None

@@ -24,9 +24,12 @@ class FakeNvml:
         return call
 
     def __getattr__(self, name: str):
+        # Only the old name of the clock event reasons' entry point, as older drivers have it.
         answers = {"nvmlDeviceGetClockInfo": lambda clock: {1: 1980, 2: 3201}[clock],
                    "nvmlDeviceGetTemperature": 41, "nvmlDeviceGetPerformanceState": 0,
                    "nvmlDeviceGetCurrentClocksThrottleReasons": 0x1 | 0x20}
+        if name not in answers:
+            raise AttributeError(name)  # As ctypes.CDLL does for a missing symbol.
         return self._answer(name, answers[name])
 
 
@@ -47,3 +50,14 @@ def test_a_figure_nvml_does_not_give_is_none() -> None:
 
 def test_no_device_no_reader() -> None:
     assert GpuState.open("") is None
+
+
+def test_a_library_without_an_entry_point_gives_none_for_it() -> None:
+    class Older(FakeNvml):
+        def __getattr__(self, name: str):
+            if name == "nvmlDeviceGetPerformanceState":
+                raise AttributeError(name)
+            return super().__getattr__(name)
+
+    reading = GpuState(Older(), ctypes.c_void_p()).read()  # type: ignore[arg-type]
+    assert reading["pstate"] is None and reading["sm_mhz"] == 1980
