@@ -25,6 +25,9 @@ TEST(BaselineTest, KeyChangesWithWhatTheFiguresDependOn) {
   EvalProfile fewer = strict;
   fewer.job.timed_runs = 50;
   EXPECT_NE(key, BaselineKey("abc", fewer, true, H200()));
+  EvalProfile fixed = strict;  // The same runs at most, but no stopping early.
+  fixed.job.timing_precision = fixed.job.timing_budget_ms = 0;
+  EXPECT_NE(key, BaselineKey("abc", fixed, true, H200()));
   WorkerHello newer = H200();
   newer.torch = "2.12.0";  // New software: measured again.
   EXPECT_NE(key, BaselineKey("abc", strict, true, newer));
