@@ -164,7 +164,9 @@ class Zygote:
                                   else "shared")
                 self._grant()
             elif kind == "clocks":  # Its timed runs begin (under the exclusive lock).
-                if self.clocks is not None and self.lock.exclusive == child.job_id:
+                # Read once: a candidate repeating the message cannot keep the zygote busy.
+                if (self.clocks is not None and self.lock.exclusive == child.job_id
+                        and child.gpu_before is None):
                     child.gpu_before = self.clocks.read()
             elif kind == "release":
                 if self.clocks is not None and self.lock.exclusive == child.job_id:
