@@ -1,8 +1,8 @@
 """The GPU's clocks, temperature, performance state and clock event reasons, read from NVML
 (nvml.py) by the zygote when a child's timed runs begin (after the warm-ups, the child says so)
-and when it gives the exclusive GPU lock back (the sandboxed child cannot reach NVML): a timing during which the clocks moved is
-marked by the C++ side (eval/classify_speedup.cc). Where NVML cannot be reached (a CPU machine)
-nothing is read.
+and when it gives the exclusive GPU lock back (the sandboxed child cannot reach NVML): a timing
+during which the clocks moved is marked by the C++ side (eval/classify_speedup.cc). Where NVML
+cannot be reached (a CPU machine) nothing is read.
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ stream, as work hidden under the timed runs' L2 flush would be). How long it ran
 `escaped_us`, how many did `escaped_kernels`: the C++ side's stream_escape check reads them.
 Neither spin counts among the call's kernels. The window holds only if the host had launched
 the marker before the head start ended: then the marker starts right as the last work it may
-have waited for ends (the caller's stream's, or a side stream's that the caller joined). When it starts later (a call whose host side outlasts the
-head start), the call is traced again with a head start twice as long, up to 8x; a window that
-never holds gives no escape figure (None).
+have waited for ends (the caller's stream's, or a side stream's that the caller joined). When
+it starts later (a call whose host side outlasts the head start), the call is traced again with
+a head start twice as long, up to 8x; a window that never holds gives no escape figure (None).
 
 The worker only reports; the C++ side (src/eval/classify.cc) decides what the figures mean.
 """
@@ -56,7 +56,7 @@ _PYTORCH = re.compile(
     r"elementwise_kernel|reduce_kernel|triton_(poi|red|per|tem)_|^sm\d+_|^ampere_|^volta_|"
     r"^turing_|^hopper_", re.IGNORECASE)
 _NEUTRAL = re.compile(r"copy|fill|memset|memcpy|CatArray", re.IGNORECASE)
-_MARKER = re.compile(r"\bspin_kernel\b")  # torch.cuda._sleep's kernel.
+_SPIN = re.compile(r"\bspin_kernel\b")  # torch.cuda._sleep: the head start and the marker.
 _GPU_WORK = ("kernel", "gpu_memcpy", "gpu_memset")
 _HEAD_START_CYCLES = 1_000_000  # About 0.5 ms at the H200's boost clock.
 _HEAD_START_TRIES = 4  # 1x, 2x, 4x, 8x.
@@ -134,7 +134,7 @@ def escaped_work(work: list[dict[str, Any]]) -> Window:
     launched during the call, come between); returns how long the rest ran outside the window
     between them (microseconds) and how many did."""
     spins = sorted((e for e in work
-                    if e.get("cat") == "kernel" and _MARKER.search(str(e.get("name")))),
+                    if e.get("cat") == "kernel" and _SPIN.search(str(e.get("name")))),
                    key=lambda e: (int((e.get("args") or {}).get("correlation", 0)),
                                   float(e.get("ts", 0.0))))
     if len(spins) < 2:
