@@ -108,7 +108,7 @@ def _sandboxing(args: argparse.Namespace) -> Any:
     os.makedirs(os.path.dirname(neighbour), exist_ok=True)
     with open(neighbour, "w", encoding="ascii") as f:
         f.write("a neighbour's file")
-    plan = settings.plan(files, "", 0, os.path.join(args.scratch, "references"))
+    plan = settings.plan(files, "", 0)
     settings.containment = sandbox_selftest.run(plan, os.getpid(), neighbour)
     job_files.finish(files, set())
     import shutil

@@ -15,6 +15,7 @@ Verdicts are decided by the C++ side.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -105,12 +106,27 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(
             task_path, job.task, ctx.device.type))
-    with session.gpu("shared"), session.phase("reference"):
-        with session.part("reference.cuda"):
-            references.set_up_torch(ctx)
-        _references(ctx, plan)
-        with session.part("reference.expert"):
-            measure.prepare_expert(ctx)
+    with session.phase("reference"):
+        try:
+            with session.gpu("shared"):
+                with session.part("reference.cuda"):
+                    references.set_up_torch(ctx)
+                snapshot = _references(ctx, plan)
+                with session.part("reference.expert"):
+                    measure.prepare_expert(ctx)
+            if snapshot is not None and measure.reuses_reference_timing(ctx):
+                # The first job of the task on this worker: its reference timing is kept for
+                # the later ones, made here while no candidate code has run.
+                with session.gpu("exclusive"), session.part("reference.timing"):
+                    ctx.reference_timing = snapshot["reference_timing"] = \
+                        measure.time_reference_once(ctx)
+            if snapshot is not None and plan is not None:
+                with session.part("reference.cache"):
+                    stored = refcache.store(plan, snapshot, session.channel.send)
+                ctx.facts.setdefault("reference_cache", stored)
+        finally:  # The candidate gets no descriptor of the cache.
+            for fd in plan.fds if plan is not None else ():
+                os.close(fd)
     session.slot()  # Everything above ran ahead of a slot; the candidate's phases take one.
     confine()
     task = ctx.task
@@ -143,14 +159,19 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
     facts["gpu_busy_ms"] = round(ctx.gpu_busy_ms, 3)
 
 
-def _references(ctx: Context, plan: refcache.Plan | None) -> None:
+def _references(ctx: Context, plan: refcache.Plan | None) -> dict[str, Any] | None:
     """The reference phase, from the worker's cache when an earlier job of the same reference
-    key left its outputs there (before the candidate is imported, as always)."""
-    payload, outcome = refcache.read(plan) if plan is not None else (None, "")
+    key left its outputs there (before the candidate is imported, as always). Returns what to
+    store there when this job made them for the cache; None otherwise."""
+    with ctx.session.part("reference.cache"):
+        payload, outcome = refcache.read(plan) if plan is not None else (None, "")
     if payload is not None:
         references.restore(ctx, payload)
+        ctx.reference_timing = payload.get("reference_timing")
         ctx.facts["reference_cache"] = outcome
-        return
+        return None
+    if outcome:
+        ctx.facts["reference_cache"] = outcome
     notes_before = len(ctx.facts["notes"])
     with ctx.session.part("reference.outputs"):
         references.make_references(ctx)
@@ -159,11 +180,9 @@ def _references(ctx: Context, plan: refcache.Plan | None) -> None:
             ctx.facts["null_kernels"] = references.null_selftest(ctx)
     with ctx.session.part("reference.roofline"):
         ctx.facts["roofline"] = references.roofline(ctx)
-    if plan is None:
-        return
-    stored = refcache.store(plan, references.snapshot(ctx, ctx.facts["notes"][notes_before:]),
-                            ctx.session.channel.send)
-    ctx.facts["reference_cache"] = outcome or stored
+    if plan is None or plan.store_fd is None:
+        return None
+    return references.snapshot(ctx, ctx.facts["notes"][notes_before:])
 
 
 def run_baseline(ctx: Context, job: Job, task_path: str) -> None:

@@ -31,13 +31,14 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
             signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
         _redirect_output(files.job_dir)
-        _close_fds_except({0, 1, 2, fd})
+        kept = plan.fds if plan is not None else ()
+        _close_fds_except({0, 1, 2, fd, *kept})
         import faulthandler
         import resource
         faulthandler.enable(file=sys.stderr, all_threads=True)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         started = time.perf_counter()
-        box = sandbox.enter(sandbox_plan, close_in_relays=(fd,))  # Returns in the evaluator.
+        box = sandbox.enter(sandbox_plan, close_in_relays=(fd, *kept))  # Returns in the evaluator.
         spent = {"sandbox.enter": time.perf_counter() - started}
         os.environ.update(files.cache_environment())
         os.chdir(files.job_dir)

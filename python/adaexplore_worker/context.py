@@ -113,6 +113,9 @@ class Context:
         self.ref_model: torch.nn.Module | None = None
         self.ref_exact: torch.nn.Module | None = None  # The float64 copy, when there is one.
         self.expert_kernel: Any = None  # The task's expert kernel, ready (measure.py).
+        # The reference timed once for the task on this worker (measure.time_reference_once),
+        # from the reference cache; None: timed with every candidate.
+        self.reference_timing: dict[str, Any] | None = None
         self.seeds: list[int] = []
         self.references: list[dict[str, Any]] = []  # One per trial.
         self.output_bytes = 0

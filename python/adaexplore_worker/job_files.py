@@ -8,7 +8,6 @@
                                    one candidate source: the same kernel judged again (another
                                    workload of a definition, a re-run) compiles once, and no
                                    candidate ever loads what another one compiled
-    scratch/references/            the reference cache (refcache.py), the harness's own
 
 The zygote's loop is the only user; not thread-safe.
 """

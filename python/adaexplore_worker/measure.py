@@ -40,10 +40,11 @@ def time_series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
 
 def _series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
             fixed: list[Any] | None, walls: list[float] | None = None,
-            tails: list[float] | None = None) -> tuple[list[float], str]:
+            tails: list[float] | None = None, runs: int | None = None) -> tuple[list[float], str]:
     """time_series, with each run's host wall time and tail (timing.Timed) appended to `walls`
-    and `tails`, and why it stopped."""
-    warmup, stopper = ctx.o.warmup_runs, Stopper(ctx.o)
+    and `tails`, and why it stopped; exactly `runs` timed runs when given."""
+    warmup = ctx.o.warmup_runs
+    stopper = Stopper(ctx.o) if runs is None else Stopper.fixed(ctx.o, runs)
     out: list[float] = []
     i, stopped = 0, None
     with torch.no_grad():
@@ -120,6 +121,62 @@ def time_expert(ctx: Context, timer: Timer, rng: random.Random) -> list[float] |
         ctx.facts["notes"].append(f"expert baseline failed: {type(e).__name__}: {e}"[:500])
         ctx.facts.pop("expert", None)
         return None
+
+
+def reuses_reference_timing(ctx: Context) -> bool:
+    """Whether this job's reference is timed once per task and worker (the profile times it on
+    its own, not interleaved, and allows reuse)."""
+    o = ctx.o
+    return (o.measure and not o.interleave_reference and o.reference_reuse_drift > 0
+            and not o.baseline)
+
+
+def time_reference_once(ctx: Context) -> dict[str, Any]:
+    """The reference timed on its own, in the task's phases of the first job of a task on a
+    worker (under the exclusive lock, before any candidate is imported): what later jobs of the
+    task reuse while their check agrees with it (`_reference_series`)."""
+    assert ctx.ref_model is not None
+    timer = Timer(ctx.device, ctx.o.l2_flush)
+    walls: list[float] = []
+    tails: list[float] = []
+    fixed = ctx.make_inputs(ctx.seeds[0], "task")
+    reference_ms, stopped = ctx.guard(Status.TASK_ERROR, lambda: _series(
+        ctx, timer, ctx.ref_model, rng_for(ctx), fixed, walls, tails))
+    return {"reference_ms": reference_ms, "reference_wall_ms": walls, "reference_tail_ms": tails,
+            "reference_stopped": stopped}
+
+
+def _reference_series(ctx: Context, timer: Timer, rng: random.Random, fixed: list[Any] | None,
+                      samples: dict[str, list[float]], timing: dict[str, Any]) -> None:
+    """The reference's timed runs when it is not interleaved: the task's stored timing
+    (time_reference_once) when a check of min_timed_runs runs finds its median within
+    reference_reuse_drift of the stored one, else a whole series, as for every candidate
+    without a stored timing."""
+    stored = ctx.reference_timing
+    if stored is not None and stored.get("reference_ms"):
+        check = _series(ctx, timer, ctx.ref_model, rng, fixed,
+                        runs=min(ctx.o.min_timed_runs, ctx.o.timed_runs))[0]
+        then, now = _median(stored["reference_ms"]), _median(check)
+        drift = abs(now / then - 1) if then > 0 else float("inf")
+        reused = drift <= ctx.o.reference_reuse_drift
+        timing["reference_check"] = {"runs": len(check), "median_ms": round(now, 6),
+                                     "stored_median_ms": round(then, 6),
+                                     "drift": round(drift, 6) if drift != float("inf") else None,
+                                     "reused": reused}
+        if reused:
+            for key in ("reference_ms", "reference_wall_ms", "reference_tail_ms"):
+                samples[key] = list(stored[key])
+            timing["reference_stopped"] = stored["reference_stopped"]
+            return
+    samples["reference_ms"], timing["reference_stopped"] = _series(
+        ctx, timer, ctx.ref_model, rng, fixed, samples["reference_wall_ms"],
+        samples["reference_tail_ms"])
+
+
+def _median(samples: list[float]) -> float:
+    s = sorted(samples)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
 def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
@@ -230,10 +287,9 @@ def time_candidate(ctx: Context) -> None:
             if i >= warmup:
                 stopped = stopper.done(watched)
             i += 1
+    alone: dict[str, Any] = {}  # What timing the reference on its own says of it.
     if not interleave:
-        samples["reference_ms"], reference_stopped = _series(
-            ctx, timer, ctx.ref_model, rng, fixed, samples["reference_wall_ms"],
-            samples["reference_tail_ms"])
+        _reference_series(ctx, timer, rng, fixed, samples, alone)
     timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": len(samples["candidate_ms"]),
                               "max_timed_runs": o.timed_runs, "stopped": stopped, **samples,
                               **_clock(ctx), "fresh_inputs": fresh,
@@ -241,8 +297,7 @@ def time_candidate(ctx: Context) -> None:
                               "revalidation_failures": failures,
                               "inputs_mutated_runs": mutated,
                               "revalidated_relative_error": worst_error}
-    if not interleave:
-        timing["reference_stopped"] = reference_stopped
+    timing.update(alone)
     if first_failure:
         timing["first_revalidation_failure"] = first_failure
     if o.compile_baseline:

@@ -68,6 +68,7 @@ class JobOptions:
     integrity_distributions: list[Literal["normal", "uniform_pm1", "scaled", "negative", "heavy"]]
     reference_precision: Literal["fp64", "task"]
     reference_gpu_fraction: float  # Share of free device memory references may keep there.
+    fp64_budget_s: float  # The float64 reference's time over all trials, judged from the first.
     criterion: Literal["scaled", "allclose"]
     atol: float
     rtol: float
@@ -79,6 +80,9 @@ class JobOptions:
     min_timed_runs: int  # At least, when the timing may stop early (stopping.py).
     timing_budget_ms: float  # Stop once the timed runs took this long in all; 0: no budget.
     timing_precision: float  # Stop once every median is known to this share; 0: never.
+    # Not interleaved: the reference timed once per task and worker, reused while a check of
+    # min_timed_runs runs finds its median within this share (measure.py); 0: timed every time.
+    reference_reuse_drift: float
     fresh_inputs_per_run: bool
     interleave_reference: bool
     revalidate_timed: bool

@@ -1,128 +1,160 @@
-"""Reference outputs made once per task: the zygote's index of reference files, and the child's
-side that writes and reads them.
+"""Reference outputs made once per task and worker, kept in memory: the zygote's index of sealed
+memory files, and the child's side that writes and reads them.
 
-A child that finds no entry for its job's reference key makes the references as always, writes
-them to the cache folder and tells the zygote the file's SHA-256 before the candidate is imported
-(the zygote takes that message only in the reference phase, so candidate code cannot forge one).
-A later child of the same key reads the file and checks the hash first: a file changed since
-(by a candidate that ran as the same user) is not used, and the references are made again.
+The zygote gives a child either the entry of its job's reference key (a memory file, read-only
+forever) or, when there is none, an empty memory file to fill. The child that fills one makes the
+references as always, writes them, seals the file against any further change (`F_SEAL_WRITE`,
+`_GROW`, `_SHRINK`, then `_SEAL`) and tells the zygote, all before the candidate is imported (the
+zygote takes that message only in the reference phase, so candidate code cannot forge one). The
+zygote keeps the file only if it finds it sealed: from then on no process can change its bytes,
+so a later child reads it without a hash. Nothing touches a disk.
+
+Jobs of a key whose references a child is making now wait before they are forked
+(`ReferenceCache.in_flight`), so candidates of one task that arrive together make them once.
 
 The key (task source, every option the references depend on, the device and the worker's
 software) is the C++ side's (eval/reference_key.h); the size bound comes from the zygote's
-command line. The folder is emptied when the zygote starts: entries never outlive the software
-that made them.
+command line. The entries live as long as the zygote: they never outlive the software that made
+them.
 """
 
 from __future__ import annotations
 
-import hashlib
+import fcntl
 import io
 import os
-import shutil
 import time
 from dataclasses import dataclass
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
+SEALS = fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What one child does with the cache: read `read_path` (when its hash is known), and store
-    what it makes at `store_path` when it fits in `max_bytes`."""
+    """What one child does with the cache: read `read_fd` (a sealed entry), or fill `store_fd`
+    when the payload fits in `max_bytes`. The descriptors are the child's copies."""
     key: str
-    read_path: str | None
-    read_sha256: str | None
-    store_path: str
+    read_fd: int | None
+    store_fd: int | None
     max_bytes: int
+
+    @property
+    def fds(self) -> tuple[int, ...]:
+        return tuple(fd for fd in (self.read_fd, self.store_fd) if fd is not None)
 
 
 @dataclass
 class Entry:
-    path: str
-    sha256: str
+    fd: int
     size: int
     used: float
 
 
 class ReferenceCache:
-    """The zygote's index: key -> file, least recently used evicted past `max_bytes`."""
+    """The zygote's index: key -> sealed memory file, least recently used evicted past
+    `max_bytes`; and the keys a child is filling now, with the file it fills."""
 
-    def __init__(self, folder: str, max_bytes: int) -> None:
-        self.folder = folder
+    def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.entries: dict[str, Entry] = {}
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder, exist_ok=True)
+        self.filling: dict[str, tuple[str, int]] = {}  # key -> (job id, the file it fills)
 
     @property
     def enabled(self) -> bool:
         return self.max_bytes > 0
 
+    def in_flight(self, key: str) -> bool:
+        """A child is making this key's references now: a job of it waits rather than make
+        them too."""
+        return key in self.filling and key not in self.entries
+
     def plan(self, key: str, job_id: str) -> Plan:
         entry = self.lookup(key)
-        return Plan(key=key, read_path=entry.path if entry else None,
-                    read_sha256=entry.sha256 if entry else None,
-                    store_path=os.path.join(self.folder, f"{_safe_key(key)}-{_safe_key(job_id)}.pt"),
-                    max_bytes=self.max_bytes)
+        if entry is not None:
+            return Plan(key=key, read_fd=entry.fd, store_fd=None, max_bytes=self.max_bytes)
+        fd = os.memfd_create(f"adaexplore-references-{job_id}"[:240],
+                             os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        self.filling[key] = (job_id, fd)
+        return Plan(key=key, read_fd=None, store_fd=fd, max_bytes=self.max_bytes)
 
     def lookup(self, key: str) -> Entry | None:
         entry = self.entries.get(key)
-        if entry is None:
-            return None
-        if not os.path.exists(entry.path):
-            self.drop(key)
-            return None
-        entry.used = time.monotonic()
+        if entry is not None:
+            entry.used = time.monotonic()
         return entry
 
-    def add(self, key: str, path: str, sha256: str, size: int) -> bool:
-        """Records the file a child wrote for `key` at `path` (the plan's store_path); false (and
-        the file removed) when it alone exceeds the bound. It replaces an earlier entry."""
-        if size > self.max_bytes:
-            _remove(path)
+    def stored(self, key: str, job_id: str, size: Any) -> bool:
+        """A child says it filled and sealed its file for `key`: kept when it is that child's
+        file, sealed, of the size it says and within the bound."""
+        job, fd = self.filling.get(key, ("", -1))
+        if job != job_id:
             return False
-        if key in self.entries and self.entries[key].path != path:
-            self.drop(key)
-        self.entries[key] = Entry(path=path, sha256=sha256, size=size, used=time.monotonic())
+        del self.filling[key]
+        if (not isinstance(size, int) or size > self.max_bytes or not _sealed(fd)
+                or os.fstat(fd).st_size != size):
+            os.close(fd)
+            return False
+        self.drop(key)
+        self.entries[key] = Entry(fd=fd, size=size, used=time.monotonic())
         while self.total_bytes() > self.max_bytes:
-            oldest = min(self.entries, key=lambda k: self.entries[k].used)
-            self.drop(oldest)
+            self.drop(min(self.entries, key=lambda k: self.entries[k].used))
         return True
+
+    def forget(self, job_id: str) -> None:
+        """The job is past its reference phase (or gone) without storing: its file goes, and
+        jobs of its key may start."""
+        for key, (job, fd) in list(self.filling.items()):
+            if job == job_id:
+                del self.filling[key]
+                os.close(fd)
 
     def drop(self, key: str) -> None:
         entry = self.entries.pop(key, None)
         if entry is not None:
-            _remove(entry.path)
+            os.close(entry.fd)
 
     def total_bytes(self) -> int:
         return sum(e.size for e in self.entries.values())
+
+    def close(self) -> None:
+        for key in list(self.entries):
+            self.drop(key)
+        for _, fd in self.filling.values():
+            os.close(fd)
+        self.filling.clear()
 
 
 # -- the child's side ------------------------------------------------------------------------------
 
 def read(plan: Plan) -> tuple[dict[str, Any] | None, str]:
     """The entry the plan names and what became of it: (payload, "hit"), or (None, "changed")
-    when the file is gone or its bytes are not the recorded ones, or (None, "") with no entry."""
-    if plan.read_path is None or plan.read_sha256 is None:
+    when it is not a sealed file of this format, or (None, "") with no entry."""
+    if plan.read_fd is None:
         return None, ""
-    try:
-        with open(plan.read_path, "rb") as f:
-            data = f.read()
-    except OSError:
+    if not _sealed(plan.read_fd):
         return None, "changed"
-    payload = decode(data, plan.read_sha256)
+    payload = decode(_read_all(plan.read_fd))
     return (payload, "hit") if payload is not None else (None, "changed")
 
 
 def store(plan: Plan, payload: dict[str, Any], send: Any) -> str:
-    """Writes the payload for later jobs and tells the zygote its hash (`send`: the channel's);
-    "stored", or "not_stored" when it does not fit."""
+    """Writes the payload into the plan's file, seals it and tells the zygote (`send`: the
+    channel's); "stored", or "not_stored" when it does not fit or the file is not what was
+    written once sealed (another process of the same user reached it before the seal)."""
+    if plan.store_fd is None:
+        return "not_stored"
     data = encode(payload)
     if len(data) > plan.max_bytes:
         return "not_stored"
-    sha256 = write(plan.store_path, data)
-    send({"type": "references", "key": plan.key, "sha256": sha256, "bytes": len(data)})
+    try:
+        write_sealed(plan.store_fd, data)
+    except OSError:  # EBUSY: someone holds a writable mapping of it.
+        return "not_stored"
+    if _read_all(plan.store_fd) != data:
+        return "not_stored"
+    send({"type": "references", "key": plan.key, "bytes": len(data)})
     return "stored"
 
 
@@ -133,32 +165,39 @@ def encode(payload: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
-def decode(data: bytes, sha256: str) -> dict[str, Any] | None:
-    """The payload of a cache file, or None when its bytes are not the ones recorded."""
-    if hashlib.sha256(data).hexdigest() != sha256:
-        return None
+def decode(data: bytes) -> dict[str, Any] | None:
     import torch
-    payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    try:
+        payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception:  # noqa: BLE001 - not an entry this code wrote.
+        return None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         return None
     return payload
 
 
-def write(path: str, data: bytes) -> str:
-    """Writes `data` to `path` atomically; returns its SHA-256."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
-    return hashlib.sha256(data).hexdigest()
+def write_sealed(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    offset = 0
+    while offset < len(view):
+        offset += os.pwrite(fd, view[offset:], offset)
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, SEALS)
 
 
-def _safe_key(key: str) -> str:
-    return "".join(ch for ch in key if ch.isalnum())[:128] or "key"
+def _read_all(fd: int) -> bytes:
+    size = os.fstat(fd).st_size
+    chunks, offset = [], 0
+    while offset < size:
+        chunk = os.pread(fd, min(size - offset, 64 << 20), offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
 
 
-def _remove(path: str) -> None:
+def _sealed(fd: int) -> bool:
     try:
-        os.unlink(path)
+        return fcntl.fcntl(fd, fcntl.F_GET_SEALS) & SEALS == SEALS
     except OSError:
-        pass
+        return False

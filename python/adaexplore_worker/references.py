@@ -5,6 +5,7 @@ figures. Reads and fills a context.Context."""
 from __future__ import annotations
 
 import copy
+import time
 from typing import Any, Callable
 
 import torch
@@ -216,14 +217,28 @@ def _exact_reference(ctx: Context, x: list[Any], expected: list[Any]) -> list[An
     try:
         x64 = [t.to(torch.float64) if isinstance(t, torch.Tensor) and t.is_floating_point()
                else t for t in x]
+        started = time.perf_counter()
         with torch.no_grad():
-            return check.flatten_outputs(ctx.ref_exact(*x64))
+            exact = check.flatten_outputs(ctx.ref_exact(*x64))
+        if ctx.on_gpu:
+            torch.cuda.synchronize(ctx.device)
+        spent = time.perf_counter() - started
     except Exception as e:  # noqa: BLE001
         message = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
         ctx.facts["notes"].append(f"float64 reference failed ({type(e).__name__}: "
                                   f"{message}); using the task precision")
         ctx.ref_exact = None
         return expected
+    calls = ctx.o.trials + len(ctx.o.integrity_distributions)
+    if not ctx.references and ctx.o.fp64_budget_s > 0 and spent * calls > ctx.o.fp64_budget_s:
+        # Judged on the first trial, so every trial keeps one precision.
+        ctx.facts["notes"].append(
+            f"float64 reference took {spent:.1f} s for one trial, {spent * calls:.0f} s for "
+            f"{calls}: over its budget of {ctx.o.fp64_budget_s:g} s (--fp64-budget); using the "
+            f"task precision")
+        ctx.ref_exact = None
+        return expected
+    return exact
 
 
 def _stored(expected: torch.Tensor, exact: torch.Tensor) -> torch.Tensor:

@@ -71,8 +71,7 @@ class Settings:
     frozen: list[str] = field(default_factory=list)  # FlashInfer's kernel cache.
     containment: dict[str, Any] = field(default_factory=dict)  # The self-test's facts.
 
-    def plan(self, files: Any, data_root: str, memory_limit_mb: float,
-             reference_cache: str) -> Plan:
+    def plan(self, files: Any, data_root: str, memory_limit_mb: float) -> Plan:
         """The sandbox of one job (files: job_files.JobFiles; data_root: the task's data)."""
         readable = list(self.readable)
         if data_root:
@@ -80,7 +79,7 @@ class Settings:
         shm = int(memory_limit_mb * (1 << 20)) if memory_limit_mb > 0 else DEFAULT_SHM
         return Plan(enabled=self.enabled, job_dir=files.job_dir, root=files.root,
                     writable=[files.job_dir, files.cache_dir], readable=readable,
-                    harness_only=[reference_cache], frozen=list(self.frozen),
+                    frozen=list(self.frozen),
                     shm_bytes=max(MIN_SHM, shm))
 
 

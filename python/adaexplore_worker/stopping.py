@@ -48,6 +48,14 @@ class Stopper:
         self.precision = o.timing_precision
         self.budget_ms = o.timing_budget_ms
 
+    @classmethod
+    def fixed(cls, o: JobOptions, runs: int) -> Stopper:
+        """Exactly `runs` runs, whatever the profile's rule."""
+        stopper = cls(o)
+        stopper.max_runs = stopper.min_runs = runs
+        stopper.adaptive = False
+        return stopper
+
     def done(self, series: list[list[float]]) -> str | None:
         """`series`: each timed series' samples so far (milliseconds), of equal length."""
         n = min((len(s) for s in series), default=0)

@@ -66,8 +66,7 @@ class Zygote:
                  lock_patience_s: float = 0, gpu_uuid: str = "") -> None:
         self.channel = channel
         self.sandboxing = sandboxing or sandbox.Settings(enabled=False)
-        self.references = refcache.ReferenceCache(os.path.join(scratch, "references"),
-                                                  int(reference_cache_mb * (1 << 20)))
+        self.references = refcache.ReferenceCache(int(reference_cache_mb * (1 << 20)))
         self.device = device
         self.scratch = scratch
         self.slots = slots
@@ -81,6 +80,7 @@ class Zygote:
         self.clocks = clocks.GpuState.open(gpu_uuid) if device == "cuda" else None
         self.shutting_down = False
         self.next_memory_poll = 0.0
+        self.queue_notice = time.monotonic()  # When the jobs not yet forked were last noted.
         self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
         process_tree.set_subreaper()
         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # Unblocked in each child.
@@ -182,6 +182,8 @@ class Zygote:
                 self._grant_slots()
             elif kind == "phase":
                 before, child.phase = child.phase, str(message.get("phase"))[:64]
+                if before == "reference":
+                    self.references.forget(child.job_id)  # Made them and did not store them.
                 if before == "reference" and child.killed_for is None:
                     # The task's phases are over: the candidate's own limit starts now.
                     now = time.monotonic()
@@ -194,21 +196,14 @@ class Zygote:
             elif kind == "references" and child.phase == "reference" and child.plan is not None:
                 # Only the harness's own code runs in the reference phase: the candidate has not
                 # been imported, so it cannot have sent this.
-                self._store_references(child, message)
+                if message.get("key") == child.plan.key:
+                    self.references.stored(child.plan.key, child.job_id, message.get("bytes"))
+                child.plan = None  # One entry per child.
             elif (kind == "checked" and message.get("nonce") == child.nonce
                   and isinstance(message.get("facts"), dict)):
                 child.checked = message["facts"]
             else:
                 child.stray_lines += 1
-
-    def _store_references(self, child: Child, message: dict[str, Any]) -> None:
-        plan = child.plan
-        assert plan is not None
-        sha256, size = message.get("sha256"), message.get("bytes")
-        if (message.get("key") == plan.key and isinstance(sha256, str)
-                and isinstance(size, int)):
-            self.references.add(plan.key, plan.store_path, sha256, size)
-        child.plan = None  # One entry per child.
 
     def _credit_wait(self, child: Child, notify: bool) -> None:
         """Gives a child waiting for the GPU lock the time it waited so far: another child's
@@ -275,7 +270,9 @@ class Zygote:
     def _start_waiting(self) -> None:
         while (self.waiting and len(self.children) < self.slots + self.ahead
                and not self.shutting_down):
-            message = self.waiting.popleft()
+            message = self._next_startable()
+            if message is None:
+                return
             try:
                 self._fork(Job.from_json(message))
             except Exception as e:  # noqa: BLE001 - a bad job must not stop the worker.
@@ -283,6 +280,18 @@ class Zygote:
                 self._send({"type": "result", "id": str(message.get("id")),
                             "facts": {"status": Status.HARNESS_ERROR,
                                       "error": errors.unclassified(kind, str(e), "")}})
+
+    def _next_startable(self) -> dict[str, Any] | None:
+        """The first job in line whose task's references no child is making now: the others
+        wait for them rather than make them too (refcache.py)."""
+        for message in self.waiting:
+            key = message.get("reference_key") if self.references.enabled else None
+            options = message.get("options")
+            baseline = isinstance(options, dict) and options.get("baseline")
+            if baseline or not (isinstance(key, str) and self.references.in_flight(key)):
+                self.waiting.remove(message)
+                return message
+        return None
 
     def _fork(self, job: Job) -> None:
         job_id = job.id
@@ -293,8 +302,7 @@ class Zygote:
         # Before the fork: the zygote's limits and the child both use it.
         static = integrity.static_facts(load.candidate_python(job.task.kind,
                                                               job.candidate.source))
-        box = self.sandboxing.plan(files, job.task.data_root, job.memory_limit_mb,
-                                   os.path.join(self.scratch, "references"))
+        box = self.sandboxing.plan(files, job.task.data_root, job.memory_limit_mb)
         ours, theirs = child_process.socketpair()
         pid = os.fork()
         if pid == 0:  # The child: never returns.
@@ -367,6 +375,7 @@ class Zygote:
         os.close(child.channel.fd)
         self.lock.release(child.job_id)
         del self.children[child.job_id]
+        self.references.forget(child.job_id)
         job_files.finish(child.files, {c.files.cache_dir for c in self.children.values()})
         self._grant()
         self._grant_slots()
@@ -412,6 +421,14 @@ class Zygote:
 
     def _enforce_limits(self) -> None:
         now = time.monotonic()
+        if self.waiting and now - self.queue_notice > WAIT_NOTICE_SECONDS:
+            # Not forked yet (its task's references in flight, say): its limit has not started,
+            # and the caller's outer deadline must not either.
+            self.queue_notice = now
+            for message in self.waiting:
+                limit = message.get("timeout_s")
+                self._send({"type": "progress", "id": str(message.get("id")), "phase": "queued",
+                            "remaining_s": limit if isinstance(limit, (int, float)) else 0})
         for child in self.children.values():
             if child.wait_since is not None:
                 # Still waiting: credited every tick, so the limit never passes meanwhile; the

@@ -1,9 +1,11 @@
-"""The reference cache: the zygote's index (bound, eviction, replacement) and, with real worker
-processes, reuse across jobs of one key, a changed file, and jobs of another key."""
+"""The reference cache: the zygote's index of sealed memory files (bound, eviction, replacement,
+files in flight, what it refuses) and, with real worker processes, reuse across jobs of one key,
+jobs of one key that arrive together, a candidate that tries to change an entry, and jobs of
+another key."""
 
 from __future__ import annotations
 
-import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -12,70 +14,108 @@ from conftest import Worker, kernel, task
 from adaexplore_worker import refcache
 
 
-def _file(folder: Path, name: str, size: int) -> tuple[str, str]:
-    path = folder / name
-    data = bytes(size)
-    path.write_bytes(data)
-    return str(path), hashlib.sha256(data).hexdigest()
+@pytest.fixture
+def caches():
+    """Makes indexes and closes their files after the test: no memory file outlives it."""
+    made: list[refcache.ReferenceCache] = []
+
+    def make(max_bytes: int) -> refcache.ReferenceCache:
+        made.append(refcache.ReferenceCache(max_bytes))
+        return made[-1]
+    yield make
+    for cache in made:
+        cache.close()
 
 
-def test_the_index_keeps_the_most_recently_used_within_its_bound(tmp_path: Path) -> None:
-    cache = refcache.ReferenceCache(str(tmp_path / "refs"), max_bytes=250)
-    folder = Path(cache.folder)
-    for key in ("a", "b"):
-        path, sha = _file(folder, f"{key}.pt", 100)
-        assert cache.add(key, path, sha, 100)
+def _fill(cache: refcache.ReferenceCache, key: str, job: str, size: int) -> int:
+    """What a child does with its plan: fills and seals the file; the zygote's record of it."""
+    plan = cache.plan(key, job)
+    assert plan.store_fd is not None and plan.read_fd is None
+    assert cache.in_flight(key)
+    refcache.write_sealed(plan.store_fd, bytes(size))
+    assert cache.stored(key, job, size)
+    assert not cache.in_flight(key)
+    return plan.store_fd
+
+
+def test_the_index_keeps_the_most_recently_used_within_its_bound(caches) -> None:
+    cache = caches(250)
+    _fill(cache, "a", "job-a", 100)
+    _fill(cache, "b", "job-b", 100)
     assert cache.lookup("a") is not None  # Now b is the least recently used.
-    path_c, sha_c = _file(folder, "c.pt", 100)
-    assert cache.add("c", path_c, sha_c, 100)
+    _fill(cache, "c", "job-c", 100)
     assert set(cache.entries) == {"a", "c"}
-    assert not (folder / "b.pt").exists()
     assert cache.total_bytes() == 200
+    assert cache.plan("a", "job-d").read_fd == cache.entries["a"].fd
 
 
-def test_an_entry_larger_than_the_bound_is_not_kept(tmp_path: Path) -> None:
-    cache = refcache.ReferenceCache(str(tmp_path / "refs"), max_bytes=50)
-    path, sha = _file(Path(cache.folder), "big.pt", 100)
-    assert not cache.add("big", path, sha, 100)
-    assert cache.lookup("big") is None
-    assert not Path(path).exists()
+def test_an_entry_larger_than_the_bound_or_unsealed_or_not_its_own_is_not_kept(caches) -> None:
+    cache = caches(50)
+    big = cache.plan("big", "job-1")
+    assert big.store_fd is not None
+    refcache.write_sealed(big.store_fd, bytes(100))
+    assert not cache.stored("big", "job-1", 100)
+    assert cache.lookup("big") is None and not cache.in_flight("big")
+
+    open_file = cache.plan("open", "job-2")
+    assert open_file.store_fd is not None
+    os.pwrite(open_file.store_fd, bytes(10), 0)  # Written, never sealed: anyone may change it.
+    assert not cache.stored("open", "job-2", 10)
+
+    theirs = cache.plan("k", "job-3")
+    assert theirs.store_fd is not None
+    refcache.write_sealed(theirs.store_fd, bytes(10))
+    assert not cache.stored("k", "job-4", 10)  # Another job cannot claim job-3's file.
+    assert not cache.stored("k", "job-3", 11)  # Nor a size the file does not have.
+    assert cache.lookup("k") is None
 
 
-def test_a_new_entry_for_a_key_replaces_the_old_file(tmp_path: Path) -> None:
-    cache = refcache.ReferenceCache(str(tmp_path / "refs"), max_bytes=1000)
-    old, sha_old = _file(Path(cache.folder), "k-1.pt", 10)
-    new, sha_new = _file(Path(cache.folder), "k-2.pt", 20)
-    cache.add("k", old, sha_old, 10)
-    cache.add("k", new, sha_new, 20)
-    assert cache.lookup("k").path == new  # type: ignore[union-attr]
-    assert not Path(old).exists()
+def test_a_sealed_entry_cannot_be_changed_by_anyone(caches) -> None:
+    cache = caches(1000)
+    fd = _fill(cache, "k", "job", 100)
+    for attempt in (lambda: os.pwrite(fd, b"x", 0), lambda: os.ftruncate(fd, 0),
+                    lambda: os.ftruncate(fd, 200)):
+        with pytest.raises(PermissionError):
+            attempt()
+    reopened = os.open(f"/proc/self/fd/{fd}", os.O_RDWR)  # What a same-user process could do.
+    try:
+        with pytest.raises(PermissionError):
+            os.write(reopened, b"x")
+    finally:
+        os.close(reopened)
+    import mmap
+    with pytest.raises(PermissionError):
+        mmap.mmap(fd, 100, mmap.MAP_SHARED, mmap.PROT_WRITE)
 
 
-def test_the_folder_starts_empty(tmp_path: Path) -> None:
-    folder = tmp_path / "refs"
-    folder.mkdir()
-    (folder / "stale.pt").write_bytes(b"from an earlier worker")
-    refcache.ReferenceCache(str(folder), max_bytes=1000)
-    assert list(folder.iterdir()) == []
+def test_a_job_that_leaves_its_phase_without_storing_frees_its_key(caches) -> None:
+    cache = caches(1000)
+    cache.plan("k", "job-1")
+    assert cache.in_flight("k")
+    cache.forget("job-1")
+    assert not cache.in_flight("k")
+    assert cache.plan("k", "job-2").store_fd is not None
 
 
-def test_a_file_whose_bytes_changed_is_not_read(tmp_path: Path) -> None:
-    data = refcache.encode({"x": 1})
-    path = tmp_path / "entry.pt"
-    sha = refcache.write(str(path), data)
-    plan = refcache.Plan(key="k", read_path=str(path), read_sha256=sha,
-                         store_path=str(tmp_path / "next.pt"), max_bytes=1 << 20)
-    payload, outcome = refcache.read(plan)
+def test_the_child_reads_what_it_stored_and_refuses_an_unsealed_file(caches) -> None:
+    cache = caches(1 << 20)
+    plan = cache.plan("k", "job")
+    sent: list[dict] = []
+    assert refcache.store(plan, {"x": 1}, sent.append) == "stored"
+    assert sent == [{"type": "references", "key": "k", "bytes": sent[0]["bytes"]}]
+    assert cache.stored("k", "job", sent[0]["bytes"])
+    payload, outcome = refcache.read(cache.plan("k", "job-2"))
     assert outcome == "hit" and payload is not None and payload["x"] == 1
-    path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
-    assert refcache.read(plan) == (None, "changed")
-    path.unlink()
-    assert refcache.read(plan) == (None, "changed")
+
+    unsealed = os.memfd_create("t", os.MFD_ALLOW_SEALING)
+    os.write(unsealed, refcache.encode({"x": 2}))
+    assert refcache.read(refcache.Plan("k", unsealed, None, 1 << 20)) == (None, "changed")
+    os.close(unsealed)
 
 
 @pytest.fixture(scope="module")
 def cached_worker(tmp_path_factory: pytest.TempPathFactory):
-    w = Worker(tmp_path_factory.mktemp("refcache"), reference_cache_mb=64)
+    w = Worker(tmp_path_factory.mktemp("refcache"), slots=2, reference_cache_mb=64)
     yield w
     w.close()
 
@@ -85,6 +125,16 @@ def _trial_figures(facts: dict) -> list:
              [o["values"]["max_abs_err"] for o in t["outputs"]]) for t in facts["trials"]]
 
 
+def _results(w: Worker, ids: list[str]) -> dict[str, dict]:
+    """Every result of `ids`, in whatever order they come."""
+    got: dict[str, dict] = {}
+    while len(got) < len(ids):
+        message = w.channel.read_blocking()
+        if message.get("type") == "result" and message.get("id") in ids:
+            got[message["id"]] = message["facts"]
+    return got
+
+
 def test_jobs_of_one_key_share_references_and_reach_the_same_facts(cached_worker: Worker) -> None:
     first = cached_worker.evaluate(task("gemm_relu"), kernel("gemm_relu", "ok"),
                                    reference_key="gemm-relu-1")
@@ -92,6 +142,7 @@ def test_jobs_of_one_key_share_references_and_reach_the_same_facts(cached_worker
                                     reference_key="gemm-relu-1")
     assert first["reference_cache"] == "stored"
     assert second["reference_cache"] == "hit"
+    assert "reference.outputs" in first["phases"] and "reference.outputs" not in second["phases"]
     assert _trial_figures(first) == _trial_figures(second)
     for key in ("reference", "null_kernels", "roofline"):
         assert first[key] == second[key], key
@@ -106,15 +157,116 @@ def test_jobs_of_one_key_share_references_and_reach_the_same_facts(cached_worker
     assert wrong["trials"][0]["passed"] is False and again["trials"][0]["passed"] is False
 
 
-def test_a_changed_entry_is_made_again_and_no_key_uses_no_cache(cached_worker: Worker,
-                                                                tmp_path: Path) -> None:
-    cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-2")
-    folder = Path(cached_worker.scratch) / "references"
-    (entry,) = [p for p in folder.iterdir() if p.name.startswith("relu2")]
-    entry.write_bytes(entry.read_bytes()[:-8] + bytes(8))  # What a candidate could do.
-    facts = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-2")
-    assert facts["reference_cache"] == "changed"
-    assert all(t["passed"] for t in facts["trials"])
-    assert cached_worker.evaluate(task("relu"), kernel("relu", "ok"),
-                                  reference_key="relu-2")["reference_cache"] == "hit"
+def test_jobs_of_one_key_that_arrive_together_make_the_references_once(
+        cached_worker: Worker) -> None:
+    ids = [cached_worker.submit(task("relu"), kernel("relu", "ok"), reference_key="relu-3")
+           for _ in range(3)]
+    outcomes = sorted(f["reference_cache"] for f in _results(cached_worker, ids).values())
+    assert outcomes == ["hit", "hit", "stored"]
+
+
+TAMPER = '''"""Hostile: looks for the worker's reference files through /proc and tries to change them."""
+import os
+import torch.nn as nn
+
+tried, changed = 0, 0
+for pid in os.listdir("/proc"):
+    if not pid.isdigit():
+        continue
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        continue
+    for fd in fds:
+        path = f"/proc/{pid}/fd/{fd}"
+        try:
+            if "memfd:adaexplore-references" not in os.readlink(path):
+                continue
+            tried += 1
+            target = os.open(path, os.O_RDWR)
+            os.pwrite(target, bytes(64), 128)
+            changed += 1
+        except OSError:
+            pass
+print(f"tampering: tried {tried}, changed {changed}")
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return x.clamp(min=0)
+'''
+
+
+def test_a_candidate_cannot_change_an_entry(cached_worker: Worker, tmp_path: Path) -> None:
+    hostile = tmp_path / "tamper.py"
+    hostile.write_text(TAMPER)
+    first = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-2")
+    assert first["reference_cache"] == "stored"
+    attack = cached_worker.evaluate(task("relu"), str(hostile), reference_key="relu-2")
+    assert "changed 0" in attack["stdout"], attack["stdout"]
+    after = cached_worker.evaluate(task("relu"), kernel("relu", "wrong_values"),
+                                   reference_key="relu-2")
+    assert after["reference_cache"] == "hit"
+    assert _trial_figures(after)[0][2] is False  # Still judged against the true references.
     assert "reference_cache" not in cached_worker.evaluate(task("relu"), kernel("relu", "ok"))
+
+
+def test_without_the_sandbox_a_candidate_still_cannot_change_an_entry(tmp_path: Path) -> None:
+    """Without the sandbox the candidate sees the worker's /proc and runs as its user: the seal,
+    not the view, is what keeps the entries."""
+    hostile = tmp_path / "tamper.py"
+    hostile.write_text(TAMPER)
+    (tmp_path / "bare").mkdir()
+    w = Worker(tmp_path / "bare", reference_cache_mb=64, sandbox=False)
+    try:
+        assert w.evaluate(task("relu"), kernel("relu", "ok"),
+                          reference_key="relu")["reference_cache"] == "stored"
+        attack = w.evaluate(task("relu"), str(hostile), reference_key="relu")
+        assert "changed 0" in attack["stdout"] and "tried 0" not in attack["stdout"], \
+            attack["stdout"]
+        after = w.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu")
+        assert after["reference_cache"] == "hit" and all(t["passed"] for t in after["trials"])
+    finally:
+        w.close()
+
+
+ALONE = {"interleave_reference": False, "fresh_inputs_per_run": False}
+
+
+def test_a_reference_timed_on_its_own_is_timed_once_per_task_and_checked_for_drift(
+        cached_worker: Worker) -> None:
+    """Profiles that time the reference on its own (paper, reference, kernelbench) time it in
+    the first job's task phases and reuse it while a short check agrees; a check that does not
+    agree times it again."""
+    options = {**ALONE, "reference_reuse_drift": 10.0, "timed_runs": 5, "min_timed_runs": 2}
+    first = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-4",
+                                   options=options)
+    second = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-4",
+                                    options=options)
+    assert first["reference_cache"] == "stored" and second["reference_cache"] == "hit"
+    assert "reference.timing" in first["phases"] and "reference.timing" not in second["phases"]
+    for facts in (first, second):
+        check = facts["timing"]["reference_check"]
+        assert check["runs"] == 2 and check["reused"] is True, check
+        assert len(facts["timing"]["reference_ms"]) == 5
+    assert first["timing"]["reference_ms"] == second["timing"]["reference_ms"]
+    assert first["timing"]["reference_check"]["stored_median_ms"] == \
+        second["timing"]["reference_check"]["stored_median_ms"]
+
+    strict = {**options, "reference_reuse_drift": 1e-12}  # No CPU timing repeats that well.
+    cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-5",
+                           options=strict)
+    drifted = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-5",
+                                     options=strict)
+    check = drifted["timing"]["reference_check"]
+    assert check["reused"] is False and check["drift"] > 1e-12, check
+    assert len(drifted["timing"]["reference_ms"]) == 5  # Timed again, in full.
+
+
+def test_without_reuse_or_interleaved_the_reference_is_timed_with_every_candidate(
+        cached_worker: Worker) -> None:
+    for options in ({**ALONE, "reference_reuse_drift": 0.0}, {"reference_reuse_drift": 0.5}):
+        facts = cached_worker.evaluate(task("relu"), kernel("relu", "ok"),
+                                       reference_key=f"relu-6-{len(options)}", options=options)
+        assert "reference.timing" not in facts["phases"]
+        assert "reference_check" not in facts["timing"]

@@ -25,7 +25,7 @@ def _inside(tmp_path: Path, attack: Callable[[], Any], enabled: bool = True) -> 
     """Runs `attack` in a sandboxed child (after confine) and returns what it found."""
     scratch = tmp_path / "scratch"
     files = job_files.prepare(str(scratch), "job", "candidate", "task")
-    plan = _settings(tmp_path, enabled).plan(files, "", 256, str(scratch / "references"))
+    plan = _settings(tmp_path, enabled).plan(files, "", 256)
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -62,7 +62,7 @@ def test_the_self_test_finds_every_protection_in_force(tmp_path: Path) -> None:
     neighbour = scratch / "jobs" / "other" / "secret.txt"
     neighbour.parent.mkdir(parents=True)
     neighbour.write_text("secret")
-    plan = _settings(tmp_path).plan(files, "", 0, str(scratch / "references"))
+    plan = _settings(tmp_path).plan(files, "", 0)
     facts = sandbox_selftest.run(plan, os.getpid(), str(neighbour))
     assert [p for p in sandbox.PROTECTIONS if not facts[p]] == [], facts
     assert all(v.startswith("held") for v in facts["verified"].values()), facts["verified"]
@@ -173,7 +173,7 @@ def test_an_unprivileged_user_gets_the_same_sandbox_from_a_user_namespace(tmp_pa
             neighbour.parent.mkdir(parents=True)
             neighbour.write_text("s")
             settings = sandbox.Settings(enabled=True, readable=job_files.readable_paths())
-            plan = settings.plan(files, "", 0, str(scratch / "references"))
+            plan = settings.plan(files, "", 0)
             facts = sandbox_selftest.run(plan, os.getppid(), str(neighbour))
             facts["euid_before"] = os.geteuid()
         except BaseException as e:  # noqa: BLE001

@@ -207,6 +207,18 @@ def test_a_task_that_cannot_run_in_float64_keeps_its_own_precision(worker: Worke
     assert all(t["passed"] for t in facts["trials"])
 
 
+def test_a_float64_reference_over_its_budget_gives_way_to_the_task_precision(
+        worker: Worker) -> None:
+    """Judged on the first trial's call, so every trial keeps one precision."""
+    slow = worker.evaluate(task("relu"), kernel("relu", "ok"), options={"fp64_budget_s": 1e-9})
+    assert slow["reference"]["fp64"] is False
+    assert any("over its budget of 1e-09 s (--fp64-budget)" in n for n in slow["notes"]), \
+        slow["notes"]
+    assert all(t["passed"] for t in slow["trials"]) and slow["reference"]["self_error"] == [0.0] * 3
+    unbounded = worker.evaluate(task("relu"), kernel("relu", "ok"), options={"fp64_budget_s": 0})
+    assert unbounded["reference"]["fp64"] is True
+
+
 def test_a_candidate_keeps_the_dtypes_it_chose(worker: Worker, tmp_path) -> None:
     """The harness moves ModelNew to the device and never casts it: a deliberate float16 buffer
     stays float16 (once, casting it to float32 made candidates that assert their own dtypes fail

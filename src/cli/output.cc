@@ -140,12 +140,12 @@ std::string FormatJsonLine(const EvalResult& r) {
       details["reference"] = r.facts["reference"];
     }
     details["trials"] = TrialSummaries(r.facts);
-    // How many runs the timing made, why it stopped there (stopping.py), and the GPU's clocks
-    // before and after (clocks.py).
+    // How many runs the timing made, why it stopped there (stopping.py), the check of a reused
+    // reference timing (measure.py), and the GPU's clocks before and after (clocks.py).
     if (r.facts.contains("timing") && r.facts["timing"].is_object()) {
       nlohmann::json runs = nlohmann::json::object();
-      for (const char* key :
-           {"warmup_runs", "timed_runs", "max_timed_runs", "stopped", "reference_stopped"}) {
+      for (const char* key : {"warmup_runs", "timed_runs", "max_timed_runs", "stopped",
+                              "reference_stopped", "reference_check"}) {
         if (r.facts["timing"].contains(key)) {
           runs[key] = r.facts["timing"][key];
         }

@@ -76,11 +76,10 @@ struct EvalProfile {
   double pytorch_compute_share = 0.1;
   double timeout_s = 180;      // Per candidate, compile included.
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
-  // Disk per worker for reference outputs that candidates of one task share (the worker's
-  // reference cache); 0: every candidate makes its own. Not a result's kind: no fingerprint.
-  // Off by default: on the H200 it cost more than it saved (writing and hashing large Level-2
-  // references; docs/results.md, "evaluation throughput").
-  double reference_cache_mb = 0;
+  // Host memory per worker for reference outputs that candidates of one task share (the
+  // worker's reference cache: sealed memory files, refcache.py); 0: every candidate makes its
+  // own. Not a result's kind: no fingerprint.
+  double reference_cache_mb = 4096;
   // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
   // outputs) run while its slots are taken, so each starts its own phases when a slot frees.
   int prepare_ahead = 2;

@@ -57,6 +57,17 @@ std::vector<EvalSetting> MakeTable() {
                 .help = "correctness trials, each with its own inputs",
                 .min = 1},
                &JobOptions::trials),
+      JobBound({.name = "fp64_budget_s",
+                .kind = SettingKind::kNumber,
+                .flag = "--fp64-budget",
+                .job_option = "fp64_budget_s",
+                .fingerprint = true,
+                .default_text = "60",
+                .help = "seconds the float64 reference may take over all trials, judged from "
+                        "the first; past it the task precision is used, with a note (0: no "
+                        "bound)",
+                .min = 0},
+               &JobOptions::fp64_budget_s),
       JobBound({.name = "warmup_runs",
                 .kind = SettingKind::kInteger,
                 .flag = "--warmup",
@@ -103,6 +114,17 @@ std::vector<EvalSetting> MakeTable() {
                         "(0: never; with no budget either, exactly --timed-runs runs)",
                 .min = 0},
                &JobOptions::timing_precision),
+      JobBound({.name = "reference_reuse_drift",
+                .kind = SettingKind::kNumber,
+                .flag = "--reference-reuse-drift",
+                .job_option = "reference_reuse_drift",
+                .fingerprint = true,
+                .default_text = "0 (strict interleaves); paper, reference, kernelbench: 0.02",
+                .help = "reuse a task's reference timing on a worker while a check of "
+                        "--min-timed-runs runs finds its median within this share (0: time the "
+                        "reference for every candidate)",
+                .min = 0},
+               &JobOptions::reference_reuse_drift),
       Bound({.name = "timeout_s",
              .kind = SettingKind::kNumber,
              .flag = "--timeout",
@@ -139,9 +161,9 @@ std::vector<EvalSetting> MakeTable() {
       Bound({.name = "reference_cache_mb",
              .kind = SettingKind::kNumber,
              .flag = "--reference-cache-mb",
-             .default_text = "0 (off)",
-             .help = "disk per worker for reference outputs shared by a task's candidates "
-                     "(least recently used dropped; 0: made for every candidate)",
+             .default_text = "4096",
+             .help = "host memory per worker for reference outputs shared by a task's "
+                     "candidates (least recently used dropped; 0: made for every candidate)",
              .min = 0},
             &EvalProfile::reference_cache_mb),
       Bound({.name = "prepare_ahead",

@@ -125,6 +125,9 @@ struct JobOptions {
   std::vector<std::string> integrity_distributions;
   ReferencePrecision reference_precision = ReferencePrecision::kFp64;
   double reference_gpu_fraction = 0.25;  // Free device memory references may keep there.
+  // Seconds the float64 reference may take over all trials, judged from the first trial's
+  // call: past it, the whole evaluation keeps the task precision, with a note; 0: no bound.
+  double fp64_budget_s = 60;
   Criterion criterion = Criterion::kScaled;
   double atol = 1e-4;
   double rtol = 1e-4;
@@ -140,6 +143,11 @@ struct JobOptions {
   int min_timed_runs = 20;
   double timing_budget_ms = 1000;
   double timing_precision = 0.005;
+  // A reference not interleaved with the candidate is timed once per task and worker (in the
+  // first candidate's task phases) and reused by later candidates while a check of
+  // min_timed_runs runs finds its median within this share of the stored one; 0: timed for
+  // every candidate (measure.py).
+  double reference_reuse_drift = 0;
   bool fresh_inputs_per_run = true;  // New input buffers and values for every timed run.
   bool interleave_reference = true;  // Reference timed beside the candidate, random order.
   bool revalidate_timed = true;      // Check every timed output against the reference.
@@ -175,6 +183,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("integrity_distributions", o.integrity_distributions);
   visit("reference_precision", o.reference_precision);
   visit("reference_gpu_fraction", o.reference_gpu_fraction);
+  visit("fp64_budget_s", o.fp64_budget_s);
   visit("criterion", o.criterion);
   visit("atol", o.atol);
   visit("rtol", o.rtol);
@@ -186,6 +195,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("min_timed_runs", o.min_timed_runs);
   visit("timing_budget_ms", o.timing_budget_ms);
   visit("timing_precision", o.timing_precision);
+  visit("reference_reuse_drift", o.reference_reuse_drift);
   visit("fresh_inputs_per_run", o.fresh_inputs_per_run);
   visit("interleave_reference", o.interleave_reference);
   visit("revalidate_timed", o.revalidate_timed);

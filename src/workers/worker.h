@@ -34,7 +34,7 @@ struct WorkerSpec {
   int ahead =
       0;  // Jobs beyond the slots whose task phases (CUDA, references) run before one frees.
   std::string scratch_dir;        // The worker's own directory: job files, its log.
-  double reference_cache_mb = 0;  // Its reference cache (in scratch_dir); 0: off.
+  double reference_cache_mb = 0;  // Its reference cache (host memory); 0: off.
   double lock_patience_s = 0;     // EvalProfile::lock_patience_s; 0: checks are never paused.
   bool sandbox = false;           // Each candidate in its own sandbox (docs/harness.md).
   bool require_sandbox = false;   // Fail at hello unless every protection is in force.
