@@ -39,13 +39,13 @@ import time
 from collections import deque
 from typing import Any
 
-from . import (child_process, clocks, errors, integrity, job_files, load, process_tree, refcache,
-               sandbox)
+from . import (child_facts, child_process, clocks, errors, integrity, job_files, load,
+               process_tree, refcache, sandbox)
 from .child_state import Child
 from .gpu_lock import GpuLock
 from .lock_patience import LockPatience
 from .process_tree import kill_descendants, kill_group
-from .protocol import TASK_PHASES, Job, ProtocolError, Status, check_facts
+from .protocol import TASK_PHASES, Job, ProtocolError, Status
 from .channel import Channel, ChannelClosed
 
 TICK_SECONDS = 0.25
@@ -344,33 +344,10 @@ class Zygote:
             self._finish(child, status)
 
     def _finish(self, child: Child, status: int) -> None:
-        facts = self._facts_for(child, status)
-        if isinstance(facts.get("timing"), dict) and child.gpu_before is not None:
-            if child.gpu_after is None and self.clocks is not None:  # Died holding the lock.
-                child.gpu_after = self.clocks.read()
-            facts["timing"]["gpu_state"] = {"before": child.gpu_before, "after": child.gpu_after}
-        facts["wall_s"] = round(time.monotonic() - child.started, 4)
-        facts["waited_s"] = round(child.waited_s, 4)
-        facts["child_pid"] = child.pid
-        facts["peak_rss_mb"] = round(child.peak_rss / (1 << 20), 1)
-        facts["containment"] = self.sandboxing.containment
-        if child.static is not None:
-            facts["static"] = child.static  # Read here, so a child that dies still has them.
-        facts["stdout"] = job_files.tail(os.path.join(child.files.job_dir, "stdout.txt"))
-        facts["stderr"] = job_files.tail(os.path.join(child.files.job_dir, "stderr.txt"))
-        if child.stray_lines:
-            facts["stray_lines"] = child.stray_lines
-        if child.pauses and child.killed_for is None and isinstance(facts.get("notes"), list):
-            facts["notes"].append(f"paused {child.pauses} time(s), {child.paused_s:.1f} s in all, "
-                                  f"while other candidates were timed: its check held the GPU "
-                                  f"for longer than the lock patience")
-        try:
-            check_facts(facts)
-        except ProtocolError as e:  # The harness's own bug: say so rather than send it on.
-            facts = {"status": Status.HARNESS_ERROR, "phase": child.phase,
-                     "error": {"type": "ProtocolError", "message": str(e), "traceback": "",
-                               "triton_compile": False, "cuda_error": None,
-                               "out_of_memory": False}}
+        if child.gpu_before is not None and child.gpu_after is None and self.clocks is not None:
+            child.gpu_after = self.clocks.read()  # Died holding the lock.
+        facts = child_facts.final(child, status, self.sandboxing.containment,
+                                  self._memory_limit(child))
         self._send({"type": "result", "id": child.job_id, "facts": facts})
         os.close(child.channel.fd)
         self.lock.release(child.job_id)
@@ -379,45 +356,6 @@ class Zygote:
         job_files.finish(child.files, {c.files.cache_dir for c in self.children.values()})
         self._grant()
         self._grant_slots()
-
-    def _facts_for(self, child: Child, status: int) -> dict[str, Any]:
-        exit_info = {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-                     "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-                     "phase": child.phase}
-        if child.killed_for in ("timeout", "gpu_busy"):
-            # Killed after its trials (while timing, say): they stand, and the phase says where
-            # it stopped, so a slow correct kernel is told from one that never finished a trial.
-            kept = {k: v for k, v in (child.checked or {}).items()
-                    if k in ("trials", "determinism", "determinism_passed", "reference",
-                             "runtime_findings", "flags_changed_by_import", "notes", "phases")}
-            facts = {**kept, "status": Status.TIMEOUT, "limit_s": child.budget_s, **exit_info}
-            if child.killed_for == "gpu_busy":
-                facts["message"] = (f"stopped during {child.phase}: its kernels kept the GPU busy "
-                                    f"for {child.gpu_busy_s:.1f} s after its process was paused "
-                                    f"for another candidate's timing (a kernel that does not end)")
-            return facts
-        if child.killed_for == "memory":
-            return {"status": Status.MEMORY_LIMIT,
-                    "memory_limit_mb": round(self._memory_limit(child) / (1 << 20), 1),
-                    **exit_info}
-        if child.killed_for == "cancelled":
-            return {"status": Status.CANCELLED, **exit_info}
-        if child.killed_for == "attacked":
-            return {"status": Status.CRASH, **exit_info,
-                    "message": f"the candidate's process tree sent {child.attacked_with} to the "
-                               f"evaluation worker; it was killed"}
-        valid = [r for r in child.results if r.get("nonce") == child.nonce
-                 and isinstance(r.get("facts"), dict)]
-        if len(child.results) > 1 or (child.results and not valid):
-            return {"status": Status.PROTOCOL_VIOLATION, **exit_info,
-                    "message": f"the candidate process sent {len(child.results)} result messages "
-                               f"({len(valid)} with the job's nonce); only the harness may send "
-                               f"one"}
-        if valid:
-            facts = dict(valid[0]["facts"])
-            facts.setdefault("exit", exit_info)
-            return facts
-        return {"status": Status.CRASH, **exit_info}
 
     def _enforce_limits(self) -> None:
         now = time.monotonic()

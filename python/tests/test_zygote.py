@@ -2,7 +2,7 @@
 
 import os
 
-from adaexplore_worker import job_files
+from adaexplore_worker import child_facts, job_files
 from adaexplore_worker.gpu_lock import GpuLock
 from adaexplore_worker.channel import Channel, sanitize
 from adaexplore_worker.protocol import check_facts
@@ -172,7 +172,7 @@ def test_a_paused_check_whose_kernel_spins_is_stopped_as_a_timeout() -> None:
         assert zygote.patience.drain(child, now + 1.2) is True  # Past twice the patience: stopped.
         assert child.killed_for == "gpu_busy"
         assert proc.wait(timeout=10) != 0
-        facts = zygote._facts_for(child, 9)
+        facts = child_facts.reported(child, 9, memory_limit_bytes=0)
         assert facts["status"] == "timeout" and "kept the GPU busy" in facts["message"]
         check_facts(facts)  # A result the protocol accepts.
     finally:
