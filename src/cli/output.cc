@@ -64,6 +64,9 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     }
   } else {
     line += "  " + r.reason;
+    if (r.verdict == Verdict::kCorrect && r.timing_unsettled) {
+      line += "  no speedup: the timing did not settle";
+    }
     if (r.verdict == Verdict::kCorrect && !r.timing_meaningful) {
       line += "  [CPU interpreter: timing not meaningful]";
     }

@@ -59,6 +59,29 @@ void ClassifyClocks(const Timing& timing, EvalResult& r) {
   }
 }
 
+// A timing whose speedup is not known to the profile's settle_limit gives no number: its
+// uncertainty is the candidate's and the reference's median half-widths, summed (a ratio's
+// relative error is at most about the sum of its terms').
+void ClassifySettled(const TimingStats& candidate, const TimingStats& reference,
+                     const EvalProfile& p, EvalResult& r) {
+  if (p.settle_limit <= 0 || !r.timing_meaningful || !r.speedup) {
+    return;
+  }
+  const double uncertainty = candidate.median_halfwidth + reference.median_halfwidth;
+  if (uncertainty <= p.settle_limit) {
+    return;
+  }
+  r.timing_unsettled = true;
+  r.findings.push_back(fmt::format(
+      "timing did not settle: after {} runs the candidate's median is known to +-{:.1f}% and the "
+      "reference's to +-{:.1f}%, over the {:.1f}% a speedup needs (--settle-limit): no speedup "
+      "is given ({:.3g}x as measured)",
+      candidate.runs, 100 * candidate.median_halfwidth, 100 * reference.median_halfwidth,
+      100 * p.settle_limit, *r.speedup));
+  r.speedup.reset();
+  r.speedup_compiled.reset();
+}
+
 }  // namespace
 
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
@@ -84,6 +107,7 @@ void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
   if (candidate.runs > 0 && compiled.runs > 0 && c > 0) {
     r.speedup_compiled = compiled.Of(p.statistic) / c;
   }
+  ClassifySettled(candidate, reference, p, r);
 }
 
 // The task's expert kernel (facts.expert: its name and whether it agreed with the reference,
@@ -104,7 +128,7 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
     return;
   }
   const double c = r.candidate_timing ? r.candidate_timing->Of(p.statistic) : 0;
-  if (c > 0) {
+  if (c > 0 && !r.timing_unsettled) {
     r.speedup_expert = stats.Of(p.statistic) / c;
   }
 }

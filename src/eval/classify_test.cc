@@ -281,6 +281,33 @@ TEST(ClassifyTest, ATimingWhoseClocksMovedIsMarked) {
   EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
 }
 
+TEST(ClassifyTest, ATimingThatDidNotSettleGivesNoSpeedup) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);
+  // Twenty runs spread over 0.2-2.1 ms: the median known to about +-40%.
+  for (int i = 0; i < 20; ++i) {
+    facts["timing"]["candidate_ms"][i] = 0.2 + 0.1 * i;
+  }
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);  // The verdict is the kernel's; only the figure goes.
+  EXPECT_FALSE(r.speedup.has_value());
+  EXPECT_TRUE(r.timing_unsettled);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_TRUE(r.findings[0].starts_with(
+      "timing did not settle: after 20 runs the candidate's median is known to +-"))
+      << r.findings[0];
+  EXPECT_NE(r.findings[0].find("over the 5.0% a speedup needs (--settle-limit)"), std::string::npos)
+      << r.findings[0];
+  EXPECT_TRUE(ToJson(r)["timing"]["unsettled"].get<bool>());
+  // A profile that reproduces a harness's fixed count gives its number, as that harness does.
+  const EvalResult paper = ClassifyFacts(facts, PaperProfile());
+  EXPECT_TRUE(paper.speedup.has_value());
+  EXPECT_FALSE(paper.timing_unsettled);
+  // The same spread on a steady series is settled; so is a CPU's timing, which means nothing.
+  EXPECT_TRUE(ClassifyFacts(test_facts::CorrectFacts(0.5, 1.5)).speedup.has_value());
+  facts["timing"]["meaningful"] = false;
+  EXPECT_TRUE(ClassifyFacts(facts).speedup.has_value());
+}
+
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {
   const json findings = {
       {"parsed", true},

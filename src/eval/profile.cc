@@ -65,6 +65,7 @@ EvalProfile ReferenceProfile() {
   p.job.l2_flush = false;
   p.job.generate_on = GenerateOn::kCpu;
   p.statistic = Statistic::kTrimmedMean;
+  p.settle_limit = 0;
   SetIntegrityChecks(p, false);
   return p;
 }
@@ -192,6 +193,7 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["profile"] = name;
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
   j["statistic"] = statistic;
+  j["settle_limit"] = settle_limit;
   j["reject_flag_changes"] = reject_flag_changes;
   j["check_stream_escape"] = check_stream_escape;
   j["reject_static"] = reject_static;

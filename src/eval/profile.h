@@ -57,6 +57,11 @@ struct EvalProfile {
   bool check_stream_escape = true;  // Reject when most of a call's wall time (device-wide
                                     // sync included) is invisible to its stream's events.
   Statistic statistic = Statistic::kMedian;
+  // A speedup whose uncertainty (the candidate's and the reference's median half-widths, the
+  // noise figure of verdict.h, summed) is over this share is withheld: the timing did not
+  // settle, and the result says so instead of giving a number. 0: always given (the profiles
+  // that reproduce a harness's fixed count, as those harnesses do).
+  double settle_limit = 0.05;
   // The tolerance follows the precision (StrictTolerance: 1e-4 in fp32, 1e-2 in fp16/bf16);
   // off, the profile's one tolerance holds in every precision (the release's 5e-2).
   bool tolerance_by_precision = true;

@@ -152,6 +152,7 @@ nlohmann::json ToJson(const EvalResult& r) {
   nlohmann::json timing = {
       {"statistic", r.statistic ? EnumName(*r.statistic) : ""},
       {"meaningful", r.timing_meaningful},
+      {"unsettled", r.timing_unsettled},
       {"candidate", r.candidate_timing ? ToJson(*r.candidate_timing) : nlohmann::json(nullptr)},
       {"reference", r.reference_timing ? ToJson(*r.reference_timing) : nlohmann::json(nullptr)},
       {"compiled_reference", r.compiled_reference_timing ? ToJson(*r.compiled_reference_timing)
@@ -223,6 +224,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
     const nlohmann::json& t = j["timing"];
     r.statistic = EnumFromName<Statistic>(t.value("statistic", ""));
     r.timing_meaningful = t.value("meaningful", false);
+    r.timing_unsettled = t.value("unsettled", false);
     r.candidate_timing = OptionalStats(t, "candidate");
     r.reference_timing = OptionalStats(t, "reference");
     r.compiled_reference_timing = OptionalStats(t, "compiled_reference");

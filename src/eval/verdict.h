@@ -119,6 +119,8 @@ struct EvalResult {
   std::optional<TimingStats> compiled_reference_timing;
   std::optional<TimingStats> expert_timing;
   bool timing_meaningful = false;  // False on the CPU (Triton's interpreter).
+  // The speedup's uncertainty was over the profile's settle_limit: no speedup is given.
+  bool timing_unsettled = false;
   // Every correctness trial ran and passed. True for a correct kernel, and for one stopped
   // later (a timeout while timing): a slow correct kernel, told from one that never finished.
   bool passed_trials = false;
