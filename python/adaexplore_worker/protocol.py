@@ -275,6 +275,7 @@ class KernelTrace(TypedDict, total=False):
     # the caller's stream (trace.py); None: the trace found no window.
     escaped_us: float | None
     escaped_kernels: int
+    busy_us: float | None  # The call's kernel time: its work's union inside the window.
 
 
 class Autotune(TypedDict, total=False):
@@ -351,6 +352,7 @@ class Facts(TypedDict, total=False):
     poisoned_free_blocks: int
     timing: Timing
     kernel_trace: KernelTrace
+    reference_trace: KernelTrace  # The reference's call, traced the same way (its busy_us).
     swallowed: list[Swallowed]
     launches: Launches
     reference_cache: str  # hit, stored, not_stored, changed (refcache.py); absent: no key.

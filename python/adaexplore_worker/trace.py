@@ -47,6 +47,7 @@ from . import inputs
 from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities
+from .timing import Timer
 from .trials import all_passed
 
 # Names of PyTorch's and its libraries' kernels. A candidate's own name always wins over these.
@@ -76,12 +77,15 @@ def kind_of(name: str, own: set[str]) -> str:
     return "pytorch" if _PYTORCH.search(name) else "own"
 
 
-def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> dict[str, Any]:
-    """Runs call() once under the profiler; returns the kernels it launched (name, kind, device
-    microseconds, merged by name) and the microseconds per kind."""
+def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
+               before: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """Runs call() once under the profiler (before() ahead of each try: the L2 flush); returns
+    the kernels it launched (name, kind, device microseconds, merged by name), the microseconds
+    per kind and the call's kernel time (`busy_us`)."""
     caller = torch.cuda.current_stream(device)
     for attempt in range(_HEAD_START_TRIES):
         cycles = _HEAD_START_CYCLES << attempt
+        before()
         with tempfile.TemporaryDirectory(prefix="adx-trace-") as scratch:
             path = os.path.join(scratch, "trace.json")
             with profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -115,17 +119,20 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device) -> 
             "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50],
             "escaped_us": round(window.escaped_us, 3) if window.held else None,
             "escaped_kernels": window.escaped_kernels if window.held else 0,
-            "head_start_cycles": cycles}
+            "busy_us": round(window.busy_us, 3), "head_start_cycles": cycles}
 
 
 @dataclass(frozen=True)
 class Window:
     """What ran outside the call's window: `held` is None without one (no spins found), False
-    when the marker was not queued before the head start ended (the figures then mean
-    nothing)."""
+    when the marker was not queued before the head start ended (the escape figures then mean
+    nothing). `busy_us`: how long the device was busy with the call's work inside the window
+    (the union of its kernels', copies' and fills' intervals, so work overlapping on several
+    streams counts once): the call's kernel time."""
     held: bool | None
     escaped_us: float = 0.0
     escaped_kernels: int = 0
+    busy_us: float = 0.0
 
 
 def escaped_work(work: list[dict[str, Any]]) -> Window:
@@ -138,7 +145,9 @@ def escaped_work(work: list[dict[str, Any]]) -> Window:
                    key=lambda e: (int((e.get("args") or {}).get("correlation", 0)),
                                   float(e.get("ts", 0.0))))
     if len(spins) < 2:
-        return Window(held=None)
+        return Window(held=None, busy_us=_union_us(
+            [(float(e.get("ts", 0.0)), float(e.get("ts", 0.0)) + float(e.get("dur", 0.0)))
+             for e in work]))
     head_start, marker = spins[0], spins[-1]
     work.remove(head_start)
     work.remove(marker)
@@ -148,6 +157,7 @@ def escaped_work(work: list[dict[str, Any]]) -> Window:
     # it started (the caller's stream may wait for a side stream it joined).
     waited_for = opens
     escaped_us, escaped = 0.0, 0
+    inside: list[tuple[float, float]] = []
     for e in work:
         begin = float(e.get("ts", 0.0))
         end = begin + float(e.get("dur", 0.0))
@@ -157,8 +167,19 @@ def escaped_work(work: list[dict[str, Any]]) -> Window:
         if outside > 0:
             escaped_us += outside
             escaped += 1
+        inside.append((max(begin, opens), min(end, closes)))
     return Window(held=closes - waited_for <= _QUEUED_GAP_US, escaped_us=escaped_us,
-                  escaped_kernels=escaped)
+                  escaped_kernels=escaped, busy_us=_union_us(inside))
+
+
+def _union_us(intervals: list[tuple[float, float]]) -> float:
+    """The length of the union of (begin, end) intervals; empty ones count nothing."""
+    total, reach = 0.0, float("-inf")
+    for begin, end in sorted(i for i in intervals if i[1] > i[0]):
+        if end > reach:
+            total += end - max(begin, reach)
+            reach = end
+    return total
 
 
 def trace_phase(ctx: Context) -> None:
@@ -180,8 +201,9 @@ def trace_phase(ctx: Context) -> None:
         except BaseException as e:  # noqa: BLE001 - the candidate's failure, judged below.
             raised.append(e)
 
+    flush = Timer(ctx.device, ctx.o.l2_flush).flush  # Each call starts as a timed run does.
     try:
-        found = trace_call(call, own, ctx.device)
+        found = trace_call(call, own, ctx.device, flush)
     except Exception as e:  # noqa: BLE001 - the profiler's failure is a note, not a verdict.
         ctx.facts["notes"].append(f"no kernel trace: {type(e).__name__}: {e}")
         found = None
@@ -190,3 +212,23 @@ def trace_phase(ctx: Context) -> None:
         ctx.fail(Status.FORWARD_ERROR, raised[0], trial="kernel trace")
     if found is not None:
         ctx.facts["kernel_trace"] = found
+        _trace_reference(ctx, flush)
+
+
+def _trace_reference(ctx: Context, flush: Callable[[], None]) -> None:
+    """The reference's call on the same inputs, traced the same way: its kernel time, for the
+    kernel-scope speedup (`reference_trace`)."""
+    assert ctx.ref_model is not None
+    model = ctx.ref_model
+
+    def call() -> None:
+        with torch.no_grad():
+            model(*fresh)
+    try:
+        first = ctx.references[0]
+        fresh = inputs.clone_inputs(ctx.make_inputs(first["seed"], first["base"]))
+        found = trace_call(call, set(), ctx.device, flush)
+    except Exception as e:  # noqa: BLE001 - the harness's own call: a note, not a verdict.
+        ctx.facts["notes"].append(f"no kernel trace of the reference: {type(e).__name__}: {e}")
+        return
+    ctx.facts["reference_trace"] = {"kernels": found["kernels"], "busy_us": found["busy_us"]}

@@ -62,7 +62,8 @@ def test_work_past_the_marker_escaped_the_callers_stream() -> None:
     # stream's kernel launched during the call still runs 40 us past the marker.
     work = [_event(MARKER, -500.0, 500.0, 1), _event("copy", 0.0, 11.0, 10, "gpu_memcpy"),
             _event("side_gemm", 1.0, 50.0, 11, stream=9), _event(MARKER, 11.0, 0.5, 12)]
-    assert escaped_work(work) == Window(held=True, escaped_us=40.0, escaped_kernels=1)
+    assert escaped_work(work) == Window(held=True, escaped_us=40.0, escaped_kernels=1,
+                                        busy_us=11.0)
     assert all("spin_kernel" not in e["name"] for e in work)  # Neither spin is the call's.
 
 
@@ -71,7 +72,8 @@ def test_work_that_never_waited_for_the_callers_stream_escaped_too() -> None:
     # the timed runs' L2 flush), 40 of its 50 us before the call's window opened.
     work = [_event(MARKER, -500.0, 500.0, 1), _event("side_gemm", -40.0, 50.0, 11, stream=9),
             _event("copy", 0.0, 12.0, 12, "gpu_memcpy"), _event(MARKER, 12.0, 0.5, 13)]
-    assert escaped_work(work) == Window(held=True, escaped_us=40.0, escaped_kernels=1)
+    assert escaped_work(work) == Window(held=True, escaped_us=40.0, escaped_kernels=1,
+                                        busy_us=12.0)
 
 
 def test_joined_work_and_the_candidates_own_spin_kernels_are_not_escapes() -> None:
@@ -80,7 +82,7 @@ def test_joined_work_and_the_candidates_own_spin_kernels_are_not_escapes() -> No
     work = [_event(MARKER, -500.0, 500.0, 1), _event(MARKER, 0.0, 30.0, 5),
             _event("side_gemm", 1.0, 50.0, 6, stream=9), _event("wait", 51.0, 1.0, 8),
             _event(MARKER, 52.0, 0.5, 9)]
-    assert escaped_work(work) == Window(held=True)
+    assert escaped_work(work) == Window(held=True, busy_us=52.0)
     assert [e["args"]["correlation"] for e in work] == [5, 6, 8]
 
 
@@ -89,7 +91,7 @@ def test_a_join_with_no_work_of_the_callers_own_holds_the_window() -> None:
     # kernel ends.
     work = [_event(MARKER, -500.0, 500.0, 1), _event("side_gemm", 1.0, 50.0, 6, stream=9),
             _event(MARKER, 51.5, 0.5, 9)]
-    assert escaped_work(work) == Window(held=True)
+    assert escaped_work(work) == Window(held=True, busy_us=50.0)
 
 
 def test_a_marker_launched_after_the_head_start_ended_proves_nothing() -> None:
@@ -101,6 +103,15 @@ def test_a_marker_launched_after_the_head_start_ended_proves_nothing() -> None:
 
 
 def test_without_both_spins_the_trace_says_nothing_of_escapes() -> None:
-    assert escaped_work([_event("side_gemm", 1.0, 50.0, 6)]) == Window(held=None)
+    assert escaped_work([_event("side_gemm", 1.0, 50.0, 6)]) == Window(held=None, busy_us=50.0)
     assert escaped_work([_event("side_gemm", 1.0, 50.0, 6), _event(MARKER, 2.0, 0.5, 9)]) == \
-        Window(held=None)
+        Window(held=None, busy_us=50.0)
+
+
+def test_the_kernel_time_counts_overlapping_work_once_and_gaps_not_at_all() -> None:
+    # Two streams overlap for 10 us; a 20 us gap (the host launching) is no kernel time; the
+    # part of a kernel past the marker is an escape, not the call's time.
+    work = [_event(MARKER, -500.0, 500.0, 1), _event("a", 0.0, 30.0, 2),
+            _event("b", 20.0, 20.0, 3, stream=9), _event("c", 60.0, 10.0, 4),
+            _event(MARKER, 70.0, 0.5, 5)]
+    assert escaped_work(work) == Window(held=True, busy_us=50.0)

@@ -43,10 +43,18 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
   std::string line = fmt::format("{}  [{}]  {}", r.kernel_path, r.task, VerdictName(r.verdict));
   if (r.verdict == Verdict::kCorrect && r.speedup && r.candidate_timing && r.reference_timing) {
     const Statistic statistic = r.statistic.value_or(Statistic::kMedian);
-    line += fmt::format("  {:.3g}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
-                        *r.speedup, r.candidate_timing->Of(statistic),
-                        r.reference_timing->Of(statistic), StatisticWords(statistic),
-                        r.candidate_timing->runs, 100 * r.candidate_timing->cv);
+    if (r.scope == TimingScope::kKernel && r.candidate_kernel_us && r.reference_kernel_us) {
+      line += fmt::format("  {:.3g}x in kernel time  ({:.4g} us vs eager {:.4g} us of kernels)",
+                          *r.speedup, *r.candidate_kernel_us, *r.reference_kernel_us);
+    } else {
+      line += fmt::format("  {:.3g}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
+                          *r.speedup, r.candidate_timing->Of(statistic),
+                          r.reference_timing->Of(statistic), StatisticWords(statistic),
+                          r.candidate_timing->runs, 100 * r.candidate_timing->cv);
+      if (r.speedup_kernel) {
+        line += fmt::format("  {:.3g}x in kernel time", *r.speedup_kernel);
+      }
+    }
     if (r.speedup_compiled) {
       line += fmt::format("  {:.3g}x vs torch.compile", *r.speedup_compiled);
     }

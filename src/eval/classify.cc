@@ -104,6 +104,7 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
   if (facts.timing) {
     ci::ClassifyTiming(*facts.timing, profile, r);
     ci::ClassifyExpert(facts, *facts.timing, profile, r);
+    ci::ClassifyKernelScope(facts, profile, r);
   }
   r.speed_of_light_ms = ci::SpeedOfLightMs(facts, ceilings);
   ci::ClassifySpeedOfLight(profile, r);

@@ -64,7 +64,8 @@ void ClassifyClocks(const Timing& timing, EvalResult& r) {
 // relative error is at most about the sum of its terms').
 void ClassifySettled(const TimingStats& candidate, const TimingStats& reference,
                      const EvalProfile& p, EvalResult& r) {
-  if (p.settle_limit <= 0 || !r.timing_meaningful || !r.speedup) {
+  if (p.settle_limit <= 0 || !r.timing_meaningful || !r.speedup ||
+      p.speedup_scope != TimingScope::kCall) {
     return;
   }
   const double uncertainty = candidate.median_halfwidth + reference.median_halfwidth;
@@ -130,6 +131,31 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
   const double c = r.candidate_timing ? r.candidate_timing->Of(p.statistic) : 0;
   if (c > 0 && !r.timing_unsettled) {
     r.speedup_expert = stats.Of(p.statistic) / c;
+  }
+}
+
+// The kernel scope (verdict.h): each side's kernel time in its traced call, and their ratio;
+// the speedup itself when the profile compares kernels, none without a trace of both.
+void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r) {
+  const auto busy = [](const std::optional<KernelTrace>& trace) -> std::optional<double> {
+    return trace && trace->busy_us && *trace->busy_us > 0 ? trace->busy_us : std::nullopt;
+  };
+  r.scope = p.speedup_scope;
+  r.candidate_kernel_us = busy(facts.kernel_trace);
+  r.reference_kernel_us = busy(facts.reference_trace);
+  if (r.candidate_kernel_us && r.reference_kernel_us) {
+    r.speedup_kernel = *r.reference_kernel_us / *r.candidate_kernel_us;
+  }
+  if (p.speedup_scope != TimingScope::kKernel) {
+    return;
+  }
+  r.speedup = r.speedup_kernel;
+  r.speedup_compiled.reset();  // Timed runs only: no kernel time of them.
+  r.speedup_expert.reset();
+  if (!r.speedup_kernel && r.candidate_timing) {
+    r.findings.push_back(
+        "no kernel time for both sides (the kernel trace runs on a GPU only): no speedup in the "
+        "kernel scope");
   }
 }
 

@@ -308,6 +308,48 @@ TEST(ClassifyTest, ATimingThatDidNotSettleGivesNoSpeedup) {
   EXPECT_TRUE(ClassifyFacts(facts).speedup.has_value());
 }
 
+TEST(ClassifyTest, BothScopesAreReportedAndTheProfileSaysWhichTheSpeedupUses) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);  // 3x in the timed calls.
+  facts["kernel_trace"] = {{"kernels", {{{"name", "my_kernel"}, {"kind", "own"}}}},
+                           {"own_us", 100.0},
+                           {"pytorch_us", 0.0},
+                           {"busy_us", 100.0}};
+  facts["reference_trace"] = {{"kernels", json::array()}, {"busy_us", 400.0}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.scope, TimingScope::kCall);
+  EXPECT_DOUBLE_EQ(*r.speedup, 3.0);
+  EXPECT_DOUBLE_EQ(*r.speedup_kernel, 4.0);
+  EXPECT_DOUBLE_EQ(*r.candidate_kernel_us, 100.0);
+  const json j = ToJson(r);
+  EXPECT_EQ(j["scope"], "call");
+  EXPECT_DOUBLE_EQ(j["speedup_kernel"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(j["timing"]["reference_kernel_us"].get<double>(), 400.0);
+  const EvalResult back = EvalResultFromJson(j);
+  EXPECT_EQ(back.scope, TimingScope::kCall);
+  EXPECT_DOUBLE_EQ(*back.speedup_kernel, 4.0);
+  EXPECT_DOUBLE_EQ(*back.reference_kernel_us, 400.0);
+
+  EvalProfile kernel = StrictProfile();
+  kernel.speedup_scope = TimingScope::kKernel;
+  // The kernel scope does not rest on the timed series, so their noise withholds nothing.
+  for (int i = 0; i < 20; ++i) {
+    facts["timing"]["candidate_ms"][i] = 0.2 + 0.1 * i;
+  }
+  r = ClassifyFacts(facts, kernel);
+  EXPECT_EQ(r.scope, TimingScope::kKernel);
+  EXPECT_DOUBLE_EQ(*r.speedup, 4.0);
+  EXPECT_FALSE(r.timing_unsettled);
+  EXPECT_EQ(ToJson(r)["scope"], "kernel");
+  // No trace (a CPU): no kernel-scope figure, and the result says why.
+  facts.erase("reference_trace");
+  r = ClassifyFacts(facts, kernel);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_FALSE(r.speedup.has_value());
+  EXPECT_FALSE(r.speedup_kernel.has_value());
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_TRUE(r.findings[0].starts_with("no kernel time for both sides")) << r.findings[0];
+}
+
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {
   const json findings = {
       {"parsed", true},

@@ -194,6 +194,7 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
   j["statistic"] = statistic;
   j["settle_limit"] = settle_limit;
+  j["speedup_scope"] = speedup_scope;
   j["reject_flag_changes"] = reject_flag_changes;
   j["check_stream_escape"] = check_stream_escape;
   j["reject_static"] = reject_static;

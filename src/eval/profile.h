@@ -62,6 +62,10 @@ struct EvalProfile {
   // settle, and the result says so instead of giving a number. 0: always given (the profiles
   // that reproduce a harness's fixed count, as those harnesses do).
   double settle_limit = 0.05;
+  // Which time the speedup compares (verdict.h). The call, in every profile: it is what the
+  // harnesses they reproduce measure, and a timed series has a noise figure, where the kernel
+  // scope rests on one traced call per side. The kernel scope is reported beside it.
+  TimingScope speedup_scope = TimingScope::kCall;
   // The tolerance follows the precision (StrictTolerance: 1e-4 in fp32, 1e-2 in fp16/bf16);
   // off, the profile's one tolerance holds in every precision (the release's 5e-2).
   bool tolerance_by_precision = true;

@@ -45,9 +45,21 @@ std::vector<EvalSetting> MakeTable() {
           "forbidden, or unrestricted (pure PyTorch rewrites count)",
       .choices = EnumNameList<PytorchCompute>()};
   BindField(pytorch_compute, &EvalProfile::pytorch_compute);
+  EvalSetting speedup_scope{
+      .name = "speedup_scope",
+      .kind = SettingKind::kChoice,
+      .flag = "--speedup-scope",
+      .fingerprint = true,
+      .default_text = "call",
+      .help =
+          "what the speedup compares: call (the timed runs of the call) or kernel (the "
+          "device time of its kernels in one traced call; GPU); both are reported",
+      .choices = EnumNameList<TimingScope>()};
+  BindField(speedup_scope, &EvalProfile::speedup_scope);
   return {
       precision,
       pytorch_compute,
+      speedup_scope,
       JobBound({.name = "trials",
                 .kind = SettingKind::kInteger,
                 .flag = "--trials",

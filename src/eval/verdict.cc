@@ -153,6 +153,8 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"statistic", r.statistic ? EnumName(*r.statistic) : ""},
       {"meaningful", r.timing_meaningful},
       {"unsettled", r.timing_unsettled},
+      {"candidate_kernel_us", OptionalJson(r.candidate_kernel_us)},
+      {"reference_kernel_us", OptionalJson(r.reference_kernel_us)},
       {"candidate", r.candidate_timing ? ToJson(*r.candidate_timing) : nlohmann::json(nullptr)},
       {"reference", r.reference_timing ? ToJson(*r.reference_timing) : nlohmann::json(nullptr)},
       {"compiled_reference", r.compiled_reference_timing ? ToJson(*r.compiled_reference_timing)
@@ -169,6 +171,8 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"speedup", OptionalJson(r.speedup)},
       {"speedup_compiled", OptionalJson(r.speedup_compiled)},
       {"speedup_expert", OptionalJson(r.speedup_expert)},
+      {"scope", EnumName(r.scope)},
+      {"speedup_kernel", OptionalJson(r.speedup_kernel)},
       {"expert", r.expert},
       {"passed_trials", r.passed_trials},
       {"max_abs_err", OptionalJson(r.max_abs_err)},
@@ -201,6 +205,8 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.speedup = OptionalDouble(j, "speedup");
   r.speedup_compiled = OptionalDouble(j, "speedup_compiled");
   r.speedup_expert = OptionalDouble(j, "speedup_expert");
+  r.scope = EnumFromName<TimingScope>(j.value("scope", "call")).value_or(TimingScope::kCall);
+  r.speedup_kernel = OptionalDouble(j, "speedup_kernel");
   r.expert = j.value("expert", "");
   r.passed_trials = j.value("passed_trials", false);
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
@@ -225,6 +231,8 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
     r.statistic = EnumFromName<Statistic>(t.value("statistic", ""));
     r.timing_meaningful = t.value("meaningful", false);
     r.timing_unsettled = t.value("unsettled", false);
+    r.candidate_kernel_us = OptionalDouble(t, "candidate_kernel_us");
+    r.reference_kernel_us = OptionalDouble(t, "reference_kernel_us");
     r.candidate_timing = OptionalStats(t, "candidate");
     r.reference_timing = OptionalStats(t, "reference");
     r.compiled_reference_timing = OptionalStats(t, "compiled_reference");

@@ -62,6 +62,20 @@ struct EnumTraits<Statistic> {
   }};
 };
 
+// What a speedup compares. kCall: the timed runs, events around the call on the caller's stream
+// (the host's launching included where the stream waits for it), as KernelBench and the
+// reference release measure; kKernel: the device time of the work the call launched, from one
+// traced call of each side (trace.py's busy_us), the host's part left out.
+enum class TimingScope { kCall, kKernel };
+
+template <>
+struct EnumTraits<TimingScope> {
+  static constexpr std::array<std::pair<TimingScope, std::string_view>, 2> kNames = {{
+      {TimingScope::kCall, "call"},
+      {TimingScope::kKernel, "kernel"},
+  }};
+};
+
 // A statistic in words, for people and prompts: "median", "trimmed mean", "mean".
 std::string_view StatisticWords(Statistic statistic);
 
@@ -135,7 +149,12 @@ struct EvalResult {
   // The fastest any kernel could run this task on this device (bytes over copy bandwidth,
   // matrix flops over the bf16 rate, whichever is larger), when the ceilings are known.
   std::optional<double> speed_of_light_ms;
-  std::optional<Statistic> statistic;  // What the speedup compares; unset before timing.
+  std::optional<Statistic> statistic;      // What the speedup compares; unset before timing.
+  TimingScope scope = TimingScope::kCall;  // Which time `speedup` compares.
+  // The kernel scope, whatever the profile's: each side's kernel time in one traced call (GPU).
+  std::optional<double> speedup_kernel;
+  std::optional<double> candidate_kernel_us;
+  std::optional<double> reference_kernel_us;
   std::string profile;
   std::string device;
   std::string worker;  // Which worker measured it: "gpu1", or "host/gpu1" through NATS.

@@ -270,6 +270,9 @@ struct KernelTrace {
   // (trace.py): work no timing of that stream sees. Unset: the trace found no window.
   std::optional<double> escaped_us;
   int64_t escaped_kernels = 0;
+  // How long the device was busy with the call's work inside its window (the union of its
+  // kernels', copies' and fills' intervals): the call's kernel time.
+  std::optional<double> busy_us;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -278,6 +281,7 @@ struct KernelTrace {
     visit("pytorch_us", s.pytorch_us);
     visit("escaped_us", s.escaped_us);
     visit("escaped_kernels", s.escaped_kernels);
+    visit("busy_us", s.busy_us);
   }
 };
 
@@ -393,6 +397,7 @@ struct Facts {
   // Absent, or an empty object, when the worker timed nothing.
   std::optional<Timing> timing;
   std::optional<KernelTrace> kernel_trace;
+  std::optional<KernelTrace> reference_trace;  // The reference's call, traced the same way.
   std::vector<Swallowed> swallowed;
   Launches launches;
   StaticFacts static_facts;
@@ -423,6 +428,7 @@ struct Facts {
     visit("expert", s.expert);
     visit("timing", s.timing);
     visit("kernel_trace", s.kernel_trace);
+    visit("reference_trace", s.reference_trace);
     visit("swallowed", s.swallowed);
     visit("launches", s.launches);
     visit("static", s.static_facts);

@@ -280,6 +280,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"poisoned_free_blocks", "integer"},
       {"timing", "object"},
       {"kernel_trace", "object"},
+      {"reference_trace", "object"},  // The reference's call, traced the same way (trace.py).
       {"swallowed", "array"},
       {"launches", "object"},
       {"reference_cache", "string"},  // hit, stored, not_stored, changed (refcache.py).
