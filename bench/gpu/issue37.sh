@@ -7,7 +7,8 @@
 #     (.device/workload) under strict at 4 slots, adaptive (the default: 20 to 100 runs, 0.5%,
 #     1 s) and with the fixed 100 runs (--timing-precision 0 --timing-budget-ms 0): their
 #     medians, runs, noise figures and timing seconds (bench/gpu/adaptive_compare.py).
-#   PART=all (the default): both, counts first.
+#   PART=all (the default): both, counts first. PROFILES="strict" runs the red team under strict
+#     only.
 # Carry .device/bin, .device/lib, .device/workload and .device/wheels.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
@@ -40,7 +41,7 @@ if [ "$part" = counts ] || [ "$part" = all ]; then
     tee "$OUT/adaptive.md"
 fi
 if [ "$part" = redteam ] || [ "$part" = all ]; then
-  for profile in strict paper; do
+  for profile in ${PROFILES:-strict paper}; do
     PROFILE=$profile LIMIT=${REDTEAM_LIMIT:-240} bash bench/gpu/redteam.sh
     mv "$OUT/redteam.txt" "$OUT/redteam_$profile.txt"
     mv "$OUT/redteam_results.jsonl" "$OUT/redteam_results_$profile.jsonl"

@@ -140,9 +140,9 @@ std::string FormatJsonLine(const EvalResult& r) {
   // readable summary of where the time went.
   nlohmann::json details = nlohmann::json::object();
   if (r.facts.is_object()) {
-    for (const char* key :
-         {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "waited_s", "limit_s", "notes",
-          "kernel_trace", "reference_cache", "containment", "workloads", "expert"}) {
+    for (const char* key : {"phases", "gpu_busy_ms", "peak_rss_mb", "wall_s", "waited_s", "limit_s",
+                            "notes", "kernel_trace", "reference_trace", "reference_cache",
+                            "containment", "workloads", "expert"}) {
       if (r.facts.contains(key)) {
         details[key] = r.facts[key];
       }
@@ -156,7 +156,7 @@ std::string FormatJsonLine(const EvalResult& r) {
     if (r.facts.contains("timing") && r.facts["timing"].is_object()) {
       nlohmann::json runs = nlohmann::json::object();
       for (const char* key : {"warmup_runs", "timed_runs", "max_timed_runs", "stopped",
-                              "reference_stopped", "reference_check"}) {
+                              "reference_stopped", "reference_check", "gpu_state"}) {
         if (r.facts["timing"].contains(key)) {
           runs[key] = r.facts["timing"][key];
         }

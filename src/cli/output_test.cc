@@ -46,6 +46,27 @@ TEST(OutputTest, JsonLineHasTheStableFields) {
   EXPECT_DOUBLE_EQ(j["details"]["kernel_trace"]["own_us"].get<double>(), 12.5);
 }
 
+TEST(OutputTest, JsonLineSaysHowTheTimingRanAndOnWhatClocks) {
+  EvalResult r;
+  r.verdict = Verdict::kCorrect;
+  const nlohmann::json reading = {{"sm_mhz", 1980}, {"mem_mhz", 3201}};
+  r.facts = {{"timing",
+              {{"timed_runs", 20},
+               {"stopped", "precision"},
+               {"reference_check", {{"reused", true}}},
+               {"gpu_state", {{"before", reading}, {"after", reading}}},
+               {"candidate_ms", {1.0, 1.0}}}},
+             {"reference_trace", {{"busy_us", 40.0}}}};
+  const nlohmann::json j = nlohmann::json::parse(FormatJsonLine(r));
+  const nlohmann::json& timing = j["details"]["timing"];
+  EXPECT_EQ(timing["timed_runs"], 20);
+  EXPECT_EQ(timing["stopped"], "precision");
+  EXPECT_TRUE(timing["reference_check"]["reused"].get<bool>());
+  EXPECT_EQ(timing["gpu_state"]["after"]["sm_mhz"], 1980);
+  EXPECT_FALSE(timing.contains("candidate_ms"));  // Samples are for the run database.
+  EXPECT_DOUBLE_EQ(j["details"]["reference_trace"]["busy_us"].get<double>(), 40.0);
+}
+
 TEST(OutputTest, SummaryCountsVerdicts) {
   std::vector<EvalResult> results(3);
   results[0].verdict = Verdict::kCorrect;
