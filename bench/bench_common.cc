@@ -38,7 +38,12 @@ Result<BenchSetup> SetUp(const BenchFlags& f) {
     config.profile.prepare_ahead = f.prepare_ahead;
   }
   ASSIGN_OR_RETURN(setup.logger, MakeStderrLogger(config.log_level));
-  ASSIGN_OR_RETURN(setup.requests, CollectRequests(f.sources));
+  ASSIGN_OR_RETURN(CollectedRequests collected, CollectRequests(f.sources));
+  if (!collected.unreadable.empty()) {  // A benchmark's set is read whole.
+    return InvalidArgument(collected.unreadable.front().kernel_path + " " +
+                           collected.unreadable.front().reason);
+  }
+  setup.requests = std::move(collected.requests);
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-bench-"));
   setup.scratch.emplace(std::move(scratch));
   ASSIGN_OR_RETURN(setup.workers, PlanWorkers(config, setup.scratch->path(), setup.logger));

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "cli/devices.h"
 #include "cli/eval_progress.h"
@@ -42,6 +43,15 @@ Status WriteTraces(const std::string& path, const std::vector<EvalRequest>& requ
     }
   }
   return WriteFileAtomic(path, text);
+}
+
+// The --json line of a problem without kernels.
+nlohmann::json MissingProblemJson(const MissingProblem& missing) {
+  return {{"task", std::filesystem::path(missing.task).stem().string()},
+          {"task_path", missing.task},
+          {"verdict", nullptr},
+          {"missing", true},
+          {"reason", "no kernels (" + missing.looked_for + ")"}};
 }
 
 }  // namespace
@@ -145,13 +155,31 @@ Result<int> RunEval(const EvalFlags& flags) {
   RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   ASSIGN_OR_RETURN(std::vector<std::string> problems, ProblemTaskFiles(flags.problems));
-  ASSIGN_OR_RETURN(std::vector<EvalRequest> requests,
-                   CollectRequests({.task = flags.task,
-                                    .kernels = flags.kernels,
-                                    .kernel_dir = flags.kernel_dir,
-                                    .tasks_dir = flags.tasks_dir,
-                                    .kernels_dir = flags.kernels_dir,
-                                    .problems = problems}));
+  ASSIGN_OR_RETURN(CollectedRequests collected, CollectRequests({.task = flags.task,
+                                                                 .kernels = flags.kernels,
+                                                                 .kernel_dir = flags.kernel_dir,
+                                                                 .tasks_dir = flags.tasks_dir,
+                                                                 .kernels_dir = flags.kernels_dir,
+                                                                 .problems = problems}));
+  const std::vector<EvalRequest>& requests = collected.requests;
+  const Detail detail = flags.verbose ? Detail::kFull : Detail::kBrief;
+  // Before the evaluation, which may take long: what is not evaluated, and why.
+  for (const MissingProblem& missing : collected.missing) {
+    (void)std::fputs(flags.json ? (JsonText(MissingProblemJson(missing)) + "\n").c_str()
+                                : (missing.Line() + "\n").c_str(),
+                     stdout);
+  }
+  for (const EvalResult& r : collected.unreadable) {
+    (void)std::fputs(flags.json ? FormatJsonLine(r).c_str() : FormatHuman(r, detail).c_str(),
+                     stdout);
+  }
+  (void)std::fflush(stdout);
+  if (requests.empty()) {  // Every candidate was unreadable.
+    if (!flags.json && collected.unreadable.size() > 1) {
+      (void)std::fputs(FormatSummary(collected.unreadable).c_str(), stdout);
+    }
+    return 1;
+  }
 
   InterruptGuard guard;
   ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));
@@ -171,7 +199,6 @@ Result<int> RunEval(const EvalFlags& flags) {
                        requests.size(), w.device_name.c_str(), w.torch.c_str(), w.triton.c_str(),
                        config.profile.name.c_str());
   }
-  const Detail detail = flags.verbose ? Detail::kFull : Detail::kBrief;
   ASSIGN_OR_RETURN(std::vector<EvalResult> results,
                    evaluator->Run(
                        requests,
@@ -183,12 +210,28 @@ Result<int> RunEval(const EvalFlags& flags) {
   if (!flags.traces_path.empty()) {
     RETURN_IF_ERROR(WriteTraces(flags.traces_path, requests, results, evaluator->workers()));
   }
+  std::vector<EvalResult> all = results;  // With the unreadable files' verdicts.
+  all.insert(all.end(), collected.unreadable.begin(), collected.unreadable.end());
   if (!flags.kernelbench_results_path.empty()) {
-    RETURN_IF_ERROR(WriteFileAtomic(flags.kernelbench_results_path,
-                                    JsonText(KernelBenchResults(results), 4) + "\n"));
+    nlohmann::json file = KernelBenchResults(all);
+    for (const MissingProblem& m : collected.missing) {  // Asked for, with no sample.
+      const std::string key = KernelBenchProblemKey(std::filesystem::path(m.task).stem().string());
+      if (!file.contains(key)) {
+        file[key] = nlohmann::json::array();
+      }
+    }
+    RETURN_IF_ERROR(WriteFileAtomic(flags.kernelbench_results_path, JsonText(file, 4) + "\n"));
   }
-  if (!flags.json && results.size() > 1) {
-    (void)std::fputs(FormatSummary(results).c_str(), stdout);
+  if (!flags.json && (all.size() > 1 || !collected.missing.empty())) {
+    (void)std::fputs(FormatSummary(all).c_str(), stdout);
+    if (!collected.missing.empty()) {
+      std::string names;
+      for (const MissingProblem& m : collected.missing) {
+        names += (names.empty() ? "" : ", ") + std::filesystem::path(m.task).stem().string();
+      }
+      (void)std::fprintf(stdout, "%zu problem(s) had no kernels: %s\n", collected.missing.size(),
+                         names.c_str());
+    }
   }
   const bool harness_errors = std::any_of(results.begin(), results.end(), [](const EvalResult& r) {
     return r.verdict == Verdict::kError;
@@ -203,7 +246,9 @@ Result<int> RunEval(const EvalFlags& flags) {
   const bool unevaluated = std::any_of(results.begin(), results.end(), [](const EvalResult& r) {
     return r.verdict == Verdict::kError || r.verdict == Verdict::kTaskError;
   });
-  return unevaluated ? 1 : 0;
+  // Exit 1 when something asked for was not judged: a harness or task error, an unreadable
+  // candidate file, or a problem with no kernels.
+  return unevaluated || !collected.unreadable.empty() || !collected.missing.empty() ? 1 : 0;
 }
 
 }  // namespace adaexplore

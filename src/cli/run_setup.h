@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/eval_requests.h"
 #include "config/config.h"
 #include "core/log.h"
 #include "eval/evaluator.h"
@@ -25,21 +26,6 @@ std::string ProjectRoot();
 // The worker's interpreter: the configured one, else $ADAEXPLORE_PYTHON, else the project's
 // .venv, else python3.
 std::string ResolvePython(const Config& config, const std::string& root);
-
-struct RequestSources {
-  std::string task;  // With kernels/kernel_dir.
-  std::vector<std::string> kernels;
-  std::string kernel_dir;
-  std::string tasks_dir;    // Batch form: KD/<task>/*.py or KD/<task>.py against
-  std::string kernels_dir;  // TD/<task>.py.
-  // Task files named by --suite/--problem: with kernels_dir as the batch form's tasks, or one
-  // of them with kernels/kernel_dir.
-  std::vector<std::string> problems;
-};
-
-// Reads every task and candidate named by `sources`. Missing files and empty selections are
-// errors that say what is missing.
-Result<std::vector<EvalRequest>> CollectRequests(const RequestSources& sources);
 
 // One worker per GPU of the plan (or one CPU worker), with scratch folders under `scratch`.
 Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::string& scratch,

@@ -132,9 +132,13 @@ def test_tritonbench_problems_by_the_releases_numbers(cli: Cli, tmp_path: Path) 
     problem = ["--suite", "tritonbench-g", "--suite-dir", str(suite)]
     code, results = cli.eval_json(*problem, "--problem", "1-2", "--kernels-dir",
                                   str(tmp_path / "kernels"), *FAST)
-    assert code == 0, results
-    assert {r["verdict"] for r in results.values()} == {"correct"}
-    assert set(results) == {"scale_add_candidate.py", "own_code.py"}  # Problem 2 has none.
+    assert code == 1, results  # Problem 2 has none: said, and not a clean exit.
+    assert set(results) == {"scale_add_candidate.py", "own_code.py",
+                            "missing:scale_add_no_separator"}
+    assert {results[k]["verdict"] for k in ("scale_add_candidate.py", "own_code.py")} == \
+        {"correct"}
+    assert "no kernels (looked for scale_add_no_separator/" in \
+        results["missing:scale_add_no_separator"]["reason"]
     code, results = cli.eval_json(*problem, "--problem", "1", "--kernel",
                                   example("tritonbench", "scale_add_wrong.py"), *FAST)
     assert results["scale_add_wrong.py"]["verdict"] == "incorrect"
@@ -176,3 +180,36 @@ def test_kernelbench_problems_by_level_and_number(cli: Cli, tmp_path: Path) -> N
         p = cli.run("eval", "--device", "cpu", *args, "--kernel",
                     example("kernels", "relu", "ok.py"))
         assert p.returncode == 2 and words in p.stderr, (bad, p.returncode, p.stderr)
+
+
+def test_kernelbench_layouts_a_missing_problem_and_an_unreadable_file(cli: Cli,
+                                                                      tmp_path: Path) -> None:
+    """KernelBench's flat level_L_problem_P_sample_S_kernel.py files are read beside a folder
+    per task; a problem asked for without kernels gets its line, its empty entry in KernelBench's
+    result file and exit 1; a file that is not UTF-8 is that file's verdict, the rest go on."""
+    suite = tmp_path / "kb"
+    (suite / "level1").mkdir(parents=True)
+    shutil.copy(example("tasks", "relu.py"), suite / "level1" / "19_ReLU.py")
+    shutil.copy(example("tasks", "softmax.py"), suite / "level1" / "23_Softmax.py")
+    kernels = tmp_path / "kernels"
+    kernels.mkdir()
+    shutil.copy(example("kernels", "relu", "ok.py"), kernels / "level_1_problem_19_sample_0_kernel.py")
+    (kernels / "level_1_problem_19_sample_1_kernel.py").write_bytes(b"x = '\xff'\n")
+    kb_results = tmp_path / "eval_results.json"
+    level = ["--level", "1", "--suite-dir", str(suite), "--kernels-dir", str(kernels)]
+    code, results = cli.eval_json(*level, "--problem", "19,23",
+                                  "--kernelbench-results", str(kb_results), *FAST)
+    assert code == 1, results
+    assert results["level_1_problem_19_sample_0_kernel.py"]["verdict"] == "correct"
+    bad = results["level_1_problem_19_sample_1_kernel.py"]
+    assert bad["verdict"] == "compile_error" and "is not UTF-8" in bad["reason"], bad
+    assert results["missing:23_Softmax"]["missing"] is True
+    written = json.loads(kb_results.read_text())
+    assert written["23"] == []
+    assert [s["correctness"] for s in written["19"]] == [True, False]
+    # The terminal form says it too, and sums it up.
+    p = cli.run("eval", "--device", "cpu", *level, "--problem", "19,23", *FAST)
+    assert p.returncode == 1
+    assert "23_Softmax  no kernels (looked for 23_Softmax/, 23_Softmax.py and " \
+        "level_1_problem_23_sample_*_kernel.py in" in p.stdout, p.stdout
+    assert "1 problem(s) had no kernels: 23_Softmax" in p.stdout, p.stdout

@@ -33,13 +33,15 @@ class Cli:
                               env=self.env, timeout=timeout, cwd=self.tmp)
 
     def eval_json(self, *args: str, timeout: float = 600) -> tuple[int, dict[str, dict[str, Any]]]:
-        """Runs eval --json on the CPU; returns the exit code and results by kernel file name."""
+        """Runs eval --json on the CPU; returns the exit code and results by kernel file name (a
+        problem with no kernels as "missing:<task>")."""
         p = self.run("eval", "--device", "cpu", "--json", *args, timeout=timeout)
         results: dict[str, dict[str, Any]] = {}
         for line in p.stdout.splitlines():
             if line.strip():
                 r = json.loads(line)
-                results[Path(r["kernel"]).name] = r
+                key = f"missing:{r['task']}" if r.get("missing") else Path(r["kernel"]).name
+                results[key] = r
         if not results:
             raise AssertionError(f"no results; exit {p.returncode}\nstderr:\n{p.stderr}")
         return p.returncode, results
