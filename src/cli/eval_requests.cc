@@ -18,19 +18,6 @@ namespace fs = std::filesystem;
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;  // (task, kernel)
 
-// The level of a KernelBench task from its folder (".../level1/19_ReLU.py"); unset otherwise.
-std::optional<int> TaskLevel(const std::string& task) {
-  const std::string dir = fs::path(task).parent_path().filename().string();
-  constexpr std::string_view kPrefix = "level";
-  if (dir.size() <= kPrefix.size() || dir.size() > kPrefix.size() + 3 ||
-      !dir.starts_with(kPrefix) ||
-      !std::all_of(dir.begin() + kPrefix.size(), dir.end(),
-                   [](char c) { return c >= '0' && c <= '9'; })) {
-    return std::nullopt;
-  }
-  return std::stoi(dir.substr(kPrefix.size()));
-}
-
 // Whether a flat-named kernel is one of `task`'s: its problem number, and its level when the
 // task's folder says it (level 0: written without one).
 bool FlatNameIsFor(const FlatKernelName& name, const std::string& task) {
@@ -39,7 +26,7 @@ bool FlatNameIsFor(const FlatKernelName& name, const std::string& task) {
   if (problem == stem || name.problem != problem) {
     return false;
   }
-  const std::optional<int> level = TaskLevel(task);
+  const std::optional<int> level = KernelBenchTaskLevel(task);
   return !level || name.level == *level || name.level == 0;
 }
 
@@ -82,7 +69,7 @@ Result<Pairs> ProblemPairs(const RequestSources& f, std::vector<MissingProblem>&
       pairs.emplace_back(task, k);
     }
     if (kernels.empty()) {
-      const std::optional<int> level = TaskLevel(task);
+      const std::optional<int> level = KernelBenchTaskLevel(task);
       missing.push_back({.task = task,
                          .looked_for = fmt::format(
                              "looked for {}/, {}.py and level_{}_problem_{}_sample_*_kernel.py "

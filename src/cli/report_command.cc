@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
 #include "core/json_text.h"
 #include "eval/verdict.h"
@@ -39,6 +40,29 @@ Status CheckDb(const ReportFlags& f, std::string_view command) {
   return Status::Ok();
 }
 
+// The kernel files an earlier export into `out` wrote, from its index.json: plain names only,
+// since the index may have been edited by anyone.
+std::set<std::string> ExportedFiles(const std::string& out) {
+  std::set<std::string> files;
+  Result<std::string> text = ReadFile(out + "/index.json");
+  if (!text.ok()) {
+    return files;
+  }
+  const nlohmann::json index = nlohmann::json::parse(*text, nullptr, false);
+  if (!index.is_array()) {
+    return files;
+  }
+  for (const nlohmann::json& entry : index) {
+    if (entry.is_object() && entry.contains("file") && entry["file"].is_string()) {
+      const std::string file = entry["file"].get<std::string>();
+      if (file == std::filesystem::path(file).filename().string() && file.ends_with(".py")) {
+        files.insert(file);
+      }
+    }
+  }
+  return files;
+}
+
 }  // namespace
 
 ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
@@ -54,7 +78,9 @@ ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
   AddDbArgument(c.export_, f.db_path);
   c.export_->add_option("--out", f.out, "Folder to write into")->required();
   c.export_->add_option("--run", f.run, "Only this run (default: every run; the best wins)");
-  c.export_->add_option("--level", f.level, "KernelBench level in the file names (0: unknown)");
+  c.export_->add_option("--level", f.level,
+                        "KernelBench level in the file names (default: each task's own, from "
+                        "the levelN folder it was read from; else 0)");
   return c;
 }
 
@@ -96,6 +122,7 @@ Result<int> RunExport(const ReportFlags& f) {
   };
   std::map<std::string, Best> best;
   std::map<std::string, bool> seen;
+  std::map<std::string, int> levels;  // Each task's, from the path it was read from.
   for (const RunInfo& run : runs) {
     if (f.run > 0 && run.id != f.run) {
       continue;
@@ -103,6 +130,12 @@ Result<int> RunExport(const ReportFlags& f) {
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(run.id));
     for (const TaskInfo& task : tasks) {
       seen[task.name] = true;
+      if (task.file.is_object() && task.file.contains("path") && task.file["path"].is_string()) {
+        if (const std::optional<int> level =
+                KernelBenchTaskLevel(task.file["path"].get<std::string>())) {
+          levels[task.name] = *level;
+        }
+      }
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(run.id, task.name));
       for (const StepRecord& step : steps) {
         if (!step.correct || !step.speedup || step.kernel.empty()) {
@@ -120,6 +153,8 @@ Result<int> RunExport(const ReportFlags& f) {
                               : "no runs in " + f.db_path);
   }
   RETURN_IF_ERROR(MakeDirectories(f.out));
+  const std::set<std::string> earlier = ExportedFiles(f.out);
+  std::set<std::string> written;
   nlohmann::json index = nlohmann::json::array();
   std::vector<EvalResult> results;  // The exported kernels' verdicts, for eval_results.json.
   for (const auto& [task, unused] : seen) {
@@ -128,20 +163,29 @@ Result<int> RunExport(const ReportFlags& f) {
       index.push_back({{"task", task}, {"file", nullptr}, {"note", "no correct kernel"}});
       continue;
     }
-    const std::string file = KernelBenchKernelFile(task, f.level);
+    const int level = f.level ? *f.level : (levels.contains(task) ? levels.at(task) : 0);
+    const std::string file = KernelBenchKernelFile(task, level);
     RETURN_IF_ERROR(WriteFileAtomic(f.out + "/" + file, it->second.kernel));
+    written.insert(file);
     EvalResult result;
     RETURN_IF_ERROR(ReadStoredJson(NodesRow(it->second.run, task, it->second.node), "result", [&] {
       result = EvalResultFromJson(it->second.result);
       return Status::Ok();
     }));
     result.task = task;  // Stored under the candidate's name; KernelBench keys by the problem.
+    result.kernel_path = file;
     results.push_back(std::move(result));
     index.push_back({{"task", task},
                      {"file", file},
                      {"run", it->second.run},
                      {"node", it->second.node},
                      {"speedup", it->second.speedup}});
+  }
+  for (const std::string& stale : earlier) {
+    if (!written.contains(stale)) {
+      std::error_code ec;
+      std::filesystem::remove(std::filesystem::path(f.out) / stale, ec);
+    }
   }
   RETURN_IF_ERROR(WriteFileAtomic(f.out + "/index.json", JsonText(index, 2) + "\n"));
   RETURN_IF_ERROR(WriteFileAtomic(f.out + "/eval_results.json",

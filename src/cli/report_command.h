@@ -11,11 +11,14 @@
 // each task's best, as Markdown; --html also writes the HTML report (report/html_report.h); --json
 // with the metrics under acc, speedup, fast_1.2, fast_2, geomean; --csv one row per run and task.
 // export writes each task's best correct kernel in KernelBench's layout,
-// level_<L>_problem_<P>_sample_0_kernel.py (P from the task's leading number), with index.json
-// naming the task, run, speedup and file of each.
+// level_<L>_problem_<P>_sample_0_kernel.py (P from the task's leading number, L from the task's
+// stored path unless --level says), with index.json naming the task, run, speedup and file of
+// each, and eval_results.json each sample's file. Files an earlier export listed in index.json
+// and this one does not write are removed: a re-export leaves nothing stale.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/result.h"
@@ -29,7 +32,7 @@ struct ReportFlags {
   bool csv = false;
   std::string out;
   std::string html;
-  int level = 0;
+  std::optional<int> level;  // Unset: each task's own, from its stored path (levelN/...).
 };
 
 struct ReportCommands {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -50,6 +51,18 @@ std::string KernelBenchProblemKey(const std::string& task) {
   return first >= digits ? "0" : task.substr(first, digits - first);
 }
 
+std::optional<int> KernelBenchTaskLevel(const std::string& task_path) {
+  const std::string dir = std::filesystem::path(task_path).parent_path().filename().string();
+  constexpr std::string_view kPrefix = "level";
+  if (dir.size() <= kPrefix.size() || dir.size() > kPrefix.size() + 3 ||
+      !dir.starts_with(kPrefix) ||
+      !std::all_of(dir.begin() + static_cast<std::ptrdiff_t>(kPrefix.size()), dir.end(),
+                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+    return std::nullopt;
+  }
+  return std::stoi(dir.substr(kPrefix.size()));
+}
+
 std::string KernelBenchKernelFile(const std::string& task, int level) {
   const std::string key = KernelBenchProblemKey(task);
   const bool numbered = key != task || std::all_of(key.begin(), key.end(), [](char c) {
@@ -70,6 +83,7 @@ std::optional<nlohmann::json> KernelBenchSample(const EvalResult& result, int sa
     metadata[std::string(*key)] = result.reason;
   }
   metadata["adaexplore"] = {
+      {"kernel_file", std::filesystem::path(result.kernel_path).filename().string()},
       {"verdict", VerdictName(result.verdict)},
       {"reason", result.reason},
       {"check", result.check},

@@ -33,6 +33,10 @@ namespace adaexplore {
 // The problem key of a task: "40" for "40_Gemm_Scale.py"'s stem "40_Gemm_Scale".
 std::string KernelBenchProblemKey(const std::string& task);
 
+// The KernelBench level of a task file from its folder (".../level1/19_ReLU.py": 1); unset
+// when the folder is not levelN.
+std::optional<int> KernelBenchTaskLevel(const std::string& task_path);
+
 // The file `export` writes a task's kernel to: KernelBench's own name for a numbered problem
 // ("level_1_problem_40_sample_0_kernel.py", the problem as KernelBenchProblemKey gives it, so the
 // file and eval_results.json's key always agree), else "<name>_kernel.py" with the name made

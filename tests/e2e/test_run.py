@@ -8,6 +8,7 @@ import json
 import signal
 import sqlite3
 import subprocess
+import shutil
 import time
 from pathlib import Path
 
@@ -341,3 +342,36 @@ def test_the_releases_pool_baselines_show_their_context(cli: Cli, scripted: Scri
     user = json.loads(prompt)[-1]["content"]
     assert "## Strong existing kernels" in user and "## Earlier attempts" in user
     assert user.index("Result: incorrect") > user.index("## Earlier attempts")
+
+
+def test_export_then_eval_round_trips_in_kernelbench_layout(cli: Cli, scripted: Script,
+                                                            tmp_path: Path) -> None:
+    """A run on a KernelBench problem, exported without --level (the run knows the task came
+    from level1/), evaluated again from the exported folder as KernelBench's own samples: the
+    same verdict. A re-export under another level replaces the file, never leaves it stale."""
+    suite = tmp_path / "kb"
+    (suite / "level1").mkdir(parents=True)
+    shutil.copy(example("tasks", "relu.py"), suite / "level1" / "19_ReLU.py")
+    db = tmp_path / "run.sqlite"
+    problem = ["--level", "1", "--problem", "19", "--suite-dir", str(suite)]
+    p = cli.run("run", *problem, "--llm", "openai:scripted", "--steps", "3", "--db", str(db),
+                "--out", str(tmp_path / "out"), "--json", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    [task] = json.loads(p.stdout)["tasks"]
+    assert task["best"]["verdict"] == "correct"
+    kb = tmp_path / "kb_out"
+    exported = cli.run("export", str(db), "--out", str(kb))
+    assert exported.returncode == 0, exported.stderr
+    [entry] = json.loads((kb / "index.json").read_text())
+    assert entry["file"] == "level_1_problem_19_sample_0_kernel.py"
+    [sample] = json.loads((kb / "eval_results.json").read_text())["19"]
+    assert sample["metadata"]["adaexplore"]["kernel_file"] == entry["file"]
+    code, results = cli.eval_json(*problem, "--kernels-dir", str(kb), "--trials", "2",
+                                  "--timed-runs", "2", "--warmup", "0", "--timeout", "120")
+    assert code == 0, results
+    assert results[entry["file"]]["verdict"] == "correct"
+    assert results[entry["file"]]["task"] == "19_ReLU"
+
+    again = cli.run("export", str(db), "--out", str(kb), "--level", "2")
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in kb.glob("*.py")) == ["level_2_problem_19_sample_0_kernel.py"]
