@@ -213,6 +213,41 @@ Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const Ru
   return llm;
 }
 
+// The run's LLM endpoint: a new run records where its model is served; a resumed one goes there
+// again unless the user names another endpoint now (the configuration's base_url, or the
+// provider's variable), and then says so.
+Status SettleEndpoint(RunSpec& spec, const std::optional<RunInfo>& resumed, Config& config,
+                      StatusLine& notices) {
+  ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(spec.model));
+  auto it = config.llm.providers.find(model.provider);
+  if (it == config.llm.providers.end()) {
+    return Status::Ok();
+  }
+  const std::optional<Endpoint> now = ProviderEndpoint(it->second);
+  if (!now) {
+    return Status::Ok();  // Replay: no endpoint.
+  }
+  if (!resumed || spec.base_url.empty()) {
+    spec.base_url = now->base_url;
+    return Status::Ok();
+  }
+  if (!now->named) {
+    it->second.base_url = spec.base_url;
+    notices.Message(
+        fmt::format("run {}: LLM endpoint {}, as the run started", resumed->id, spec.base_url),
+        {{"event", "run_endpoint"}, {"run", resumed->id}, {"base_url", spec.base_url}});
+  } else if (now->base_url != spec.base_url) {
+    notices.Message(
+        fmt::format("run {}: LLM endpoint {} as named now, not {} where the run started",
+                    resumed->id, now->base_url, spec.base_url),
+        {{"event", "run_endpoint_changed"},
+         {"run", resumed->id},
+         {"base_url", now->base_url},
+         {"started_with", spec.base_url}});
+  }
+  return Status::Ok();
+}
+
 Result<int> RunSearch(const RunFlags& flags) {
   ASSIGN_OR_RETURN(Config config, LoadRunConfig(flags));
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
@@ -281,6 +316,7 @@ Result<int> RunSearch(const RunFlags& flags) {
           "machine with a GPU (or --nats to its workers)");
     }
   }
+  RETURN_IF_ERROR(SettleEndpoint(spec, resumed, config, notices));
   // Before the client's I/O thread starts, so that it inherits the blocked signals and an
   // interrupt wakes the run's poll at once.
   InterruptGuard guard;
@@ -307,7 +343,19 @@ Result<int> RunSearch(const RunFlags& flags) {
     std::printf("best kernels in %s/, run database %s (run %lld)\n", flags.out_dir.c_str(),
                 flags.db_path.c_str(), static_cast<long long>(outcome.run_id));
   }
-  return outcome.stopped ? 3 : 0;
+  if (outcome.stopped) {
+    return 3;
+  }
+  const LedgerTotals calls = llm->ledger().Total();
+  if (calls.calls > 0 && calls.failed_calls == calls.calls) {
+    // Not a search result: the endpoint, the key or the model is wrong.
+    notices.Message(fmt::format("every LLM call of this session failed ({} of {}): see the "
+                                "step messages above for why",
+                                calls.failed_calls, calls.calls),
+                    {{"event", "llm_all_failed"}, {"calls", calls.calls}});
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace adaexplore

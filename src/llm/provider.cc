@@ -97,6 +97,22 @@ Result<ModelSpec> ParseModelSpec(std::string_view text) {
   return spec;
 }
 
+std::optional<Endpoint> ProviderEndpoint(const ProviderSettings& settings) {
+  const ProviderInfo* info = FindProvider(settings.name);
+  if (info == nullptr || info->make == nullptr) {
+    return std::nullopt;
+  }
+  const std::string from_env = EnvOr(std::string(info->base_url_env), "");
+  Endpoint endpoint{.base_url = !settings.base_url.empty() ? settings.base_url
+                                : !from_env.empty()        ? from_env
+                                                           : std::string(info->public_url),
+                    .named = !settings.base_url.empty() || !from_env.empty()};
+  while (endpoint.base_url.ends_with('/')) {
+    endpoint.base_url.pop_back();
+  }
+  return endpoint;
+}
+
 Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings) {
   const ProviderInfo* info = FindProvider(settings.name);
   if (info == nullptr || info->make == nullptr) {

@@ -89,6 +89,15 @@ class Provider {
 // needs a key and has none is an error naming the variable, found before any request is sent.
 Result<ProviderSettings> ResolveProviderSettings(ProviderSettings settings);
 
+// Where a provider's requests go, and whether the user named it (the configuration's base_url,
+// or the environment variable) rather than left the public endpoint; unset for a provider with
+// no HTTP side (replay). Reads no key.
+struct Endpoint {
+  std::string base_url;
+  bool named = false;
+};
+std::optional<Endpoint> ProviderEndpoint(const ProviderSettings& settings);
+
 // The wire format of settings.name (a row of llm/provider_registry.h with one).
 Result<std::unique_ptr<Provider>> MakeProvider(const ProviderSettings& settings);
 

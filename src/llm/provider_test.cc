@@ -37,6 +37,23 @@ TEST(ModelSpecTest, ParsesProviderAndModel) {
   EXPECT_NE(unknown.status().message().find("unknown provider 'gemini'"), std::string::npos);
 }
 
+TEST(ProviderEndpointTest, TheConfigurationThenTheVariableThenThePublicEndpoint) {
+  ::unsetenv("OPENAI_BASE_URL");
+  ProviderSettings settings{.name = "openai"};
+  std::optional<Endpoint> endpoint = ProviderEndpoint(settings);
+  ASSERT_TRUE(endpoint.has_value());
+  EXPECT_EQ(endpoint->base_url, "https://api.openai.com/v1");
+  EXPECT_FALSE(endpoint->named);
+  ::setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1/", 1);
+  endpoint = ProviderEndpoint(settings);
+  EXPECT_EQ(endpoint->base_url, "http://127.0.0.1:8000/v1");
+  EXPECT_TRUE(endpoint->named);
+  settings.base_url = "http://10.0.0.2:9000/v1";
+  EXPECT_EQ(ProviderEndpoint(settings)->base_url, "http://10.0.0.2:9000/v1");
+  ::unsetenv("OPENAI_BASE_URL");
+  EXPECT_FALSE(ProviderEndpoint(ProviderSettings{.name = "replay"}).has_value());
+}
+
 TEST(ProviderSettingsTest, MissingKeyForAPublicEndpointNamesTheVariable) {
   ::unsetenv("ADAEXPLORE_TEST_NO_KEY");
   ProviderSettings settings{.name = "openai",

@@ -42,6 +42,7 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
   RETURN_IF_ERROR(ApplyRunSettings(settings, spec));
   RETURN_IF_ERROR(ReadOption(options, "memory_rules", spec.memory_rules));
   RETURN_IF_ERROR(ReadOption(options, "label", spec.label));
+  RETURN_IF_ERROR(ReadOption(options, "base_url", spec.base_url));
   // Runs made before the search constants were stored kept only the expand ratio.
   nlohmann::json search =
       options.contains("search")
@@ -67,6 +68,9 @@ RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile) {
   if (!spec.label.empty()) {
     run.options["label"] = spec.label;
   }
+  if (!spec.base_url.empty()) {
+    run.options["base_url"] = spec.base_url;
+  }
   return run;
 }
 
@@ -74,6 +78,7 @@ std::string SpecIdentity(const RunSpec& spec, const EvalProfile& profile) {
   RunInfo run = NewRunInfo(spec, profile);
   run.options.erase("label");
   run.options.erase("steps");
+  run.options.erase("base_url");  // Where the model is served does not make another run.
   run.options["model"] = run.model;
   return Sha256Hex(JsonText(run.options)).substr(0, 12);
 }

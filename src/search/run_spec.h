@@ -39,6 +39,9 @@ struct RunSpec {
   int64_t max_output_tokens = 0;  // Per LLM call; 0: the provider's default.
   std::vector<std::string> memory_rules;
   std::string label;  // Free text; bench finds its runs again by it.
+  // The LLM endpoint the run started with (never its key): a resume goes there again unless the
+  // user names another. Empty: a provider with no endpoint (replay), or a run of an older version.
+  std::string base_url;
 };
 
 // The run row that stores a new run of `spec` judged under `profile`: the spec, the profile's

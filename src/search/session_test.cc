@@ -190,7 +190,8 @@ TEST(RunSpecTest, StoredSpecReadsBackEqual) {
                .reasoning_effort = "low",
                .max_output_tokens = 4096,
                .memory_rules = {"a", "b"},
-               .label = "bench x"};
+               .label = "bench x",
+               .base_url = "http://127.0.0.1:8000/v1"};
   spec.search.explore.p_large = 0.25;
   const RunInfo row = NewRunInfo(spec, StrictProfile());
   EXPECT_EQ(row.method, "ir");
@@ -210,6 +211,7 @@ TEST(RunSpecTest, StoredSpecReadsBackEqual) {
   EXPECT_EQ(back->max_output_tokens, spec.max_output_tokens);
   EXPECT_EQ(back->memory_rules, spec.memory_rules);
   EXPECT_EQ(back->label, spec.label);
+  EXPECT_EQ(back->base_url, spec.base_url);
 }
 
 TEST(RunSpecTest, TheIdentityCoversWhatIsStoredButTheMethodStepsAndLabel) {
@@ -220,6 +222,7 @@ TEST(RunSpecTest, TheIdentityCoversWhatIsStoredButTheMethodStepsAndLabel) {
   same.method = SearchMethod::kIterativeRefinement;
   same.steps = 7;
   same.label = "bench";
+  same.base_url = "http://127.0.0.1:8000/v1";  // The same model served elsewhere.
   EXPECT_EQ(SpecIdentity(same, profile), identity);
   for (const auto& change : std::vector<std::function<void(RunSpec&)>>{
            [](RunSpec& s) { s.confirm_best = true; },

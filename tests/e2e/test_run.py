@@ -307,11 +307,27 @@ def test_resume_with_more_steps_extends_a_finished_run(cli: Cli, scripted: Scrip
     again = cli.run("run", "--resume", *common, timeout=600)
     assert again.returncode == 0 and "is finished" in again.stderr, again.stderr
     assert len(_nodes(db)) == 2
+    # Resumed without the variable that named the local server: the run goes there again.
+    url = cli.env.pop("OPENAI_BASE_URL")
+    calls_before = len(scripted.calls)
     more = cli.run("run", "--resume", "--steps", "4", *common, timeout=600)
     assert more.returncode == 0, more.stderr
     assert "extended from 2 to 4 steps per task" in more.stderr
+    assert f"LLM endpoint {url}, as the run started" in more.stderr, more.stderr
+    assert len(scripted.calls) > calls_before
     assert [n[0] for n in _nodes(db)] == [1, 2, 3, 4]
     assert json.loads(more.stdout)["tasks"][0]["steps"] == 4
+    # Named again, elsewhere: that endpoint, and the run says so.
+    cli.env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
+    once = tmp_path / "once.toml"
+    once.write_text("[llm]\nmax_attempts = 1\n")  # No retries: the refusals come at once.
+    moved = cli.run("run", "--resume", "--steps", "5", "--config", str(once), *common,
+                    timeout=600)
+    assert f"LLM endpoint http://127.0.0.1:9/v1 as named now, not {url}" in moved.stderr, \
+        moved.stderr
+    # Every call of that session failed (nothing listens there): not a clean exit.
+    assert moved.returncode == 1, moved.stderr
+    assert "every LLM call of this session failed" in moved.stderr
 
 
 @pytest.mark.parametrize("method, pool, contexts", [
