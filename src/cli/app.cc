@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/adapt_command.h"
 #include "cli/bench_command.h"
@@ -104,6 +105,10 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (app.got_subcommand("worker")) {
     return RunWorkerCommand(worker_flags);
+  }
+  if ((report.report->parsed() || report.export_->parsed()) && report_flags.db_path.empty() &&
+      std::filesystem::exists(kDefaultRunDb)) {
+    report_flags.db_path = kDefaultRunDb;  // What `run` writes here by default.
   }
   if (report.report->parsed()) {
     return RunReportCommand(report_flags);

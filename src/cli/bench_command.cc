@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/devices.h"
+#include "cli/eval_command.h"
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
@@ -130,7 +131,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--db", r.db_path, "Run database (adaexplore-bench.sqlite)");
   bench->add_option("--out", r.out_dir, "Best kernels, per method (adaexplore-bench-out)");
   bench->add_option("--memory", r.memory_path, "Skill memory for the prompts");
-  bench->add_option("--profile", r.profile, "Evaluation profile: strict (default) or paper");
+  AddProfileFlag(*bench, r.profile);
   bench
       ->add_option("--expand-ratio", f.expand_ratio,
                    "c_e / c (default: 0.5 on kernelbench:level3, else 1.0, as the reference)")

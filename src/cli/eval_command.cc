@@ -1,6 +1,8 @@
 #include "cli/eval_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -43,6 +45,30 @@ Status WriteTraces(const std::string& path, const std::vector<EvalRequest>& requ
     }
   }
   return WriteFileAtomic(path, text);
+}
+
+// An output file the evaluation will write at its end, checked before it starts: an evaluation
+// of an hour must not end in "cannot write".
+Status CheckOutputFile(const char* flag, const std::string& path) {
+  if (path.empty()) {
+    return Status::Ok();
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    return InvalidArgument(fmt::format("{} {} is a folder: give a file to write", flag, path));
+  }
+  const fs::path parent =
+      fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) {
+    return InvalidArgument(
+        fmt::format("{} {}: there is no folder {} to write it in", flag, path, parent.string()));
+  }
+  if (::access(parent.c_str(), W_OK) != 0) {
+    return InvalidArgument(
+        fmt::format("{} {}: the folder {} is not writable", flag, path, parent.string()));
+  }
+  return Status::Ok();
 }
 
 // The --json line of a problem without kernels.
@@ -99,6 +125,19 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   return Status::Ok();
 }
 
+void AddProfileFlag(CLI::App& command, std::string& profile) {
+  std::vector<std::string> names;
+  for (const std::string_view name : ProfileNames()) {
+    names.emplace_back(name);
+  }
+  names.front() += " (default)";
+  const std::string last = names.back();
+  names.pop_back();
+  command.add_option(
+      "--profile", profile,
+      fmt::format("Evaluation profile: {} or {} (README: profiles)", fmt::join(names, ", "), last));
+}
+
 void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue,
                   std::optional<double>& wait_s) {
   command.add_option("--nats", url,
@@ -131,7 +170,7 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--traces", f.traces_path,
                    "Also write FlashInfer-Trace definitions' results as FlashInfer Trace JSON "
                    "lines to this file (one per workload)");
-  eval->add_option("--profile", f.profile, "strict (default) or paper");
+  AddProfileFlag(*eval, f.profile);
   eval->add_option("--device", f.device, "auto (default), cuda or cpu");
   eval->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
   eval->add_option("--slots", f.slots, "Evaluations per device at once (default 2 per GPU)")
@@ -154,6 +193,8 @@ Result<int> RunEval(const EvalFlags& flags) {
                                  !flags.config_path.empty(), config));
   RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
+  RETURN_IF_ERROR(CheckOutputFile("--kernelbench-results", flags.kernelbench_results_path));
+  RETURN_IF_ERROR(CheckOutputFile("--traces", flags.traces_path));
   ASSIGN_OR_RETURN(std::vector<std::string> problems, ProblemTaskFiles(flags.problems));
   ASSIGN_OR_RETURN(CollectedRequests collected, CollectRequests({.task = flags.task,
                                                                  .kernels = flags.kernels,

@@ -46,6 +46,9 @@ struct EvalFlags {
 
 void AddEvalCommand(CLI::App& app, EvalFlags& flags);
 
+// --profile NAME on `command` (eval, run, bench), its help naming every profile.
+void AddProfileFlag(CLI::App& command, std::string& profile);
+
 // --nats URL and --queue NAME: evaluate on `adaexplore worker --nats` hosts (eval, run, bench).
 void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue,
                   std::optional<double>& wait_s);

@@ -156,6 +156,18 @@ Result<Pairs> SingleTaskPairs(const RequestSources& f) {
     return InvalidArgument(
         "give --task with --kernel/--kernel-dir, or --tasks-dir with --kernels-dir");
   }
+  std::error_code ec;
+  if (fs::is_directory(f.task, ec)) {
+    return InvalidArgument("--task " + f.task +
+                           " is a folder: give one task file (.py or .json), or --tasks-dir "
+                           "with --kernels-dir for a folder of tasks");
+  }
+  for (const std::string& k : f.kernels) {
+    if (fs::is_directory(k, ec)) {
+      return InvalidArgument("--kernel " + k +
+                             " is a folder: use --kernel-dir for a folder of kernels");
+    }
+  }
   std::vector<std::string> kernels = f.kernels;
   if (!f.kernel_dir.empty()) {
     ASSIGN_OR_RETURN(std::vector<std::string> files,

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "cli/run_command.h"
 #include "core/json_text.h"
 #include "eval/verdict.h"
 #include "report/html_report.h"
@@ -31,8 +32,9 @@ void AddDbArgument(CLI::App* command, std::string& path) {
 // The database the flags name, which must exist: reading one never creates it.
 Status CheckDb(const ReportFlags& f, std::string_view command) {
   if (f.db_path.empty()) {
-    return InvalidArgument(fmt::format(
-        "{} needs a run database: adaexplore {} adaexplore-run.sqlite", command, command));
+    return InvalidArgument(
+        fmt::format("{} needs a run database: adaexplore {} RUN_DB (none named, and no {} here)",
+                    command, command, kDefaultRunDb));
   }
   if (!std::filesystem::exists(f.db_path)) {
     return NotFound("no run database at " + f.db_path);

@@ -90,7 +90,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--memory", f.memory_path,
                   "Skill memory: a database from adapt/memory, or rule||count text");
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");
-  run->add_option("--profile", f.profile, "Evaluation profile: strict (default) or paper");
+  AddProfileFlag(*run, f.profile);
   run->add_option("--db", f.db_path, "Run database (adaexplore-run.sqlite)");
   run->add_flag("--resume", f.resume, "Continue the database's latest run (or --run)");
   run->add_option("--run", f.run_id, "With --resume: the run to continue")

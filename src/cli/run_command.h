@@ -28,6 +28,10 @@
 
 namespace adaexplore {
 
+// Where `run` keeps its run database unless --db says, and where report and export look for one
+// when none is named.
+inline constexpr const char* kDefaultRunDb = "adaexplore-run.sqlite";
+
 struct RunFlags {
   // Members are grouped by size (strings and lists, then 8-byte numbers, ints, flags): the
   // struct is copied per bench method and adapt wave, and clang-tidy checks its padding.
@@ -38,7 +42,7 @@ struct RunFlags {
   std::string method = "adaexplore";
   std::string memory_path;
   std::string profile;
-  std::string db_path = "adaexplore-run.sqlite";
+  std::string db_path = kDefaultRunDb;
   std::string out_dir = "adaexplore-out";
   std::string record_path;
   std::string device;

@@ -89,6 +89,10 @@ def test_run_searches_records_and_writes_the_best_kernel(cli: Cli, scripted: Scr
         assert not (tmp_path / "nowhere.sqlite").exists()
         bare = cli.run(command, "--out", str(tmp_path / "x"))
         assert bare.returncode == 2 and "needs a run database" in bare.stderr, bare.stderr
+    # Where `run` puts it by default, report finds it unnamed.
+    shutil.copy(db, cli.tmp / "adaexplore-run.sqlite")
+    assert "| adaexplore | 1 | 100% |" in cli.run("report").stdout
+    (cli.tmp / "adaexplore-run.sqlite").unlink()
     exported = cli.run("export", str(db), "--out", str(tmp_path / "kb"), "--level", "1")
     assert exported.returncode == 0, exported.stderr
     index = json.loads((tmp_path / "kb" / "index.json").read_text())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 from conftest import Cli, example
@@ -213,3 +214,20 @@ def test_kernelbench_layouts_a_missing_problem_and_an_unreadable_file(cli: Cli,
     assert "23_Softmax  no kernels (looked for 23_Softmax/, 23_Softmax.py and " \
         "level_1_problem_23_sample_*_kernel.py in" in p.stdout, p.stdout
     assert "1 problem(s) had no kernels: 23_Softmax" in p.stdout, p.stdout
+
+
+def test_wrong_paths_are_refused_before_anything_is_evaluated(cli: Cli, tmp_path: Path) -> None:
+    task, kernel = example("tasks", "relu.py"), example("kernels", "relu", "ok.py")
+    for args, words in (
+            (["--task", str(tmp_path), "--kernel", kernel], "is a folder: give one task file"),
+            (["--task", task, "--kernel", str(tmp_path)], "is a folder: use --kernel-dir"),
+            (["--task", task, "--kernel", kernel, "--kernelbench-results",
+              str(tmp_path / "nowhere" / "r.json")], "there is no folder"),
+            (["--task", task, "--kernel", kernel, "--traces", str(tmp_path)],
+             "--traces " + str(tmp_path) + " is a folder")):
+        started = time.monotonic()
+        p = cli.run("eval", "--device", "cpu", *args)
+        assert p.returncode == 2 and words in p.stderr, (args, p.returncode, p.stderr)
+        assert time.monotonic() - started < 20  # Refused before any worker started.
+    helped = cli.run("eval", "--help").stdout
+    assert "strict (default), paper, reference or kernelbench" in helped, helped
