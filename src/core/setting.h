@@ -105,6 +105,10 @@ Status CheckSettingValue(const Setting<Target>& s, const nlohmann::json& value) 
       const double x = value.get<double>();
       const bool below = s.min_exclusive ? x <= s.min : x < s.min;
       if (below || x > s.max || std::isnan(x)) {
+        if (std::isinf(s.max)) {  // No upper bound to speak of.
+          return wrong(
+              fmt::format("must be {} {:g}", s.min_exclusive ? "above" : "at least", s.min));
+        }
         return wrong(
             fmt::format("must lie in {}{:g}, {:g}]", s.min_exclusive ? "(" : "[", s.min, s.max));
       }

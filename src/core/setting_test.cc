@@ -58,6 +58,12 @@ TEST(SettingTest, FlagTextIsReadByKindAndErrorsNameTheFlag) {
   Result<nlohmann::json> zero = SettingValueFromText(table[0], "0");
   ASSERT_FALSE(zero.ok());
   EXPECT_NE(zero.status().message().find("--runs 0"), std::string::npos);
+  // No upper bound: said as one, not as a number of 300 digits or "inf".
+  EXPECT_NE(zero.status().message().find("must be at least 1"), std::string::npos)
+      << zero.status().message();
+  Result<nlohmann::json> over = SettingValueFromText(table[1], "1.5");
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("must lie in [0, 1]"), std::string::npos);
   EXPECT_FALSE(SettingValueFromText(table[0], "three").ok());
   EXPECT_EQ(*SettingValueFromText(table[3], "a"), "a");
   // Text is taken as given, even where it would parse as a number.

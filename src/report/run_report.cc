@@ -71,7 +71,9 @@ std::string CsvField(const std::string& text) {
 std::string Percent(double share) { return fmt::format("{:.0f}%", 100 * share); }
 
 std::string Cost(const nlohmann::json& cost) {
-  const double usd = cost.value("cost_usd", 0.0);
+  const double usd = cost.contains("cost_usd") && cost["cost_usd"].is_number()
+                         ? cost["cost_usd"].get<double>()
+                         : 0.0;  // null: no call was priced.
   const int64_t unpriced = cost.value("unpriced_calls", int64_t{0});
   const int64_t calls = cost.value("calls", int64_t{0});
   if (calls == 0) {

@@ -86,7 +86,8 @@ Result<RunOutcome> SearchSession::Resume(int64_t run_id, LlmClient& llm,
   }
   // The budget covers the whole run: its earlier sessions have spent some of it already.
   ASSIGN_OR_RETURN(const nlohmann::json before, db_.CallTotals(run->id));
-  llm.ledger().AddSpentElsewhere(before.value("cost_usd", 0.0),
+  const bool priced = before.contains("cost_usd") && before["cost_usd"].is_number();
+  llm.ledger().AddSpentElsewhere(priced ? before["cost_usd"].get<double>() : 0.0,
                                  SaturatingAdd(before.value("input_tokens", int64_t{0}),
                                                before.value("output_tokens", int64_t{0})));
   RETURN_IF_ERROR(db_.SetRunStatus(run->id, WorkStatus::kRunning));

@@ -330,12 +330,16 @@ Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
   if (!row) {
     return InternalError("an aggregate query returned no row");
   }
+  const double cost_usd = select.ColumnDouble(4);
+  const int64_t unpriced = SaturatingInt(select.ColumnDouble(5));
+  // As the ledger's totals say it: no price known for any call is no figure, not $0.
   return nlohmann::json{{"calls", select.ColumnInt(0)},
                         {"input_tokens", SaturatingInt(select.ColumnDouble(1))},
                         {"output_tokens", SaturatingInt(select.ColumnDouble(2))},
                         {"cached_input_tokens", SaturatingInt(select.ColumnDouble(3))},
-                        {"cost_usd", select.ColumnDouble(4)},
-                        {"unpriced_calls", SaturatingInt(select.ColumnDouble(5))}};
+                        {"cost_usd", unpriced > 0 && cost_usd == 0 ? nlohmann::json(nullptr)
+                                                                   : nlohmann::json(cost_usd)},
+                        {"unpriced_calls", unpriced}};
 }
 
 Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& task) {

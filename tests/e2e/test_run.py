@@ -152,6 +152,9 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_step(cli: Cli, scrip
                              "(SELECT count(*) FROM llm_call_costs)").fetchone()
     assert summary["run_cost"]["calls"] == calls
     assert summary["cost"]["calls"] < calls
+    # The scripted model has no price: no figure, in both (not $0).
+    assert summary["run_cost"]["cost_usd"] is None and summary["cost"]["cost_usd"] is None
+    assert summary["run_cost"]["unpriced_calls"] > 0
     # The killed process's workers went with it.
     leftover = subprocess.run(["pgrep", "-f", f"adaexplore_worker.*{cli.tmp}"],
                               capture_output=True, text=True)
