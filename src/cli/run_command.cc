@@ -343,6 +343,9 @@ Result<int> RunSearch(const RunFlags& flags) {
     std::printf("best kernels in %s/, run database %s (run %lld)\n", flags.out_dir.c_str(),
                 flags.db_path.c_str(), static_cast<long long>(outcome.run_id));
   }
+  if (outcome.interrupted) {
+    return 130;  // As every command interrupted: the summary and best kernels are written.
+  }
   if (outcome.stopped) {
     return 3;
   }

@@ -151,6 +151,7 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
       // Interrupted: steps in flight are dropped unrecorded (a resume redoes them); the
       // completed ones are summarised as usual.
       stop_reason_ = polled.status().message();
+      interrupted_ = true;
       for (auto& task : tasks_) {
         task->step.reset();
       }

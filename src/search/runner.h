@@ -94,6 +94,7 @@ class SearchRunner {
 
   // Why the run stopped early (a spent budget, an interrupt), if it did.
   const std::optional<std::string>& stop_reason() const { return stop_reason_; }
+  bool interrupted() const { return interrupted_; }  // By a signal (the stop reason says so).
 
   // Runs (or resumes) run `run_id` over `tasks` until each has options.steps steps or the run
   // must stop. `observer` sees every finished step and failed LLM call (its on_start is the
@@ -130,6 +131,7 @@ class SearchRunner {
   std::map<uint64_t, Task*> eval_waiting_;
   RunObserver observer_;
   std::optional<std::string> stop_reason_;  // Set when the run must end: no new steps start.
+  bool interrupted_ = false;
   // The circuit breaker: LLM calls failed since the last that did not, and the last errors.
   int failures_in_a_row_ = 0;
   std::deque<std::string> last_failures_;

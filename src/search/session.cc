@@ -127,7 +127,8 @@ Result<RunOutcome> SearchSession::Execute(const RunInfo& run, const RunSpec& spe
   RunOutcome outcome{.run_id = run.id,
                      .spec = spec,
                      .tasks = std::move(*summaries),
-                     .stop_reason = runner.stop_reason()};
+                     .stop_reason = runner.stop_reason(),
+                     .interrupted = runner.interrupted()};
   outcome.stopped =
       outcome.stop_reason.has_value() ||
       std::any_of(outcome.tasks.begin(), outcome.tasks.end(),

@@ -56,6 +56,7 @@ struct RunOutcome {
   std::optional<std::string> stop_reason;  // A spent budget, an interrupt.
   // Some task has steps left (stop_reason, or a task that stopped): `--resume` continues it.
   bool stopped = false;
+  bool interrupted = false;  // Stopped by a signal (Ctrl-C, SIGTERM).
 };
 
 class SearchSession {
