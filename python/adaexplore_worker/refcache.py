@@ -60,6 +60,9 @@ class ReferenceCache:
         self.max_bytes = max_bytes
         self.entries: dict[str, Entry] = {}
         self.filling: dict[str, tuple[str, int]] = {}  # key -> (job id, the file it fills)
+        # Keys whose references are larger than the bound: never filled again, and their jobs
+        # never wait for one another.
+        self.too_big: set[str] = set()
 
     @property
     def enabled(self) -> bool:
@@ -70,7 +73,10 @@ class ReferenceCache:
         them too."""
         return key in self.filling and key not in self.entries
 
-    def plan(self, key: str, job_id: str) -> Plan:
+    def plan(self, key: str, job_id: str) -> Plan | None:
+        """The job's use of the cache; None for a key known not to fit."""
+        if key in self.too_big:
+            return None
         entry = self.lookup(key)
         if entry is not None:
             return Plan(key=key, read_fd=entry.fd, store_fd=None, max_bytes=self.max_bytes)
@@ -86,12 +92,15 @@ class ReferenceCache:
         return entry
 
     def stored(self, key: str, job_id: str, size: Any) -> bool:
-        """A child says it filled and sealed its file for `key`: kept when it is that child's
-        file, sealed, of the size it says and within the bound."""
+        """A child says it filled and sealed its file for `key` (or that the references are
+        `size` bytes, too many to keep): kept when it is that child's file, sealed, of the size
+        it says and within the bound."""
         job, fd = self.filling.get(key, ("", -1))
         if job != job_id:
             return False
         del self.filling[key]
+        if isinstance(size, int) and size > self.max_bytes:
+            self.too_big.add(key)
         if (not isinstance(size, int) or size > self.max_bytes or not _sealed(fd)
                 or os.fstat(fd).st_size != size):
             os.close(fd)
@@ -146,7 +155,8 @@ def store(plan: Plan, payload: dict[str, Any], send: Any) -> str:
     if plan.store_fd is None:
         return "not_stored"
     data = encode(payload)
-    if len(data) > plan.max_bytes:
+    if len(data) > plan.max_bytes:  # Said, so that no later job of the task waits to fill it.
+        send({"type": "references", "key": plan.key, "bytes": len(data)})
         return "not_stored"
     try:
         write_sealed(plan.store_fd, data)

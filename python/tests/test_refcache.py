@@ -56,6 +56,8 @@ def test_an_entry_larger_than_the_bound_or_unsealed_or_not_its_own_is_not_kept(c
     refcache.write_sealed(big.store_fd, bytes(100))
     assert not cache.stored("big", "job-1", 100)
     assert cache.lookup("big") is None and not cache.in_flight("big")
+    # Known too big: later jobs of the task neither fill a file nor wait for one another.
+    assert cache.plan("big", "job-5") is None and not cache.in_flight("big")
 
     open_file = cache.plan("open", "job-2")
     assert open_file.store_fd is not None
@@ -106,6 +108,13 @@ def test_the_child_reads_what_it_stored_and_refuses_an_unsealed_file(caches) -> 
     assert cache.stored("k", "job", sent[0]["bytes"])
     payload, outcome = refcache.read(cache.plan("k", "job-2"))
     assert outcome == "hit" and payload is not None and payload["x"] == 1
+
+    tiny = caches(8)
+    small_plan = tiny.plan("k", "job")
+    sent.clear()
+    assert refcache.store(small_plan, {"x": 1}, sent.append) == "not_stored"
+    assert sent[0]["bytes"] > 8  # Said, so the zygote knows the task does not fit.
+    assert not tiny.stored("k", "job", sent[0]["bytes"]) and tiny.plan("k", "job-2") is None
 
     unsealed = os.memfd_create("t", os.MFD_ALLOW_SEALING)
     os.write(unsealed, refcache.encode({"x": 2}))
