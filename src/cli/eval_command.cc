@@ -165,6 +165,9 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--kernels-dir", f.kernels_dir,
                    "Batch form: folder with one subfolder (or file) per task name");
   AddProblemFlags(eval, f.problems);
+  eval->add_option("--workloads", f.workloads,
+                   "FlashInfer-Trace definitions: the first N workloads, positions A-B (from 1), "
+                   "or uuids and positions, comma-separated (default: all)");
   eval->add_option("--kernelbench-results", f.kernelbench_results_path,
                    "Also write the results as KernelBench's eval_results.json here");
   eval->add_option("--traces", f.traces_path,
@@ -201,7 +204,8 @@ Result<int> RunEval(const EvalFlags& flags) {
                                                                  .kernel_dir = flags.kernel_dir,
                                                                  .tasks_dir = flags.tasks_dir,
                                                                  .kernels_dir = flags.kernels_dir,
-                                                                 .problems = problems}));
+                                                                 .problems = problems,
+                                                                 .workloads = flags.workloads}));
   const std::vector<EvalRequest>& requests = collected.requests;
   const Detail detail = flags.verbose ? Detail::kFull : Detail::kBrief;
   // Before the evaluation, which may take long: what is not evaluated, and why.

@@ -10,6 +10,7 @@
 
 #include "report/kernelbench_results.h"
 #include "task/task_file.h"
+#include "task/workload_selection.h"
 
 namespace adaexplore {
 namespace {
@@ -237,6 +238,7 @@ Result<CollectedRequests> CollectRequests(const RequestSources& given) {
       if (!task.ok()) {
         return task.status().WithContext("reading the task");
       }
+      RETURN_IF_ERROR(SelectWorkloads(f.workloads, *task));
       tasks.emplace(task_path, std::move(*task));
     }
     Result<SourceFile> kernel = ReadSourceFile(kernel_path);

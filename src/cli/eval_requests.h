@@ -23,6 +23,7 @@ struct RequestSources {
   // Task files named by --suite/--problem: with kernels_dir as the batch form's tasks, or one
   // of them with kernels/kernel_dir.
   std::vector<std::string> problems;
+  std::string workloads;  // Which workloads of a FlashInfer-Trace definition (--workloads).
 };
 
 // A problem asked for by --problem that has no kernels in --kernels-dir, and where they were

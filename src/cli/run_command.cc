@@ -23,6 +23,7 @@
 #include "sys/fs.h"
 #include "sys/new_file_guard.h"
 #include "sys/signals.h"
+#include "task/workload_selection.h"
 #include "ui/status_line.h"
 
 namespace adaexplore {
@@ -80,6 +81,9 @@ EvalFlags EvalPart(const RunFlags& f) {
 
 void AddRunCommand(CLI::App& app, RunFlags& f) {
   CLI::App* run = app.add_subcommand("run", "Search for fast kernels with an LLM");
+  run->add_option("--workloads", f.workloads,
+                  "FlashInfer-Trace definitions: the first N workloads, positions A-B (from 1), "
+                  "or uuids and positions, comma-separated (default: all)");
   run->add_option("--task", f.tasks,
                   "Task file or folder of task files (repeatable): KernelBench, FlashInfer-Trace "
                   "definition (.json) or TritonBench-G operator");
@@ -155,7 +159,8 @@ Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& conf
   return ApplyEvalFlags(eval, config);
 }
 
-Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths) {
+Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths,
+                                          const std::string& workloads) {
   std::vector<SourceFile> tasks;
   for (const std::string& path : paths) {
     std::vector<std::string> files = {path};
@@ -164,6 +169,7 @@ Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths)
     }
     for (const std::string& file : files) {
       ASSIGN_OR_RETURN(SourceFile task, ReadTaskFile(file));
+      RETURN_IF_ERROR(SelectWorkloads(workloads, task));
       tasks.push_back(std::move(task));
     }
   }
@@ -304,7 +310,7 @@ Result<int> RunSearch(const RunFlags& flags) {
     ASSIGN_OR_RETURN(spec, RunSpecFromFlags(flags, config));
     ASSIGN_OR_RETURN(std::vector<std::string> paths, ProblemTaskFiles(flags.problems));
     paths.insert(paths.begin(), flags.tasks.begin(), flags.tasks.end());
-    ASSIGN_OR_RETURN(tasks, ReadTasks(paths));
+    ASSIGN_OR_RETURN(tasks, ReadTasks(paths, flags.workloads));
   }
   if (spec.language == KernelLanguage::kCuda && flags.nats_url.empty()) {
     // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.

@@ -38,6 +38,7 @@ struct RunFlags {
   std::string config_path;
   std::vector<std::string> tasks;
   ProblemFlags problems;
+  std::string workloads;  // FlashInfer-Trace definitions: which workloads (workload_selection.h).
   std::string model;
   std::string method = "adaexplore";
   std::string memory_path;
@@ -92,7 +93,8 @@ Result<SearchMethod> SearchMethodFlag(const std::string& name);
 Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config);
 
 // Tasks named on the command line: files, or folders of .py files. None is an error.
-Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths);
+Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths,
+                                          const std::string& workloads = "");
 
 // An LLM client for a search under `config`, --record over the config's recording, prepared for
 // `model` (a missing key or an unreadable recording fails here, before any worker starts).

@@ -231,3 +231,21 @@ def test_wrong_paths_are_refused_before_anything_is_evaluated(cli: Cli, tmp_path
         assert time.monotonic() - started < 20  # Refused before any worker started.
     helped = cli.run("eval", "--help").stdout
     assert "strict (default), paper, reference or kernelbench" in helped, helped
+
+
+def test_a_definitions_workloads_can_be_chosen(cli: Cli, tmp_path: Path) -> None:
+    """--workloads: the first N, a range, or uuids; an unknown one is refused before anything
+    runs, naming what the definition has."""
+    task = example("flashinfer", "definitions", "gemm", "gemm_n16_k32.json")
+    kernel = example("flashinfer", "solutions", "gemm_n16_k32_triton.py")
+    for spec, count in (("2", 2), ("2-3", 2), ("gemm-m5", 1)):
+        code, results = cli.eval_json("--task", task, "--kernel", kernel, "--workloads", spec,
+                                      *FAST)
+        r = results["gemm_n16_k32_triton.py"]
+        assert code == 0 and r["verdict"] == "correct", (spec, r["reason"])
+        assert f"correct on all {count} workload(s)" in r["reason"], (spec, r["reason"])
+    p = cli.run("eval", "--device", "cpu", "--task", task, "--kernel", kernel, "--workloads",
+                "gemm-m999")
+    assert p.returncode == 2, p.stderr
+    assert "gemm_n16_k32 has no workload 'gemm-m999' (its 3 workload(s): positions 1-3, uuids " \
+        "gemm-m1, gemm-m5" in p.stderr, p.stderr
