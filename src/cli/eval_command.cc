@@ -252,6 +252,7 @@ Result<int> RunEval(const EvalFlags& flags) {
                                            flags.json ? FormatJsonLine(r) : FormatHuman(r, detail));
                        },
                        &guard));
+  progress.Finish();
   if (!flags.traces_path.empty()) {
     RETURN_IF_ERROR(WriteTraces(flags.traces_path, requests, results, evaluator->workers()));
   }

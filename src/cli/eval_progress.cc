@@ -32,6 +32,8 @@ void EvalProgress::OnResult(const EvalResult& result, FILE* stream, const std::s
   Redraw();
 }
 
+void EvalProgress::Finish() { status_.SetStatus(""); }
+
 std::map<std::string, int> EvalProgress::Phases() const {
   std::map<std::string, int> phases;
   for (const auto& [job, phase] : running_) {

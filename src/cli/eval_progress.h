@@ -32,6 +32,9 @@ class EvalProgress {
   void OnPhase(const std::string& job, const std::string& phase);
   // A candidate's verdict, and its text written to `stream` (stdout) under the status line.
   void OnResult(const EvalResult& result, FILE* stream, const std::string& text);
+  // Every candidate is judged: the status line goes, and stays gone (what is printed next, the
+  // summary, must not be glued to it).
+  void Finish();
 
   // The status line's text at `now`.
   std::string Status(TimePoint now) const;

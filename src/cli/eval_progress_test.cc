@@ -37,6 +37,21 @@ TEST(EvalProgressTest, SaysWhatIsJudgedWhatRunsAndWhatIsLeft) {
                             {"eta_s", 270.0}}));
 }
 
+TEST(EvalProgressTest, FinishTakesTheStatusLineDownForTheSummary) {
+  FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  EvalProgress progress(1, Clock::now(), out, /*smart=*/true);
+  progress.OnPhase("a", "check");
+  progress.Finish();
+  const long drawn = std::ftell(out);
+  EXPECT_GT(drawn, 0);  // It was drawn, then erased: the last bytes leave the line empty.
+  std::rewind(out);
+  std::string text(static_cast<size_t>(drawn), '\0');
+  ASSERT_EQ(std::fread(text.data(), 1, text.size(), out), text.size());
+  EXPECT_TRUE(text.ends_with("\r\x1b[K")) << text;
+  (void)std::fclose(out);
+}
+
 TEST(EvalProgressTest, NothingOnAStreamThatIsNotATerminal) {
   FILE* out = std::tmpfile();
   ASSERT_NE(out, nullptr);
