@@ -59,12 +59,13 @@ def _gone(pid: int, within_s: float = 10) -> bool:
     return True
 
 
-def test_a_file_that_is_not_utf8_is_an_error_naming_the_byte(cli: Cli, tmp_path: Path) -> None:
+def test_a_file_that_is_not_utf8_is_its_verdict_naming_the_byte(cli: Cli, tmp_path: Path) -> None:
     bad = tmp_path / "latin1.py"
     bad.write_bytes(_ok_kernel().encode() + b"# caf\xe9\n")
     p = cli.run("eval", *CPU, "--task", example("tasks", "relu.py"), "--kernel", str(bad))
-    assert p.returncode == 2, p.stderr  # Not a signal: the binary did not abort.
-    assert "is not UTF-8 (byte 0xe9" in p.stderr
+    # Not a signal (the binary did not abort), and not the batch's end: that file's verdict.
+    assert p.returncode == 1, p.stderr
+    assert "compile_error" in p.stdout and "is not UTF-8 (byte 0xe9" in p.stdout, p.stdout
 
 
 def test_a_lone_surrogate_in_an_error_is_the_candidates_verdict_at_once(cli: Cli,
@@ -233,7 +234,9 @@ def test_a_reply_over_the_size_limit_is_no_kernel_and_not_stored(cli: Cli, tmp_p
     finally:
         httpd.shutdown()
         httpd.server_close()
-    assert p.returncode == 0, p.stderr
+    # Every LLM call failed: the steps are recorded, and the run does not exit 0.
+    assert p.returncode == 1, p.stderr
+    assert '"event":"llm_all_failed"' in p.stderr
     [task] = json.loads(p.stdout)["tasks"]
     assert task["verdicts"] == {"no_kernel": 2}, task
     assert db.stat().st_size < (1 << 20)  # Nothing of the replies was stored.
