@@ -74,7 +74,7 @@ Result<std::vector<std::string>> Synthesize(const AdaptFlags& flags, const Confi
   if (flags.examples_dir.empty()) {
     return InvalidArgument("--synthesize needs --examples DIR (KernelBench Level-1 problems)");
   }
-  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus));
+  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus, config.gpus_origin));
   SynthesisOptions options{
       .count = flags.synthesize,
       .seed = base.seed,

@@ -1,5 +1,7 @@
 #include "cli/devices.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -50,7 +52,8 @@ std::vector<std::string> QueryNvidiaSmi() {
 
 }  // namespace
 
-Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices) {
+Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices,
+                               std::string_view indices_origin) {
   if (requested != "auto" && requested != "cuda" && requested != "cpu") {
     return InvalidArgument("--device must be auto, cuda or cpu, not '" + requested + "'");
   }
@@ -68,8 +71,9 @@ Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<i
     std::vector<std::string> chosen;
     for (int index : indices) {
       if (index < 0 || static_cast<size_t>(index) >= visible.size()) {
-        return InvalidArgument("GPU " + std::to_string(index) + " is not visible (" +
-                               std::to_string(visible.size()) + " visible)");
+        return InvalidArgument(fmt::format(
+            "{}: GPU {} is not visible ({} visible{})", indices_origin, index, visible.size(),
+            visible.empty() ? "; leave the GPUs out, or use --device cpu" : ""));
       }
       chosen.push_back(visible[static_cast<size_t>(index)]);
     }

@@ -4,6 +4,7 @@
 // nvidia-smi report, or the CPU (Triton's interpreter) when there are none.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -19,7 +20,9 @@ struct DevicePlan {
 inline constexpr int kMaxSlots = 1024;
 
 // `requested` is "auto", "cuda" or "cpu" (anything else is an error naming it); `indices`
-// restricts the GPUs (empty: all visible).
-Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices);
+// restricts the GPUs (empty: all visible); an index that is not visible is an error naming
+// `indices_origin` (the flag, or the config file and key).
+Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices,
+                               std::string_view indices_origin = "--gpus");
 
 }  // namespace adaexplore

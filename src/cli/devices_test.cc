@@ -58,5 +58,17 @@ TEST_F(DevicesTest, NoGpuMeansCpuUnlessCudaWasDemanded) {
   EXPECT_EQ(PlanDevices("cuda", {}).status().code(), StatusCode::kUnavailable);
 }
 
+TEST_F(DevicesTest, AGpuThatIsNotVisibleNamesWhereItWasAskedFor) {
+  setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  Result<DevicePlan> plan = PlanDevices("auto", {0}, "./adaexplore.toml: [workers] gpus");
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().message(),
+            "./adaexplore.toml: [workers] gpus: GPU 0 is not visible (0 visible; leave the GPUs "
+            "out, or use --device cpu)");
+  setenv("CUDA_VISIBLE_DEVICES", "3", 1);
+  EXPECT_EQ(PlanDevices("auto", {1}).status().message(),
+            "--gpus: GPU 1 is not visible (1 visible)");
+}
+
 }  // namespace
 }  // namespace adaexplore

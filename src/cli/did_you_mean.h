@@ -7,11 +7,9 @@
 #include <string_view>
 #include <vector>
 
-namespace adaexplore {
+#include "core/closest.h"
 
-// The closest of `known` to `typed` by edit distance, when close enough to be a typo ("" if none
-// is): within a third of its length, at least 2.
-std::string Closest(std::string_view typed, const std::vector<std::string>& known);
+namespace adaexplore {
 
 // "did you mean ...?" lines for the arguments of `argv` that the deepest subcommand `app` parsed
 // does not know: flags against its flags, a first word against the commands.

@@ -5,17 +5,6 @@
 namespace adaexplore {
 namespace {
 
-TEST(DidYouMeanTest, TheClosestNameWithinATypo) {
-  const std::vector<std::string> known = {"--trials", "--timeout", "--timed-runs", "--task"};
-  EXPECT_EQ(Closest("--trails", known), "--trials");
-  EXPECT_EQ(Closest("--timout", known), "--timeout");
-  EXPECT_EQ(Closest("--turbo-mode", known), "");  // Nothing is that close.
-  EXPECT_EQ(Closest("--trials", known), "");      // Known names need no hint.
-  // Two letters swapped are one slip: closer than two letters changed (eval has --traces too).
-  EXPECT_EQ(Closest("--trails", {"--traces", "--trials"}), "--trials");
-  EXPECT_EQ(Closest("--trails", {"--trials", "--traces"}), "--trials");
-}
-
 TEST(DidYouMeanTest, FlagsOfTheSubcommandAndCommandsOfTheApp) {
   CLI::App app;
   int trials = 0;

@@ -97,6 +97,7 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   }
   if (!f.gpus.empty()) {
     config.gpus = f.gpus;
+    config.gpus_origin = "--gpus";
   }
   if (f.slots) {
     config.slots = *f.slots;

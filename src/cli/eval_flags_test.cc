@@ -103,6 +103,17 @@ TEST(EvalFlagsTest, EveryBooleanSettingHasANoForm) {
   }
 }
 
+// --help names what each flag takes: INT, NUMBER or the choices, not TEXT.
+TEST(EvalFlagsTest, HelpNamesTheValueEachFlagTakes) {
+  CLI::App app;
+  EvalFlags eval;
+  AddEvalCommand(app, eval);
+  const std::string help = app.get_subcommand("eval")->help();
+  EXPECT_NE(help.find("--trials INT "), std::string::npos) << help;
+  EXPECT_NE(help.find("--timeout NUMBER "), std::string::npos) << help;
+  EXPECT_NE(help.find("--precision fp32|bf16|fp16 "), std::string::npos) << help;
+}
+
 TEST(EvalFlagsTest, AFlagOutOfRangeIsAnErrorNamingIt) {
   for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
            {"trials", "0"}, {"timeout_s", "-5"}, {"precision", "fp8"}, {"warmup_runs", "x"}}) {

@@ -314,7 +314,8 @@ Result<int> RunSearch(const RunFlags& flags) {
   }
   if (spec.language == KernelLanguage::kCuda && flags.nats_url.empty()) {
     // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.
-    ASSIGN_OR_RETURN(const DevicePlan plan, PlanDevices(config.device, config.gpus));
+    ASSIGN_OR_RETURN(const DevicePlan plan,
+                     PlanDevices(config.device, config.gpus, config.gpus_origin));
     if (plan.kind == "cpu") {
       return InvalidArgument(
           "--language cuda needs a GPU to build and check its kernels, and this run would "

@@ -10,6 +10,7 @@
 //   ASSIGN_OR_RETURN(nlohmann::json given, SettingFlagValues(EvalSettingTable(), eval_settings));
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -25,6 +26,21 @@ namespace adaexplore {
 struct SettingFlags {
   std::map<std::string, std::string> given;  // Setting name -> the text its flag was given.
 };
+
+// What --help shows for a setting's value: INT, NUMBER, one|of|these or TEXT.
+template <typename Target>
+std::string FlagTypeName(const Setting<Target>& s) {
+  switch (s.kind) {
+    case SettingKind::kInteger:
+      return "INT";
+    case SettingKind::kNumber:
+      return "NUMBER";
+    case SettingKind::kChoice:
+      return fmt::format("{}", fmt::join(s.choices, "|"));
+    default:
+      return "TEXT";
+  }
+}
 
 // Adds a flag for every setting of `table` that has one; `flags` must outlive the parse.
 template <typename Target>
@@ -44,9 +60,11 @@ void AddSettingFlags(CLI::App& command, const std::vector<Setting<Target>>& tabl
           [&flags, name](std::int64_t count) { flags.given[name] = count > 0 ? "true" : "false"; },
           help);
     } else {
-      command.add_option_function<std::string>(
-          std::string(s.flag), [&flags, name](const std::string& v) { flags.given[name] = v; },
-          help);
+      command
+          .add_option_function<std::string>(
+              std::string(s.flag), [&flags, name](const std::string& v) { flags.given[name] = v; },
+              help)
+          ->type_name(FlagTypeName(s));
     }
   }
 }

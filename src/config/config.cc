@@ -10,6 +10,7 @@
 
 #include "config/llm_config.h"
 #include "config/toml_settings.h"
+#include "core/closest.h"
 #include "eval/settings.h"
 #include "search/run_settings.h"
 #include "sys/fs.h"
@@ -51,14 +52,14 @@ Status CheckKeys(const toml::table& root, const std::string& origin) {
     }
     auto known = KnownKeys().find(name);
     if (known == KnownKeys().end() || !node.is_table()) {
-      return InvalidArgument(origin + ": unknown section [" + name + "]");
-    }
-    for (const auto& [key, value] : *node.as_table()) {
-      if (!known->second.contains(std::string(key.str()))) {
-        return InvalidArgument(origin + ": unknown key '" + std::string(key.str()) + "' in [" +
-                               name + "]");
+      std::vector<std::string> sections = {"llm"};
+      for (const auto& [section_name, keys] : KnownKeys()) {
+        sections.push_back(section_name);
       }
+      return InvalidArgument(origin + ": unknown section [" + name + "]" +
+                             DidYouMeanSuffix(name, sections));
     }
+    RETURN_IF_ERROR(RefuseUnknownKeys(*node.as_table(), known->second, "[" + name + "]", origin));
   }
   return Status::Ok();
 }
@@ -154,6 +155,7 @@ Status ApplyWorkers(const toml::table& root, const std::string& origin, Config& 
       }
       config.gpus.push_back(static_cast<int>(*index));
     }
+    config.gpus_origin = origin + ": [workers] gpus";
   }
   return Status::Ok();
 }

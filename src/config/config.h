@@ -32,10 +32,11 @@ struct Config {
   // The [eval] settings the file gave (other than the profile): a flag that picks another
   // profile or precision rebuilds the profile and applies these again, so they still count.
   nlohmann::json eval_file = nlohmann::json::object();
-  std::string python;           // Empty: ADAEXPLORE_PYTHON, then the project's .venv.
-  std::string device = "auto";  // "auto": GPUs if any are visible, else the CPU.
-  std::vector<int> gpus;        // Empty: every visible GPU.
-  int slots = 0;                // Evaluations per device at once; 0: 2 per GPU, 1-2 on CPU.
+  std::string python;                  // Empty: ADAEXPLORE_PYTHON, then the project's .venv.
+  std::string device = "auto";         // "auto": GPUs if any are visible, else the CPU.
+  std::vector<int> gpus;               // Empty: every visible GPU.
+  std::string gpus_origin = "--gpus";  // Where `gpus` came from, for an error about them.
+  int slots = 0;                       // Evaluations per device at once; 0: 2 per GPU, 1-2 on CPU.
   bool cache_enabled = true;
   std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.
   std::string log_level = "warn";

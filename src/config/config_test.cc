@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 namespace adaexplore {
 namespace {
 
@@ -43,6 +46,44 @@ TEST(ConfigTest, UnknownKeysAndSectionsAreErrors) {
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("trails"), std::string::npos);
   EXPECT_FALSE(ApplyConfigText("[evil]\nx = 1\n", "a.toml", config).ok());
+}
+
+TEST(ConfigTest, AMistypedKeyOrSectionGetsADidYouMean) {
+  Config config;
+  EXPECT_EQ(ApplyConfigText("[eval]\ntrails = 3\n", "a.toml", config).message(),
+            "a.toml: unknown key 'trails' in [eval] (did you mean 'trials'?)");
+  EXPECT_EQ(ApplyConfigText("[worker]\nslots = 3\n", "a.toml", config).message(),
+            "a.toml: unknown section [worker] (did you mean 'workers'?)");
+  EXPECT_EQ(ApplyConfigText("[llm.openai]\nbase_ulr = \"x\"\n", "a.toml", config).message(),
+            "a.toml: unknown key 'base_ulr' in [llm.openai] (did you mean 'base_url'?)");
+  EXPECT_EQ(ApplyConfigText("[eval]\nturbo = 3\n", "a.toml", config).message(),
+            "a.toml: unknown key 'turbo' in [eval]");
+}
+
+TEST(ConfigTest, GpusFromTheFileSayWhereTheyCameFrom) {
+  Config config;
+  EXPECT_EQ(config.gpus_origin, "--gpus");
+  ASSERT_TRUE(ApplyConfigText("[workers]\ngpus = [1]\n", "my.toml", config).ok());
+  EXPECT_EQ(config.gpus_origin, "my.toml: [workers] gpus");
+}
+
+// The README's example file works as written, on any machine: copied to ./adaexplore.toml it
+// loads, and it names no GPU or interpreter that this machine may lack.
+TEST(ConfigTest, TheReadmeExampleLoadsAsWritten) {
+  std::ifstream in(std::string(ADAEXPLORE_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t section = readme.find("## Configuration");
+  ASSERT_NE(section, std::string::npos);
+  const size_t begin = readme.find("```toml\n", section);
+  ASSERT_NE(begin, std::string::npos);
+  const size_t end = readme.find("```", begin + 8);
+  const std::string example = readme.substr(begin + 8, end - begin - 8);
+  Config config;
+  Status loaded = ApplyConfigText(example, "README.md", config);
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  EXPECT_TRUE(config.gpus.empty());
+  EXPECT_TRUE(config.python.empty());
+  EXPECT_EQ(config.device, "auto");
 }
 
 TEST(ConfigTest, WrongTypesAndBadValuesAreErrors) {

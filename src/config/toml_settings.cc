@@ -1,5 +1,7 @@
 #include "config/toml_settings.h"
 
+#include "core/closest.h"
+
 namespace adaexplore {
 
 nlohmann::json TomlScalarJson(const toml::node& node) {
@@ -22,7 +24,9 @@ Status RefuseUnknownKeys(const toml::table& table, const std::set<std::string>& 
                          const std::string& where, const std::string& origin) {
   for (const auto& [key, value] : table) {
     if (!known.contains(std::string(key.str()))) {
-      return InvalidArgument(origin + ": unknown key '" + std::string(key.str()) + "' in " + where);
+      return InvalidArgument(
+          origin + ": unknown key '" + std::string(key.str()) + "' in " + where +
+          DidYouMeanSuffix(key.str(), std::vector<std::string>(known.begin(), known.end())));
     }
   }
   return Status::Ok();

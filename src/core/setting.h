@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -22,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/closest.h"
 #include "core/result.h"
 
 namespace adaexplore {
@@ -137,12 +139,13 @@ Status ApplySettings(const std::vector<Setting<Target>>& table, const nlohmann::
     return InvalidArgument(fmt::format("{} settings must be a table", what));
   }
   for (const auto& [key, value] : values.items()) {
-    bool known = false;
+    std::vector<std::string> names;
     for (const Setting<Target>& s : table) {
-      known = known || s.name == key;
+      names.emplace_back(s.name);
     }
-    if (!known) {
-      return InvalidArgument(fmt::format("unknown {} setting '{}'", what, key));
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      return InvalidArgument(
+          fmt::format("unknown {} setting '{}'{}", what, key, DidYouMeanSuffix(key, names)));
     }
   }
   Target changed = target;
