@@ -16,6 +16,20 @@ std::string Speedup(const std::optional<double>& speedup, const char* none) {
   return speedup ? fmt::format("{:.3g}x", *speedup) : std::string(none);
 }
 
+// A verdict's reason on one line of a terminal: its first line, at most 200 characters.
+std::string OneLine(const std::string& reason) {
+  constexpr size_t kWidth = 200;
+  std::string line = reason.substr(0, reason.find('\n'));
+  if (line.size() > kWidth) {
+    size_t cut = kWidth - 3;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0U) == 0x80U) {
+      --cut;  // Not inside a UTF-8 sequence.
+    }
+    line = line.substr(0, cut) + "...";
+  }
+  return line;
+}
+
 }  // namespace
 
 SearchProgress::SearchProgress(const LlmClient& llm, const WorkerHello& worker,
@@ -63,10 +77,12 @@ void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) 
 
 void SearchProgress::OnProgress(const TaskProgress& p) {
   const std::string cost = Cost();
+  const bool correct = p.verdict == VerdictName(Verdict::kCorrect);
   status_.Message(
-      fmt::format("[{}] step {}/{} {} -> {}{} (best {}) {}", p.task, p.steps_done, p.steps, p.move,
-                  p.verdict, p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "",
-                  Speedup(p.best_speedup, "none"), cost),
+      fmt::format("[{}] step {}/{} {} -> {}{} (best {}) {}{}", p.task, p.steps_done, p.steps,
+                  p.move, p.verdict, p.speedup ? fmt::format(" {:.3g}x", *p.speedup) : "",
+                  Speedup(p.best_speedup, "none"), cost,
+                  correct || p.reason.empty() ? "" : "\n    " + OneLine(p.reason)),
       {{"event", "step"},
        {"run", run_id_},
        {"task", p.task},
@@ -75,6 +91,7 @@ void SearchProgress::OnProgress(const TaskProgress& p) {
        {"node", p.node},
        {"move", p.move},
        {"verdict", p.verdict},
+       {"reason", p.reason},
        {"speedup", p.speedup ? nlohmann::json(*p.speedup) : nlohmann::json(nullptr)},
        {"best_speedup", p.best_speedup ? nlohmann::json(*p.best_speedup) : nlohmann::json(nullptr)},
        {"cost", CostJson()}});

@@ -545,6 +545,7 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
                                        .node = id,
                                        .move = record.move,
                                        .verdict = record.verdict,
+                                       .reason = record.reason,
                                        .speedup = record.speedup,
                                        .best_speedup = summary.best_speedup,
                                        .verdicts = task.verdicts,

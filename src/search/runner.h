@@ -53,6 +53,7 @@ struct TaskProgress {
   int node = 0;  // The node just added.
   std::string move;
   std::string verdict;
+  std::string reason;  // Why the step's kernel is not correct (the verdict's reason); may be "".
   std::optional<double> speedup;
   std::optional<double> best_speedup;
   std::map<std::string, int> verdicts;

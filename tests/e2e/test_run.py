@@ -251,6 +251,11 @@ def test_a_broken_task_finishes_the_run_and_is_never_retried(cli: Cli, scripted:
     broken = by_task["inputs_raise"]
     assert broken["status"] == "broken" and broken["steps"] == 1
     assert broken["verdicts"] == {"task_error": 1}
+    # The step's line says why it failed, not only that it did.
+    events = [json.loads(line) for line in p.stderr.splitlines() if line.strip()]
+    [step] = [e for e in events if e["event"] == "step" and e["task"] == "inputs_raise"]
+    assert step["verdict"] == "task_error" and "dataset not found" in step["reason"], step
+    assert "\n    the task itself failed: RuntimeError: dataset not found" in step["message"]
 
     # Resuming has nothing to do: the broken task is not tried again (no LLM call spent on it).
     calls = len(scripted.calls)
