@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,19 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     assert "background:#2e7d32" in dom.stdout and "background:#bdbdbd" in dom.stdout
     assert "<polyline" in dom.stdout  # The progress and cost charts.
     assert "Node " in dom.stdout  # The best node's panel is open.
+    # A node's diff to its parent (the address names the node): in each changed stretch what
+    # went (-) comes above what came (+).
+    with sqlite3.connect(db) as c:
+        [(child,)] = c.execute("SELECT MIN(node) FROM nodes WHERE parent > 0").fetchall()
+    assert child is not None
+    dom = chromium("--dump-dom", page.as_uri() + f"#node-{child}")
+    assert f"Node {child}: " in dom.stdout
+    diff = re.search(r'<pre class="diff">(.*?)</pre>', dom.stdout, re.S)
+    assert diff, f"node {child}'s panel shows no diff"
+    kinds = re.findall(r'<span class="(add|del|same)">', diff.group(1))
+    assert "add" in kinds or "del" in kinds, kinds
+    stretches = "".join(k[0] for k in kinds).split("s")
+    assert all(re.fullmatch(r"d*a*", stretch) for stretch in stretches), kinds
     # Steps tick at whole numbers; speedups keep three significant digits (never "0.00x").
     ticks = re.findall(r'class="x-tick whole"[^>]*>([^<]*)<', dom.stdout)
     assert ticks and all(t.isdigit() for t in ticks), ticks
