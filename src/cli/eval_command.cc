@@ -80,6 +80,32 @@ nlohmann::json MissingProblemJson(const MissingProblem& missing) {
           {"reason", "no kernels (" + missing.looked_for + ")"}};
 }
 
+// With FlashInfer-Trace definitions in the batch, progress counts their workloads; on the CPU a
+// note first says that each may take minutes, and how to pick fewer.
+void CountWorkloads(const std::vector<EvalRequest>& requests, const WorkerHello& worker,
+                    EvalProgress& progress) {
+  size_t workloads = 0;
+  size_t others = 0;
+  size_t most = 0;
+  for (const EvalRequest& r : requests) {
+    const size_t n = r.task.workload ? 0 : r.task.workloads.size();
+    workloads += n;
+    others += n == 0;
+    most = std::max(most, n);
+  }
+  if (workloads == 0) {
+    return;
+  }
+  if (worker.device_kind == DeviceKind::kCpu) {
+    progress.Note(fmt::format("{} workload(s) of FlashInfer-Trace definitions to judge in "
+                              "Triton's interpreter on the CPU: large ones can take minutes each "
+                              "(--workloads 2 judges the first two of each definition)",
+                              workloads),
+                  {{"event", "cpu_workloads"}, {"workloads", workloads}, {"most", most}});
+  }
+  progress.CountWorkloads(workloads, others);
+}
+
 }  // namespace
 
 Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
@@ -245,6 +271,11 @@ Result<int> RunEval(const EvalFlags& flags) {
                        requests.size(), w.device_name.c_str(), w.torch.c_str(), w.triton.c_str(),
                        config.profile.name.c_str());
   }
+  CountWorkloads(requests, evaluator->workers().front(), progress);
+  evaluator->ObserveWorkloads(
+      [&progress](const EvalResult& part, const std::string& label, size_t index, size_t count) {
+        progress.OnWorkload(part, label, index, count);
+      });
   ASSIGN_OR_RETURN(std::vector<EvalResult> results,
                    evaluator->Run(
                        requests,

@@ -23,8 +23,41 @@ void EvalProgress::OnPhase(const std::string& job, const std::string& phase) {
   Redraw();
 }
 
+void EvalProgress::CountWorkloads(size_t workloads, size_t others) {
+  units_ = workloads + others;
+  only_workloads_ = others == 0;
+  Redraw();
+}
+
+void EvalProgress::OnWorkload(const EvalResult& part, const std::string& label, size_t index,
+                              size_t count) {
+  ++units_done_;
+  workloads_failed_ += part.verdict != Verdict::kCorrect;
+  std::string line =
+      fmt::format("{}  [{}] workload {}/{}{}  {}", part.kernel_path, part.task, index + 1, count,
+                  label.empty() ? "" : " (" + label + ")", VerdictName(part.verdict));
+  if (part.verdict == Verdict::kCorrect && part.speedup) {
+    line += fmt::format("  {:.3g}x", *part.speedup);
+  } else if (part.verdict != Verdict::kCorrect) {
+    line += "  " + part.reason.substr(0, part.reason.find('\n'));
+  }
+  status_.Message(line, {{"event", "workload"},
+                         {"kernel", part.kernel_path},
+                         {"task", part.task},
+                         {"workload", index + 1},
+                         {"workloads", count},
+                         {"label", label},
+                         {"verdict", VerdictName(part.verdict)},
+                         {"speedup", part.speedup ? nlohmann::json(*part.speedup) : nullptr},
+                         {"reason", part.reason}});
+  Redraw();
+}
+
 void EvalProgress::OnResult(const EvalResult& result, FILE* stream, const std::string& text) {
   ++done_;
+  if (!result.facts.is_object() || !result.facts.contains("workloads")) {
+    ++units_done_;  // A candidate without workloads is one unit.
+  }
   correct_ += result.verdict == Verdict::kCorrect;
   status_.SetStatus("");  // Off the terminal while the result is written, then drawn again.
   (void)std::fwrite(text.data(), 1, text.size(), stream);
@@ -52,6 +85,13 @@ std::string EvalProgress::Status(TimePoint now) const {
     }
     line += " · running: " + parts;
   }
+  if (units_ > 0) {
+    line += fmt::format(
+        " · {} {}/{}{}", only_workloads_ ? "workloads" : "workloads and other candidates",
+        units_done_, units_,
+        workloads_failed_ > 0 ? fmt::format(" ({} workload(s) failed)", workloads_failed_) : "");
+    return line + " · " + ProgressClock(units_done_, units_, now - start_);
+  }
   return line + " · " + ProgressClock(done_, total_, now - start_);
 }
 
@@ -61,7 +101,14 @@ nlohmann::json EvalProgress::StatusJson(TimePoint now) const {
                            {"total", total_},
                            {"correct", correct_},
                            {"running", Phases()}};
-  fields.update(ProgressClockJson(done_, total_, now - start_));
+  if (units_ > 0) {
+    fields["units_done"] = units_done_;
+    fields["units_total"] = units_;
+    fields["workloads_failed"] = workloads_failed_;
+    fields.update(ProgressClockJson(units_done_, units_, now - start_));
+  } else {
+    fields.update(ProgressClockJson(done_, total_, now - start_));
+  }
   return fields;
 }
 

@@ -37,6 +37,33 @@ TEST(EvalProgressTest, SaysWhatIsJudgedWhatRunsAndWhatIsLeft) {
                             {"eta_s", 270.0}}));
 }
 
+TEST(EvalProgressTest, ADefinitionsProgressIsCountedInWorkloads) {
+  const TimePoint start = Clock::now();
+  FILE* err = std::tmpfile();
+  ASSERT_NE(err, nullptr);
+  EvalProgress progress(1, start, err, /*smart=*/false);
+  progress.CountWorkloads(4, 0);
+  EvalResult part;
+  part.kernel_path = "k.py";
+  part.task = "rmsnorm";
+  part.verdict = Verdict::kIncorrect;
+  part.reason = "max abs error 0.5\nthe rest";
+  progress.OnWorkload(part, "batch_size=7", 1, 4);
+  EXPECT_EQ(progress.Status(start + seconds(60)),
+            "eval: 0/1 judged, 0 correct · workloads 1/4 (1 workload(s) failed) · 1m00s · about "
+            "3m00s left");
+  const nlohmann::json json = progress.StatusJson(start + seconds(60));
+  EXPECT_EQ(json["units_done"], 1);
+  EXPECT_EQ(json["units_total"], 4);
+  EXPECT_EQ(json["workloads_failed"], 1);
+  // The workload's line is written on a stream that is no terminal too.
+  std::rewind(err);
+  std::string text(256, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), err));
+  EXPECT_EQ(text, "k.py  [rmsnorm] workload 2/4 (batch_size=7)  incorrect  max abs error 0.5\n");
+  (void)std::fclose(err);
+}
+
 TEST(EvalProgressTest, FinishTakesTheStatusLineDownForTheSummary) {
   FILE* out = std::tmpfile();
   ASSERT_NE(out, nullptr);

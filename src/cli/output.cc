@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/json_text.h"
+#include "eval/workloads.h"
 
 namespace adaexplore {
 namespace {
@@ -33,6 +34,25 @@ std::string Indent(const std::string& text, size_t max_lines) {
   }
   for (size_t i = first; i < all.size(); ++i) {
     out += "    " + all[i] + "\n";
+  }
+  return out;
+}
+
+// A definition's workloads that are not correct, a line each (with -v): which, and why.
+std::string FailingWorkloads(const nlohmann::json& facts) {
+  if (!facts.is_object() || !facts.contains("workloads") || !facts["workloads"].is_array()) {
+    return "";
+  }
+  const nlohmann::json& rows = facts["workloads"];
+  std::string out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const nlohmann::json& row = rows[i];
+    if (!row.is_object() || row.value("verdict", "") == VerdictName(Verdict::kCorrect)) {
+      continue;
+    }
+    const std::string reason = row.value("reason", "");
+    out += fmt::format("    workload {}/{} ({}): {}: {}\n", i + 1, rows.size(), WorkloadLabel(row),
+                       row.value("verdict", "?"), reason.substr(0, reason.find('\n')));
   }
   return out;
 }
@@ -97,6 +117,9 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     line += "  (cached)";
   }
   line += "\n";
+  if (detail == Detail::kFull && r.verdict != Verdict::kCorrect) {
+    line += FailingWorkloads(r.facts);
+  }
   if (detail == Detail::kFull && r.verdict != Verdict::kCorrect && !r.error_text.empty()) {
     line += Indent(r.error_text, kMaxErrorLines);
   }

@@ -31,6 +31,28 @@ TEST(OutputTest, FailureLineShowsReasonAndDetailOnRequest) {
   EXPECT_NE(FormatHuman(r, Detail::kFull).find("    ValueError: no\n"), std::string::npos);
 }
 
+TEST(OutputTest, VerboseListsADefinitionsFailingWorkloads) {
+  EvalResult r;
+  r.kernel_path = "k.py";
+  r.task = "rmsnorm_h128";
+  r.verdict = Verdict::kIncorrect;
+  r.reason = "workload 2/3 (batch_size=7): max abs error 0.5 (2 of 3 workloads failed)";
+  r.facts = {{"workloads",
+              {{{"uuid", "a"}, {"axes", {{"batch_size", 1}}}, {"verdict", "correct"}},
+               {{"uuid", "b"},
+                {"axes", {{"batch_size", 7}}},
+                {"verdict", "incorrect"},
+                {"reason", "max abs error 0.5\nmore"}},
+               {{"uuid", "c"}, {"verdict", "timeout"}, {"reason", "over 180 s"}}}}};
+  const std::string full = FormatHuman(r, Detail::kFull);
+  EXPECT_NE(full.find("\n    workload 2/3 (batch_size=7): incorrect: max abs error 0.5\n"
+                      "    workload 3/3 (c): timeout: over 180 s\n"),
+            std::string::npos)
+      << full;
+  EXPECT_EQ(full.find("workload 1/3"), std::string::npos);
+  EXPECT_EQ(FormatHuman(r, Detail::kBrief).find("    workload"), std::string::npos);
+}
+
 TEST(OutputTest, JsonLineHasTheStableFields) {
   EvalResult r;
   r.verdict = Verdict::kIncorrect;

@@ -245,6 +245,7 @@ void Evaluator::Deliver(uint64_t id, EvalResult result) {
   result.task = request.task.name;
   result.task_path = request.task.path;
   result.kernel_path = request.candidate.path;
+  const std::string label = request.task.workload ? WorkloadLabel(*request.task.workload) : "";
   requests_.erase(it);
   auto part = part_of_.find(id);
   if (part == part_of_.end()) {
@@ -254,6 +255,9 @@ void Evaluator::Deliver(uint64_t id, EvalResult result) {
   const auto [group_id, index] = part->second;
   part_of_.erase(part);
   Group& group = groups_.at(group_id);
+  if (on_workload_) {
+    on_workload_(result, label, index, group.parts.size());
+  }
   group.parts[index] = std::move(result);
   if (++group.done == group.parts.size()) {
     std::vector<EvalResult> parts;

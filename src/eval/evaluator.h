@@ -93,6 +93,13 @@ class Evaluator {
 
   const std::vector<WorkerHello>& workers() const { return workers_; }
 
+  // `observer` sees each workload's result of a task with several workloads as it completes
+  // (before the task's combined result), with the workload's label (WorkloadLabel), its
+  // position and the count.
+  using WorkloadObserver = std::function<void(const EvalResult& part, const std::string& label,
+                                              size_t index, size_t count)>;
+  void ObserveWorkloads(WorkloadObserver observer) { on_workload_ = std::move(observer); }
+
  private:
   Evaluator(EvaluatorOptions options, std::unique_ptr<JobRunner> pool,
             std::optional<ResultCache> cache);
@@ -129,6 +136,7 @@ class Evaluator {
   };
   std::map<uint64_t, Group> groups_;
   std::map<uint64_t, std::pair<uint64_t, size_t>> part_of_;  // Workload request -> group, index.
+  WorkloadObserver on_workload_;
 };
 
 }  // namespace adaexplore

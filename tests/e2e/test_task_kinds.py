@@ -249,3 +249,33 @@ def test_a_definitions_workloads_can_be_chosen(cli: Cli, tmp_path: Path) -> None
     assert p.returncode == 2, p.stderr
     assert "gemm_n16_k32 has no workload 'gemm-m999' (its 3 workload(s): positions 1-3, uuids " \
         "gemm-m1, gemm-m5" in p.stderr, p.stderr
+
+
+def test_a_definitions_progress_and_failing_workloads_are_shown(cli: Cli, tmp_path: Path) -> None:
+    """Each workload's verdict is a line on stderr as it comes, on a pipe too; on the CPU a note
+    says first that workloads can take minutes; -v lists the workloads that failed."""
+    task = example("flashinfer", "definitions", "gemm", "gemm_n16_k32.json")
+    good = Path(example("flashinfer", "solutions", "gemm_n16_k32_triton.py")).read_text()
+    kernel = tmp_path / "wrong_at_m5.py"
+    kernel.write_text(good + "\n\n_run = run\n\n\ndef run(A, B):\n    C = _run(A, B)\n"
+                      "    return C * 2 if A.shape[0] == 5 else C\n")
+    p = cli.run("eval", "--device", "cpu", "--task", task, "--kernel", str(kernel), "-v", *FAST)
+    assert p.returncode == 0, p.stderr
+    assert "3 workload(s) of FlashInfer-Trace definitions to judge in Triton's interpreter on " \
+        "the CPU" in p.stderr and "--workloads 2" in p.stderr, p.stderr
+    lines = [line for line in p.stderr.splitlines() if "] workload " in line]
+    assert len(lines) == 3, p.stderr
+    assert any("workload 2/3 (M=5)  incorrect" in line for line in lines), lines
+    assert sum("  correct" in line for line in lines) == 2, lines
+    assert "    workload 2/3 (M=5): incorrect: " in p.stdout, p.stdout
+    assert "workload 1/3" not in p.stdout and "workload 3/3" not in p.stdout
+
+    # With --json: a "workload" event for each, and progress counted in workloads.
+    p = cli.run("eval", "--device", "cpu", "--task", task, "--kernel", str(kernel), "--json",
+                *FAST)
+    events = [json.loads(line) for line in p.stderr.splitlines() if line.startswith("{")]
+    workloads = [e for e in events if e.get("event") == "workload"]
+    assert sorted(e["workload"] for e in workloads) == [1, 2, 3]
+    assert {e["label"]: e["verdict"] for e in workloads}["M=5"] == "incorrect"
+    last = [e for e in events if e.get("event") == "progress"][-1]
+    assert (last["units_done"], last["units_total"], last["workloads_failed"]) == (3, 3, 1), last
