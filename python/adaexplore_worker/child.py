@@ -19,7 +19,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from . import errors, integrity, load, measure, refcache, references, runtime_checks, trace, trials
+from . import (errors, integrity, load, measure, refcache, references, runtime_checks, shrink,
+               trace, trials)
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import TASK_PHASES, Job, Status
 from .channel import Channel, sanitize
@@ -103,9 +104,12 @@ def _last_sweep(ctx: Context) -> None:
 def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
         plan: refcache.Plan | None, confine: Callable[[], None] = lambda: None) -> None:
     session, facts = ctx.session, ctx.facts
+    errors.show_file_as(task_path, job.task.filename)
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(
             task_path, job.task, ctx.device.type))
+        if job.options.shrink > 1:
+            ctx.facts["shrink"] = shrink.shrink_task(ctx.task, job.options.shrink)
     with session.phase("reference"):
         try:
             with session.gpu("shared"):
@@ -132,8 +136,11 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
     task = ctx.task
     with session.phase("import"):
         # A Solution's sources written out, an operator joined to its test: no candidate code.
+        written = candidate_path
         candidate_path = ctx.guard(Status.IMPORT_ERROR,
                                    lambda: load.candidate_file(candidate_path, task))
+        if candidate_path == written:  # The user's own lines: tracebacks name their file.
+            errors.show_file_as(candidate_path, job.candidate.filename)
         threads_before = runtime_checks.thread_count()
         runtime_checks.watch(ctx, candidate_path)
         model_new_class = ctx.guard(Status.IMPORT_ERROR, lambda: load.load_candidate(
@@ -194,6 +201,8 @@ def run_baseline(ctx: Context, job: Job, task_path: str) -> None:
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(
             task_path, job.task, ctx.device.type))
+        if job.options.shrink > 1:
+            ctx.facts["shrink"] = shrink.shrink_task(ctx.task, job.options.shrink)
     rng = measure.rng_for(ctx)
     compiled = None
     with session.gpu("shared"), session.phase("reference"):

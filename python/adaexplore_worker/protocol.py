@@ -97,6 +97,7 @@ class JobOptions:
     null_selftest: bool
     kernel_trace: bool
     reject_rules: list[str]  # Source rules that reject: a candidate breaking one is not imported.
+    shrink: int  # >1: a KernelBench task's sizes divided by this (shrink.py); a smoke test.
 
     @classmethod
     def from_json(cls, data: Any) -> JobOptions:
@@ -226,6 +227,14 @@ class Expert(TypedDict, total=False):
     relative_error: float | None
 
 
+class ShrinkFacts(TypedDict, total=False):
+    """A smoke test's smaller task (shrink.py): each size changed, as [from, to]."""
+
+    factor: int
+    applies: bool
+    changed: dict[str, list[int]]
+
+
 class GpuReading(TypedDict, total=False):
     """What NVML said of the GPU at one moment (clocks.py)."""
 
@@ -349,6 +358,7 @@ class Facts(TypedDict, total=False):
     null_kernels: dict[str, bool]
     roofline: Roofline
     expert: Expert
+    shrink: ShrinkFacts
     poisoned_free_blocks: int
     timing: Timing
     kernel_trace: KernelTrace

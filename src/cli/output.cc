@@ -113,6 +113,14 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     }
     line += "  [findings: " + all + "]";
   }
+  if (r.shrink > 1) {
+    std::string sizes;
+    for (const std::string& size : r.shrunk) {
+      sizes += (sizes.empty() ? "" : ", ") + size;
+    }
+    line +=
+        fmt::format("  [smoke test: sizes shrunk {}x ({}), not the task's own]", r.shrink, sizes);
+  }
   if (r.cached) {
     line += "  (cached)";
   }

@@ -6,6 +6,8 @@
 // (correctness), classify_integrity.cc (the checks that reject), classify_speedup.cc (the
 // figures of a correct candidate); classify_internal.h declares them.
 
+#include <fmt/format.h>
+
 #include <array>
 #include <string>
 
@@ -85,6 +87,14 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
   r.stderr_tail = facts.stderr_tail;
   if (r.device.empty()) {
     r.device = facts.device_name;
+  }
+  if (facts.shrink && facts.shrink->applies && !facts.shrink->changed.empty()) {
+    r.shrink = static_cast<int>(facts.shrink->factor);
+    for (const auto& [name, sizes] : facts.shrink->changed) {
+      if (sizes.size() == 2) {
+        r.shrunk.push_back(fmt::format("{} {} -> {}", name, sizes[0], sizes[1]));
+      }
+    }
   }
   ci::CollectErrorFigures(facts.trials, r);
   ci::CollectDegenerate(facts, r);

@@ -75,14 +75,19 @@ bool PassedEveryTrial(const Facts& facts, const EvalProfile& p) {
   return facts.determinism.passed;
 }
 
+// For a task too big or too slow for this machine: how to judge it smaller (a smoke test).
+std::string ShrinkHint(const EvalProfile& p) {
+  return p.job.shrink > 1 ? "" : " (--shrink 16 judges it on smaller sizes, as a smoke test)";
+}
+
 void ClassifyTimeout(const Facts& facts, const EvalProfile& p, EvalResult& r) {
   const std::string& phase = facts.phase;
   if (IsTaskPhase(phase)) {
     // The candidate is imported after these phases: only the task's own code ran.
     SetError(r, Verdict::kTaskError,
              fmt::format("the task did not load and make its reference outputs within {:g} s "
-                         "(stuck during {}): no candidate can be judged against it",
-                         facts.limit_s.value_or(p.timeout_s), phase),
+                         "(stuck during {}): no candidate can be judged against it{}",
+                         facts.limit_s.value_or(p.timeout_s), phase, ShrinkHint(p)),
              facts);
     return;
   }
@@ -110,8 +115,8 @@ void ClassifyMemoryLimit(const Facts& facts, const EvalProfile& p, EvalResult& r
     SetError(r, Verdict::kTaskError,
              fmt::format("the task needs more than {:g} MiB of host memory to load and make "
                          "its reference outputs (during {}): no candidate can be judged "
-                         "against it on this worker",
-                         limit_mb, facts.phase),
+                         "against it on this worker{}",
+                         limit_mb, facts.phase, ShrinkHint(p)),
              facts);
     return;
   }

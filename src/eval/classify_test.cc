@@ -73,6 +73,32 @@ TEST(ClassifyTest, TheExpertBaselineGivesASpeedupOnlyWhenItAgreesWithTheReferenc
   EXPECT_EQ(r.expert, "");
 }
 
+TEST(ClassifyTest, AShrunkTaskMarksItsResultWithTheSizesItChanged) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);
+  facts["shrink"] = {{"factor", 16},
+                     {"applies", true},
+                     {"changed", {{"batch_size", {4096, 256}}, {"dim", {393216, 24576}}}}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.shrink, 16);
+  EXPECT_EQ(r.shrunk, (std::vector<std::string>{"batch_size 4096 -> 256", "dim 393216 -> 24576"}));
+  EXPECT_EQ(EvalResultFromJson(ToJson(r)).shrunk, r.shrunk);  // Kept in the cache and database.
+  // Nothing changed (every size small already), or a kind it does not apply to: its own sizes.
+  facts["shrink"]["changed"] = json::object();
+  EXPECT_EQ(ClassifyFacts(facts).shrink, 1);
+  facts["shrink"] = {{"factor", 16}, {"applies", false}, {"changed", json::object()}};
+  EXPECT_EQ(ClassifyFacts(facts).shrink, 1);
+}
+
+TEST(ClassifyTest, ATaskTooBigForTheMachineSuggestsShrinking) {
+  EvalResult r = ClassifyFacts(
+      {{"status", "memory_limit"}, {"phase", "reference"}, {"memory_limit_mb", 6144}});
+  EXPECT_EQ(r.verdict, Verdict::kTaskError);
+  EXPECT_NE(r.reason.find("(--shrink 16 judges it on smaller sizes, as a smoke test)"),
+            std::string::npos)
+      << r.reason;
+}
+
 json TracedFacts(double own_us, double pytorch_us) {
   return {{"status", "ok"},
           {"trials", {PassingTrial(0)}},

@@ -69,6 +69,17 @@ std::vector<EvalSetting> MakeTable() {
                 .help = "correctness trials, each with its own inputs",
                 .min = 1},
                &JobOptions::trials),
+      JobBound({.name = "shrink",
+                .kind = SettingKind::kInteger,
+                .flag = "--shrink",
+                .job_option = "shrink",
+                .fingerprint = true,
+                .default_text = "1",
+                .help = "a smoke test on a machine too small for a task: its sizes above 64 "
+                        "(module-level integers of a KernelBench task) divided by this, never "
+                        "below 64; every result says so (1: the task's own sizes)",
+                .min = 1},
+               &JobOptions::shrink),
       JobBound({.name = "fp64_budget_s",
                 .kind = SettingKind::kNumber,
                 .flag = "--fp64-budget",

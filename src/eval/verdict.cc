@@ -180,6 +180,8 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"degenerate", r.degenerate},
       {"findings", r.findings},
       {"speed_of_light_ms", OptionalJson(r.speed_of_light_ms)},
+      {"shrink", r.shrink},
+      {"shrunk", r.shrunk},
       {"timing", timing},
       {"profile", r.profile},
       {"device", r.device},
@@ -212,6 +214,14 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
   r.max_rel_err = OptionalDouble(j, "max_rel_err");
   r.speed_of_light_ms = OptionalDouble(j, "speed_of_light_ms");
+  r.shrink = j.value("shrink", 1);
+  if (j.contains("shrunk") && j["shrunk"].is_array()) {
+    for (const nlohmann::json& size : j["shrunk"]) {
+      if (size.is_string()) {
+        r.shrunk.push_back(size.get<std::string>());
+      }
+    }
+  }
   if (j.contains("degenerate") && j["degenerate"].is_array()) {
     for (const nlohmann::json& name : j["degenerate"]) {
       if (name.is_string()) {

@@ -133,6 +133,10 @@ struct EvalResult {
   std::optional<TimingStats> compiled_reference_timing;
   std::optional<TimingStats> expert_timing;
   bool timing_meaningful = false;  // False on the CPU (Triton's interpreter).
+  // Above 1: a smoke test on the task's sizes divided by this (--shrink), not the task's own;
+  // `shrunk` names each size changed, "batch_size 4096 -> 256".
+  int shrink = 1;
+  std::vector<std::string> shrunk;
   // The speedup's uncertainty was over the profile's settle_limit: no speedup is given.
   bool timing_unsettled = false;
   // Every correctness trial ran and passed. True for a correct kernel, and for one stopped

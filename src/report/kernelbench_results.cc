@@ -91,6 +91,10 @@ std::optional<nlohmann::json> KernelBenchSample(const EvalResult& result, int sa
       {"statistic", result.statistic ? EnumName(*result.statistic) : ""},
       {"timing_meaningful", result.timing_meaningful},
       {"max_abs_err", result.max_abs_err ? nlohmann::json(*result.max_abs_err) : nullptr}};
+  if (result.shrink > 1) {  // A smoke test: not the task's own sizes.
+    metadata["adaexplore"]["shrink"] = result.shrink;
+    metadata["adaexplore"]["shrunk"] = result.shrunk;
+  }
   nlohmann::json entry = {{"sample_id", sample_id},
                           {"compiled", result.verdict != Verdict::kCompileError},
                           {"correctness", result.verdict == Verdict::kCorrect},

@@ -199,9 +199,20 @@ std::string EnvironmentLine(const RunInfo& run) {
   if (!env.is_object() || env.empty()) {
     return fmt::format("device not recorded (a run from an earlier version), profile {}", profile);
   }
-  return fmt::format("{}, torch {}, triton {}, Python {}, profile {}", TextOr(env, "device", "?"),
+  const int shrink = Shrink(run);
+  return fmt::format("{}, torch {}, triton {}, Python {}, profile {}{}", TextOr(env, "device", "?"),
                      TextOr(env, "torch", "?"), TextOr(env, "triton", "?"),
-                     TextOr(env, "python", "?"), TextOr(env, "profile", profile));
+                     TextOr(env, "python", "?"), TextOr(env, "profile", profile),
+                     shrink > 1 ? fmt::format(", sizes shrunk {}x (--shrink: a smoke test, not "
+                                              "the tasks' own sizes)",
+                                              shrink)
+                                : "");
+}
+
+int Shrink(const RunInfo& run) {
+  const nlohmann::json eval = run.options.value("eval", nlohmann::json::object());
+  const auto it = eval.is_object() ? eval.find("shrink") : eval.end();
+  return eval.is_object() && it != eval.end() && it->is_number_integer() ? it->get<int>() : 1;
 }
 
 bool CpuRun(const RunInfo& run) {
@@ -230,6 +241,7 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
                     {"status", WorkStatusName(r.run.status)},
                     {"environment", EnvironmentLine(r.run)},
                     {"cpu_run", CpuRun(r.run)},
+                    {"shrink", Shrink(r.run)},
                     {"metrics", MetricsJson(r.metrics)},
                     {"mean_best_by_step", MeanBestByStep(r.tasks)},
                     {"cost", r.cost},

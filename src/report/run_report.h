@@ -29,6 +29,8 @@ struct RunReport {
 std::string EnvironmentLine(const RunInfo& run);
 // Whether a run's kernels ran in Triton's interpreter on the CPU (its speedups mean nothing).
 bool CpuRun(const RunInfo& run);
+// The factor a run's tasks' sizes were divided by (--shrink, a smoke test); 1: their own.
+int Shrink(const RunInfo& run);
 // The banner every report of such a run carries.
 inline constexpr std::string_view kCpuRunBanner =
     "CPU run: kernels ran in Triton's interpreter on the CPU; correctness is real, speedups and "

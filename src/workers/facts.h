@@ -183,6 +183,21 @@ struct Expert {
   }
 };
 
+// A smoke test's smaller task (--shrink; python/adaexplore_worker/shrink.py): the factor asked
+// for, whether the task's kind allows it, and each size changed, from and to.
+struct ShrinkFacts {
+  int64_t factor = 1;
+  bool applies = false;
+  std::map<std::string, std::vector<int64_t>> changed;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("factor", s.factor);
+    visit("applies", s.applies);
+    visit("changed", s.changed);
+  }
+};
+
 // What NVML said of the GPU at one moment (clocks.py); a figure it did not give is unset.
 struct GpuReading {
   std::optional<double> sm_mhz;
@@ -394,6 +409,7 @@ struct Facts {
   std::map<std::string, bool> null_kernels;  // Which trivial kernel passes the task's trials.
   Roofline roofline;
   Expert expert;
+  std::optional<ShrinkFacts> shrink;  // Absent: the task's own sizes.
   // Absent, or an empty object, when the worker timed nothing.
   std::optional<Timing> timing;
   std::optional<KernelTrace> kernel_trace;
@@ -426,6 +442,7 @@ struct Facts {
     visit("null_kernels", s.null_kernels);
     visit("roofline", s.roofline);
     visit("expert", s.expert);
+    visit("shrink", s.shrink);
     visit("timing", s.timing);
     visit("kernel_trace", s.kernel_trace);
     visit("reference_trace", s.reference_trace);

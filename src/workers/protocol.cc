@@ -277,6 +277,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"null_kernels", "object"},
       {"roofline", "object"},
       {"expert", "object"},
+      {"shrink", "object"},  // A smoke test's smaller task: factor, applies, changed.
       {"poisoned_free_blocks", "integer"},
       {"timing", "object"},
       {"kernel_trace", "object"},

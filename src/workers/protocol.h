@@ -164,6 +164,9 @@ struct JobOptions {
   // The source rules that reject (the profile's reject_static): a candidate whose source breaks
   // one is not imported, so none of its code runs.
   std::vector<std::string> reject_rules;
+  // Above 1: a KernelBench task's module-level sizes above 64 divided by this (never below 64)
+  // before its weights and inputs are made; a smoke test, marked in every result (--shrink).
+  int shrink = 1;
 };
 
 // Calls visit(name, field) for every field of JobOptions, in the order above: the one list that
@@ -210,6 +213,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("null_selftest", o.null_selftest);
   visit("kernel_trace", o.kernel_trace);
   visit("reject_rules", o.reject_rules);
+  visit("shrink", o.shrink);
 }
 
 nlohmann::json ToJson(const JobOptions& options);
