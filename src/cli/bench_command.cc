@@ -10,6 +10,7 @@
 
 #include "cli/devices.h"
 #include "cli/eval_command.h"
+#include "cli/output_file.h"
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
@@ -161,6 +162,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
 
 Result<int> RunBench(const BenchFlags& given) {
   BenchFlags f = given;
+  RETURN_IF_ERROR(CheckOutputFile("--html", f.html));
   if (f.level != 0) {
     const std::string level = fmt::format("kernelbench:level{}", f.level);
     if (!f.suite.empty() && f.suite != level) {

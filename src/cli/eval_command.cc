@@ -12,6 +12,7 @@
 #include "cli/devices.h"
 #include "cli/eval_progress.h"
 #include "cli/output.h"
+#include "cli/output_file.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
 #include "core/json_log.h"
@@ -45,30 +46,6 @@ Status WriteTraces(const std::string& path, const std::vector<EvalRequest>& requ
     }
   }
   return WriteFileAtomic(path, text);
-}
-
-// An output file the evaluation will write at its end, checked before it starts: an evaluation
-// of an hour must not end in "cannot write".
-Status CheckOutputFile(const char* flag, const std::string& path) {
-  if (path.empty()) {
-    return Status::Ok();
-  }
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    return InvalidArgument(fmt::format("{} {} is a folder: give a file to write", flag, path));
-  }
-  const fs::path parent =
-      fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
-  if (!fs::is_directory(parent, ec)) {
-    return InvalidArgument(
-        fmt::format("{} {}: there is no folder {} to write it in", flag, path, parent.string()));
-  }
-  if (::access(parent.c_str(), W_OK) != 0) {
-    return InvalidArgument(
-        fmt::format("{} {}: the folder {} is not writable", flag, path, parent.string()));
-  }
-  return Status::Ok();
 }
 
 // The --json line of a problem without kernels.

@@ -122,7 +122,10 @@ def test_bench_names_a_missing_kernelbench_and_problems_it_lacks(cli: Cli,
     for args, words in ((["--level", "1", "--problem", "20"], "no problem 20"),
                         (["--level", "1", "--suite", "kernelbench:level2"], "different suites"),
                         (["--level", "5"], "--level"),
-                        ([], "needs its tasks")):
+                        ([], "needs its tasks"),
+                        # The report a bench writes at its end is checked before it starts.
+                        (["--level", "1", "--html", str(tmp_path / "none" / "b.html")],
+                         "there is no folder")):
         p = cli.run("bench", *args, "--kernelbench", str(kb), *db)
         assert p.returncode == 2 and words in p.stderr, (args, p.returncode, p.stderr)
     assert not (tmp_path / "b.sqlite").exists()
