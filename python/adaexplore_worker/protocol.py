@@ -235,6 +235,29 @@ class ShrinkFacts(TypedDict, total=False):
     changed: dict[str, list[int]]
 
 
+class ProfiledKernel(TypedDict, total=False):
+    """One kernel of a profiled call: a hardware profiler's figures as fractions of peak."""
+
+    name: str
+    duration_us: float
+    dram_fraction: float | None
+    sm_fraction: float | None
+    achieved_occupancy: float | None
+    occupancy_limiter: str
+    l2_hit_rate: float | None
+    own: bool
+
+
+class ProfileFacts(TypedDict, total=False):
+    """A correct candidate's call under a hardware profiler, apart from its timed runs; or why
+    there is none (docs/profiling.md)."""
+
+    tool: str
+    kernels: list[ProfiledKernel]
+    call_us: float | None
+    unavailable: str
+
+
 class GpuReading(TypedDict, total=False):
     """What NVML said of the GPU at one moment (clocks.py)."""
 
@@ -359,6 +382,7 @@ class Facts(TypedDict, total=False):
     roofline: Roofline
     expert: Expert
     shrink: ShrinkFacts
+    profile: ProfileFacts
     poisoned_free_blocks: int
     timing: Timing
     kernel_trace: KernelTrace

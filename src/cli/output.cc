@@ -89,6 +89,12 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     }
     if (r.speed_of_light_ms && r.timing_meaningful) {
       line += fmt::format("  speed-of-light bound {:.4g} ms", *r.speed_of_light_ms);
+      if (r.sol_fraction) {
+        line += fmt::format(" ({:.0f}% of it)", 100 * *r.sol_fraction);
+      }
+    }
+    if (!r.profile_text.empty()) {
+      line += "  [" + r.profile_text + "]";
     }
   } else {
     line += "  " + r.reason;

@@ -117,7 +117,9 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
     ci::ClassifyKernelScope(facts, profile, r);
   }
   r.speed_of_light_ms = ci::SpeedOfLightMs(facts, ceilings);
-  ci::ClassifySpeedOfLight(profile, r);
+  if (!ci::ClassifySpeedOfLight(profile, r)) {
+    ci::ClassifyProfile(facts, r);
+  }
 }
 
 }  // namespace

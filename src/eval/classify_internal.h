@@ -74,4 +74,8 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
 std::optional<double> SpeedOfLightMs(const Facts& facts, const DeviceCeilings* ceilings);
 bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r);
 
+// classify_profile.cc: a correct candidate's fraction of the speed of light, and its hardware
+// profile's bottleneck (eval/kernel_profile.h), or why it has none.
+void ClassifyProfile(const Facts& facts, EvalResult& r);
+
 }  // namespace adaexplore::classify_internal

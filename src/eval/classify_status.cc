@@ -77,7 +77,7 @@ bool PassedEveryTrial(const Facts& facts, const EvalProfile& p) {
 
 // For a task too big or too slow for this machine: how to judge it smaller (a smoke test).
 std::string ShrinkHint(const EvalProfile& p) {
-  return p.job.shrink > 1 ? "" : " (--shrink 16 judges it on smaller sizes, as a smoke test)";
+  return p.job.shrink > 1 ? "" : " (--shrink 64 judges it on smaller sizes, as a smoke test)";
 }
 
 void ClassifyTimeout(const Facts& facts, const EvalProfile& p, EvalResult& r) {

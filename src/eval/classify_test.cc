@@ -94,7 +94,7 @@ TEST(ClassifyTest, ATaskTooBigForTheMachineSuggestsShrinking) {
   EvalResult r = ClassifyFacts(
       {{"status", "memory_limit"}, {"phase", "reference"}, {"memory_limit_mb", 6144}});
   EXPECT_EQ(r.verdict, Verdict::kTaskError);
-  EXPECT_NE(r.reason.find("(--shrink 16 judges it on smaller sizes, as a smoke test)"),
+  EXPECT_NE(r.reason.find("(--shrink 64 judges it on smaller sizes, as a smoke test)"),
             std::string::npos)
       << r.reason;
 }
@@ -585,6 +585,56 @@ TEST(ClassifyTest, DegenerateTasksAreFlaggedWhateverTheVerdict) {
   EXPECT_EQ(r.degenerate, (std::vector<std::string>{"identity", "zeros"}));
   EXPECT_EQ(ClassifyFacts({{"status", "forward_error"}, {"null_kernels", nulls}}).degenerate.size(),
             2u);
+}
+
+TEST(ClassifyTest, ACorrectKernelGetsItsSpeedOfLightFractionAndItsBottleneck) {
+  const DeviceCeilings h200{.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 8e14};
+  json facts = {{"status", "ok"},
+                {"trials", {PassingTrial(0)}},
+                {"roofline", {{"io_bytes", 4e9}}},
+                {"timing", Timing(2.0, 4.0)}};
+  EvalResult unprofiled;
+  Classify(facts, StrictProfile(), unprofiled, &h200);
+  ASSERT_EQ(unprofiled.verdict, Verdict::kCorrect);
+  ASSERT_TRUE(unprofiled.sol_fraction);
+  EXPECT_DOUBLE_EQ(*unprofiled.sol_fraction, 0.5);  // 1 ms of bytes at peak over 2 ms.
+  EXPECT_EQ(unprofiled.bottleneck, "");
+  EXPECT_EQ(unprofiled.profile_unavailable, "not profiled: a search profiles each task's new best");
+  facts["profile"] = {{"tool", "ncu"},
+                      {"call_us", 2100},
+                      {"kernels",
+                       {{{"name", "k"},
+                         {"duration_us", 2000},
+                         {"dram_fraction", 0.45},
+                         {"sm_fraction", 0.2},
+                         {"achieved_occupancy", 0.25},
+                         {"occupancy_limiter", "registers"},
+                         {"l2_hit_rate", 0.4},
+                         {"own", true}}}}};
+  EvalResult r;
+  Classify(facts, StrictProfile(), r, &h200);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.bottleneck, "latency_bound");
+  EXPECT_EQ(r.profile_text,
+            "latency-bound: neither memory (45% of DRAM peak) nor compute (20% of SM peak) is "
+            "busy; occupancy 25%, limited by registers");
+  EXPECT_EQ(r.profile_unavailable, "");
+  const EvalResult back = EvalResultFromJson(ToJson(r));  // The run database keeps them.
+  EXPECT_EQ(back.bottleneck, r.bottleneck);
+  EXPECT_EQ(back.profile_text, r.profile_text);
+  EXPECT_EQ(back.sol_fraction, r.sol_fraction);
+  // A worker that could not profile says why; the result says it too.
+  facts["profile"] = {{"unavailable", "ncu is not installed"}};
+  EvalResult none;
+  Classify(facts, StrictProfile(), none, &h200);
+  EXPECT_EQ(none.profile_unavailable, "ncu is not installed");
+  // On the CPU: no bound, no profile, and why.
+  facts["timing"]["meaningful"] = false;
+  EvalResult cpu;
+  Classify(facts, StrictProfile(), cpu, nullptr);
+  EXPECT_FALSE(cpu.sol_fraction);
+  EXPECT_EQ(cpu.profile_unavailable,
+            "no GPU: kernels ran in Triton's interpreter, which has no profiler");
 }
 
 TEST(ClassifyTest, FasterThanTheSpeedOfLightIsRejected) {

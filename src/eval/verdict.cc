@@ -180,6 +180,12 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"degenerate", r.degenerate},
       {"findings", r.findings},
       {"speed_of_light_ms", OptionalJson(r.speed_of_light_ms)},
+      {"sol_fraction", OptionalJson(r.sol_fraction)},
+      {"kernel_profile",
+       {{"bottleneck",
+         r.bottleneck.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.bottleneck)},
+        {"text", r.profile_text},
+        {"unavailable", r.profile_unavailable}}},
       {"shrink", r.shrink},
       {"shrunk", r.shrunk},
       {"timing", timing},
@@ -214,6 +220,15 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
   r.max_rel_err = OptionalDouble(j, "max_rel_err");
   r.speed_of_light_ms = OptionalDouble(j, "speed_of_light_ms");
+  r.sol_fraction = OptionalDouble(j, "sol_fraction");
+  if (j.contains("kernel_profile") && j["kernel_profile"].is_object()) {
+    const nlohmann::json& p = j["kernel_profile"];
+    r.bottleneck = p.contains("bottleneck") && p["bottleneck"].is_string()
+                       ? p["bottleneck"].get<std::string>()
+                       : "";
+    r.profile_text = p.value("text", "");
+    r.profile_unavailable = p.value("unavailable", "");
+  }
   r.shrink = j.value("shrink", 1);
   if (j.contains("shrunk") && j["shrunk"].is_array()) {
     for (const nlohmann::json& size : j["shrunk"]) {

@@ -153,6 +153,14 @@ struct EvalResult {
   // The fastest any kernel could run this task on this device (bytes over copy bandwidth,
   // matrix flops over the bf16 rate, whichever is larger), when the ceilings are known.
   std::optional<double> speed_of_light_ms;
+  // The speed of light over the kernel's time (its kernel time where traced, else the call's):
+  // how close it is to the fastest any kernel could be; unset without a bound or a GPU timing.
+  std::optional<double> sol_fraction;
+  // A hardware profile's verdict on the call (eval/kernel_profile.h): the bottleneck's name and
+  // the line prompts and reports show; or, without a profile, why there is none.
+  std::string bottleneck;
+  std::string profile_text;
+  std::string profile_unavailable;
   std::optional<Statistic> statistic;      // What the speedup compares; unset before timing.
   TimingScope scope = TimingScope::kCall;  // Which time `speedup` compares.
   // The kernel scope, whatever the profile's: each side's kernel time in one traced call (GPU).

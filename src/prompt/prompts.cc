@@ -174,7 +174,17 @@ std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::strin
       out +=
           fmt::format(" ({:.4g} ms against {:.4g} ms)", *kernel.runtime_ms, *kernel.reference_ms);
     }
-    return out + ".\n";
+    out += ".\n";
+    if (kernel.sol_fraction) {
+      out += fmt::format(
+          "Speed of light: {:.0f}% (the time to read the inputs and write the outputs once at "
+          "this GPU's bandwidth, over this kernel's time).\n",
+          100 * *kernel.sol_fraction);
+    }
+    if (!kernel.profile.empty()) {
+      out += "Profile: " + kernel.profile + ".\n";
+    }
+    return out;
   }
   out += "Result: " + kernel.verdict;
   if (!kernel.reason.empty()) {

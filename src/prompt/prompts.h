@@ -33,6 +33,10 @@ struct KernelRecord {
   std::optional<double> speedup;
   std::optional<double> runtime_ms;
   std::optional<double> reference_ms;
+  // A correct kernel's distance from the speed of light (0-1) and its profile's line
+  // (eval/kernel_profile.h), when measured: why it is slow, not only that it is.
+  std::optional<double> sol_fraction;
+  std::string profile;
 };
 
 struct PromptInputs {

@@ -133,6 +133,24 @@ TEST(PromptsTest, TunerShowsEveryVersionTheGuidanceAndTheEditFormat) {
   EXPECT_EQ(plain.find("Your previous edits"), std::string::npos);
 }
 
+TEST(PromptsTest, TheTunerAndReviserSeeWhyTheKernelIsSlow) {
+  PromptInputs inputs = Inputs();
+  KernelRecord profiled = Correct(3, 1.4);
+  profiled.sol_fraction = 0.354;
+  profiled.profile =
+      "memory-bound at 41% of DRAM peak (SM 12%); occupancy 25%, limited by registers";
+  inputs.kernels = {Correct(1, 1.0), profiled};
+  const std::string profile_line =
+      "Speed of light: 35% (the time to read the inputs and write the outputs once at this GPU's "
+      "bandwidth, over this kernel's time).\nProfile: memory-bound at 41% of DRAM peak (SM 12%); "
+      "occupancy 25%, limited by registers.\n";
+  EXPECT_NE(Load().Tuner(inputs)[1].content.find(profile_line), std::string::npos);
+  EXPECT_NE(Load().Reviser(inputs)[1].content.find(profile_line), std::string::npos);
+  inputs.kernels = {Correct(1, 1.0)};  // Unprofiled: no line, nothing made up.
+  EXPECT_EQ(Load().Tuner(inputs)[1].content.find("Profile:"), std::string::npos);
+  EXPECT_EQ(Load().Tuner(inputs)[1].content.find("Speed of light:"), std::string::npos);
+}
+
 TEST(PromptsTest, ProfileAndLanguageChangeTheRequirements) {
   const std::string paper =
       PromptSet::Requirements(*ProfileByName("paper"), KernelLanguage::kTriton);

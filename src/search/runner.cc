@@ -36,7 +36,9 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
                       .verdict = std::string(VerdictName(result.verdict)),
                       .reason = result.reason,
                       .error = result.error_text,
-                      .speedup = result.speedup};
+                      .speedup = result.speedup,
+                      .sol_fraction = result.sol_fraction,
+                      .profile = result.profile_text};
   if (result.candidate_timing && result.candidate_timing->runs > 0) {
     record.runtime_ms = result.candidate_timing->median_ms;
   }

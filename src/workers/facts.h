@@ -198,6 +198,48 @@ struct ShrinkFacts {
   }
 };
 
+// One kernel of a profiled call (a hardware profiler's figures as fractions of the device's
+// peak, 0-1; eval/kernel_profile.h reads them).
+struct ProfiledKernel {
+  std::string name;
+  double duration_us = 0;
+  std::optional<double> dram_fraction;
+  std::optional<double> sm_fraction;
+  std::optional<double> achieved_occupancy;
+  std::string occupancy_limiter;  // "registers", "shared_memory", "block_size" or "".
+  std::optional<double> l2_hit_rate;
+  bool own = true;  // The candidate's kernel, not one of PyTorch's.
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("name", s.name);
+    visit("duration_us", s.duration_us);
+    visit("dram_fraction", s.dram_fraction);
+    visit("sm_fraction", s.sm_fraction);
+    visit("achieved_occupancy", s.achieved_occupancy);
+    visit("occupancy_limiter", s.occupancy_limiter);
+    visit("l2_hit_rate", s.l2_hit_rate);
+    visit("own", s.own);
+  }
+};
+
+// A correct candidate's call under a hardware profiler, separate from its timed runs: the tool,
+// each kernel's figures and the call's time; or why there is none.
+struct ProfileFacts {
+  std::string tool;
+  std::vector<ProfiledKernel> kernels;
+  std::optional<double> call_us;
+  std::string unavailable;  // Why no profile was taken ("" when one was).
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("tool", s.tool);
+    visit("kernels", s.kernels);
+    visit("call_us", s.call_us);
+    visit("unavailable", s.unavailable);
+  }
+};
+
 // What NVML said of the GPU at one moment (clocks.py); a figure it did not give is unset.
 struct GpuReading {
   std::optional<double> sm_mhz;
@@ -409,7 +451,8 @@ struct Facts {
   std::map<std::string, bool> null_kernels;  // Which trivial kernel passes the task's trials.
   Roofline roofline;
   Expert expert;
-  std::optional<ShrinkFacts> shrink;  // Absent: the task's own sizes.
+  std::optional<ShrinkFacts> shrink;    // Absent: the task's own sizes.
+  std::optional<ProfileFacts> profile;  // Absent: not profiled (docs/profiling.md).
   // Absent, or an empty object, when the worker timed nothing.
   std::optional<Timing> timing;
   std::optional<KernelTrace> kernel_trace;
@@ -443,6 +486,7 @@ struct Facts {
     visit("roofline", s.roofline);
     visit("expert", s.expert);
     visit("shrink", s.shrink);
+    visit("profile", s.profile);
     visit("timing", s.timing);
     visit("kernel_trace", s.kernel_trace);
     visit("reference_trace", s.reference_trace);

@@ -277,7 +277,8 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"null_kernels", "object"},
       {"roofline", "object"},
       {"expert", "object"},
-      {"shrink", "object"},  // A smoke test's smaller task: factor, applies, changed.
+      {"shrink", "object"},   // A smoke test's smaller task: factor, applies, changed.
+      {"profile", "object"},  // A hardware profile of the call: tool, kernels, call_us.
       {"poisoned_free_blocks", "integer"},
       {"timing", "object"},
       {"kernel_trace", "object"},
