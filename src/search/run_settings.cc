@@ -54,6 +54,16 @@ std::vector<RunSetting> MakeTable() {
              .default_text = "false",
              .help = "measure a task's new best again on another worker before accepting it"},
             &RunSpec::confirm_best),
+      Field({.name = "stop_at_sol",
+             .kind = SettingKind::kNumber,
+             .flag = "--stop-at-sol",
+             .default_text = "0 (off: the paper's protocol)",
+             .help = "a task whose best kernel reaches this fraction of the speed of light "
+                     "stops, its steps going to the tasks furthest from it (GPU; "
+                     "docs/profiling.md)",
+             .min = 0,
+             .max = 1},
+            &RunSpec::stop_at_sol),
       Field({.name = "reasoning_effort",
              .kind = SettingKind::kText,
              .flag = "--reasoning-effort",

@@ -35,6 +35,10 @@ struct RunSpec {
   SearchSettings search;
   // A kernel that would be a task's new best is measured again on another worker first.
   bool confirm_best = false;
+  // Above 0: a task whose best kernel reaches this fraction of the speed of light stops, and its
+  // remaining steps go to the tasks furthest from it (search/sol_budget.h). 0: the paper's
+  // protocol, every task its steps.
+  double stop_at_sol = 0;
   std::string reasoning_effort;   // Empty: the provider's default.
   int64_t max_output_tokens = 0;  // Per LLM call; 0: the provider's default.
   std::vector<std::string> memory_rules;

@@ -139,9 +139,25 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
   }
   while (true) {
     for (auto& task : tasks_) {
-      if (!stop_reason_ && !task->step && !task->broken && task->steps_done < options_.spec.steps) {
+      if (!stop_reason_ &&
+          MayStartOwnStep(Budget(*task), options_.spec.steps, options_.spec.stop_at_sol)) {
         RETURN_IF_ERROR(StartStep(*task));
       }
+    }
+    // Steps that tasks at the speed-of-light target left, to the tasks furthest from it.
+    while (!stop_reason_) {
+      std::vector<TaskBudget> budgets;
+      for (const auto& task : tasks_) {
+        budgets.push_back(Budget(*task));
+      }
+      const std::optional<size_t> next =
+          NextSpareStep(budgets, options_.spec.steps, options_.spec.stop_at_sol);
+      if (!next) {
+        break;
+      }
+      options_.logger->info("{}: takes a step left by a task at {} of the speed of light",
+                            tasks_[*next]->source.name, options_.spec.stop_at_sol);
+      RETURN_IF_ERROR(StartStep(*tasks_[*next]));
     }
     const bool busy = std::any_of(tasks_.begin(), tasks_.end(),
                                   [](const auto& t) { return t->step.has_value(); });
@@ -556,14 +572,27 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
   return Status::Ok();
 }
 
+TaskBudget SearchRunner::Budget(const Task& task) const {
+  TaskBudget budget{
+      .steps_done = task.steps_done, .in_flight = task.step.has_value(), .broken = task.broken};
+  for (const KernelRecord& record : task.records) {
+    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction) {
+      budget.best_sol = std::max(budget.best_sol.value_or(0), *record.sol_fraction);
+    }
+  }
+  return budget;
+}
+
 TaskSummary SearchRunner::Summarise(const Task& task) const {
+  const bool done =
+      task.steps_done >= options_.spec.steps || ReachedSol(Budget(task), options_.spec.stop_at_sol);
   TaskSummary summary{.task = task.source.name,
                       .steps = task.steps_done,
                       .best_verdict = "none",
                       .verdicts = task.verdicts,
-                      .status = task.broken                              ? WorkStatus::kBroken
-                                : task.steps_done >= options_.spec.steps ? WorkStatus::kFinished
-                                                                         : WorkStatus::kStopped};
+                      .status = task.broken ? WorkStatus::kBroken
+                                : done      ? WorkStatus::kFinished
+                                            : WorkStatus::kStopped};
   if (std::optional<int> best = task.tree.GlobalBest()) {
     summary.best_node = *best;
     summary.best_verdict = task.records[static_cast<size_t>(*best)].verdict;

@@ -30,6 +30,7 @@
 #include "prompt/prompts.h"
 #include "search/policy.h"
 #include "search/run_spec.h"
+#include "search/sol_budget.h"
 #include "store/run_db.h"
 #include "sys/signals.h"
 #include "task/source_file.h"
@@ -120,6 +121,8 @@ class SearchRunner {
   Status Resume(Task& task);
   Status ResumeStep(Task& task, const StepRecord& step);
   TaskSummary Summarise(const Task& task) const;
+  // The task's state for the step budget (search/sol_budget.h).
+  TaskBudget Budget(const Task& task) const;
 
   RunnerOptions options_;
   LlmClient& llm_;
