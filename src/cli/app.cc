@@ -9,6 +9,7 @@
 #include "cli/did_you_mean.h"
 #include "cli/eval_command.h"
 #include "cli/llm_command.h"
+#include "cli/mcp_command.h"
 #include "cli/memory_command.h"
 #include "cli/report_command.h"
 #include "cli/run_command.h"
@@ -72,6 +73,8 @@ Result<int> RunCli(int argc, char** argv) {
   ReportCommands report = AddReportCommands(app, report_flags);
   WorkerFlags worker_flags;
   AddWorkerCommand(app, worker_flags);
+  EvalFlags mcp_flags;
+  AddMcpCommand(app, mcp_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -105,6 +108,9 @@ Result<int> RunCli(int argc, char** argv) {
   }
   if (app.got_subcommand("worker")) {
     return RunWorkerCommand(worker_flags);
+  }
+  if (app.got_subcommand("mcp")) {
+    return RunMcp(mcp_flags);
   }
   if ((report.report->parsed() || report.export_->parsed()) && report_flags.db_path.empty() &&
       std::filesystem::exists(kDefaultRunDb)) {

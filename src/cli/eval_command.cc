@@ -129,6 +129,19 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   return Status::Ok();
 }
 
+void AddJudgingFlags(CLI::App& command, EvalFlags& f) {
+  AddProfileFlag(command, f.profile);
+  command.add_option("--device", f.device, "auto (default), cuda or cpu");
+  command.add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
+  command.add_option("--slots", f.slots, "Evaluations per device at once (default 2 per GPU)")
+      ->check(CLI::Range(1, kMaxSlots));
+  AddSettingFlags(command, EvalSettingTable(), f.settings);
+  command.add_option("--python", f.python, "Python interpreter with torch and triton");
+  command.add_option("--cache", f.cache_path, "Result cache (SQLite) path");
+  command.add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
+  command.add_flag("--refresh", f.refresh, "Evaluate again and overwrite cached results");
+}
+
 void AddProfileFlag(CLI::App& command, std::string& profile) {
   std::vector<std::string> names;
   for (const std::string_view name : ProfileNames()) {
@@ -177,16 +190,7 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
   eval->add_option("--traces", f.traces_path,
                    "Also write FlashInfer-Trace definitions' results as FlashInfer Trace JSON "
                    "lines to this file (one per workload)");
-  AddProfileFlag(*eval, f.profile);
-  eval->add_option("--device", f.device, "auto (default), cuda or cpu");
-  eval->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
-  eval->add_option("--slots", f.slots, "Evaluations per device at once (default 2 per GPU)")
-      ->check(CLI::Range(1, kMaxSlots));
-  AddSettingFlags(*eval, EvalSettingTable(), f.settings);
-  eval->add_option("--python", f.python, "Python interpreter with torch and triton");
-  eval->add_option("--cache", f.cache_path, "Result cache (SQLite) path");
-  eval->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
-  eval->add_flag("--refresh", f.refresh, "Evaluate again and overwrite cached results");
+  AddJudgingFlags(*eval, f);
   AddNatsFlags(*eval, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
   eval->add_flag("--json", f.json, "One JSON object per candidate on stdout");
   eval->add_flag("-v,--verbose", f.verbose, "Show full error text for failed candidates");

@@ -47,6 +47,10 @@ struct EvalFlags {
 
 void AddEvalCommand(CLI::App& app, EvalFlags& flags);
 
+// How candidates are judged and where, on `command` (eval, mcp): --profile, --device, --gpus,
+// --slots, the evaluation settings' flags, --python, --cache, --no-cache, --refresh.
+void AddJudgingFlags(CLI::App& command, EvalFlags& flags);
+
 // --profile NAME on `command` (eval, run, bench), its help naming every profile.
 void AddProfileFlag(CLI::App& command, std::string& profile);
 

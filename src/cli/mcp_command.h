@@ -1,0 +1,18 @@
+#pragma once
+
+// `adaexplore mcp`: the evaluation harness as an MCP server on stdio (cli/mcp_server.h,
+// docs/agents.md), for coding agents. Takes eval's evaluation flags; needs no LLM key.
+//
+//   adaexplore mcp [--device cpu] [--profile strict] [--slots 2] [--no-cache] ...
+
+#include <CLI/CLI.hpp>
+
+#include "cli/eval_command.h"
+#include "core/result.h"
+
+namespace adaexplore {
+
+void AddMcpCommand(CLI::App& app, EvalFlags& flags);
+Result<int> RunMcp(const EvalFlags& flags);
+
+}  // namespace adaexplore

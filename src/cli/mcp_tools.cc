@@ -1,0 +1,315 @@
+#include "cli/mcp_tools.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "cli/eval_requests.h"
+#include "cli/output.h"
+#include "cli/problem_flags.h"
+#include "core/hash.h"
+#include "core/json_text.h"
+#include "sys/fs.h"
+#include "task/problems.h"
+#include "task/source_file.h"
+
+namespace adaexplore {
+namespace {
+
+using nlohmann::json;
+
+// The properties that name a task, shared by every tool that evaluates.
+json TaskProperties() {
+  return {
+      {"task",
+       {{"type", "string"},
+        {"description",
+         "Path of the task file: a KernelBench program (.py with Model, get_inputs, "
+         "get_init_inputs), a FlashInfer-Trace definition (.json) or a TritonBench-G operator "
+         "(.py). Or name it by level and problem."}}},
+      {"level", {{"type", "integer"}, {"description", "KernelBench's level (1-4), with problem"}}},
+      {"problem",
+       {{"type", "string"},
+        {"description",
+         "The problem's number (KernelBench: the number its file name starts "
+         "with; TritonBench-G: the reference release's id)"}}},
+      {"suite",
+       {{"type", "string"}, {"description", "kernelbench (default with level) or tritonbench-g"}}},
+      {"suite_dir",
+       {{"type", "string"},
+        {"description", "The suite's folder (default $ADAEXPLORE_DATA/<suite>)"}}},
+      {"workloads",
+       {{"type", "string"},
+        {"description",
+         "FlashInfer-Trace definitions: the first N workloads, positions A-B, or "
+         "uuids (default: all)"}}},
+  };
+}
+
+json Tool(const char* name, const char* title, const char* description, json properties) {
+  return {{"name", name},
+          {"title", title},
+          {"description", description},
+          {"inputSchema", {{"type", "object"}, {"properties", std::move(properties)}}}};
+}
+
+Result<std::string> Text(const json& args, const char* key) {
+  if (!args.contains(key)) {
+    return std::string();
+  }
+  if (!args[key].is_string()) {
+    return InvalidArgument(fmt::format("'{}' must be a string", key));
+  }
+  return args[key].get<std::string>();
+}
+
+// The problems the arguments name, as --level, --problem, --suite and --suite-dir would.
+Result<ProblemFlags> ProblemOf(const json& args) {
+  ProblemFlags problem;
+  ASSIGN_OR_RETURN(problem.problems, Text(args, "problem"));
+  ASSIGN_OR_RETURN(problem.suite, Text(args, "suite"));
+  ASSIGN_OR_RETURN(problem.suite_dir, Text(args, "suite_dir"));
+  if (args.contains("level")) {
+    if (!args["level"].is_number_integer()) {
+      return InvalidArgument("'level' must be an integer");
+    }
+    problem.level = args["level"].get<int>();
+  }
+  return problem;
+}
+
+// The task file the arguments name: a path, or a level and problem.
+Result<std::string> TaskPath(const json& args) {
+  ASSIGN_OR_RETURN(std::string task, Text(args, "task"));
+  ASSIGN_OR_RETURN(const ProblemFlags problem, ProblemOf(args));
+  if (!task.empty()) {
+    if (!problem.problems.empty() || problem.level != 0) {
+      return InvalidArgument("name the task by 'task' or by 'level' and 'problem', not both");
+    }
+    return task;
+  }
+  if (problem.problems.empty() && problem.level == 0 && problem.suite.empty()) {
+    return InvalidArgument("no task: give 'task' (a path) or 'level' and 'problem'");
+  }
+  ASSIGN_OR_RETURN(std::vector<std::string> files, ProblemTaskFiles(problem));
+  if (files.size() != 1) {
+    return InvalidArgument(
+        fmt::format("'problem' {} names {} tasks: name one", problem.problems, files.size()));
+  }
+  return files.front();
+}
+
+// A kernel given as source text, written where the evaluator reads it from.
+Result<std::string> WriteSource(const std::string& source, const std::string& scratch) {
+  if (source.empty()) {
+    return InvalidArgument("'source' is empty");
+  }
+  const std::string dir = scratch + "/mcp-kernels/" + Sha256Hex(source).substr(0, 16);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return InternalError(fmt::format("cannot make {}: {}", dir, ec.message()));
+  }
+  const std::string path = dir + "/kernel.py";
+  RETURN_IF_ERROR(WriteFileAtomic(path, source));
+  return path;
+}
+
+// The evaluations of `kernels` (paths) against the task the arguments name.
+Result<std::vector<EvalRequest>> Requests(const json& args,
+                                          const std::vector<std::string>& kernels) {
+  ASSIGN_OR_RETURN(const std::string task, TaskPath(args));
+  RequestSources sources{.task = task, .kernels = kernels};
+  ASSIGN_OR_RETURN(sources.workloads, Text(args, "workloads"));
+  ASSIGN_OR_RETURN(CollectedRequests collected, CollectRequests(sources));
+  if (!collected.unreadable.empty()) {
+    return InvalidArgument(fmt::format("{}: {}", collected.unreadable.front().kernel_path,
+                                       collected.unreadable.front().reason));
+  }
+  return collected.requests;
+}
+
+// The kernel of evaluate and profile: `kernel` (a path) or `source` (its text).
+Result<std::string> OneKernel(const json& args, const std::string& scratch) {
+  ASSIGN_OR_RETURN(const std::string path, Text(args, "kernel"));
+  ASSIGN_OR_RETURN(const std::string source, Text(args, "source"));
+  if (path.empty() == source.empty()) {
+    return InvalidArgument("give the kernel as 'kernel' (a path) or 'source' (its text), one");
+  }
+  return path.empty() ? WriteSource(source, scratch) : Result<std::string>(path);
+}
+
+Result<std::vector<std::string>> TwoKernels(const json& args, const std::string& scratch) {
+  for (const char* key : {"kernels", "sources"}) {
+    if (args.contains(key) && (!args[key].is_array() || args[key].size() != 2 ||
+                               !args[key][0].is_string() || !args[key][1].is_string())) {
+      return InvalidArgument(fmt::format("'{}' must be two strings", key));
+    }
+  }
+  if (args.contains("kernels") == args.contains("sources")) {
+    return InvalidArgument("give the two kernels as 'kernels' (paths) or 'sources' (texts)");
+  }
+  if (args.contains("kernels")) {
+    return std::vector<std::string>{args["kernels"][0], args["kernels"][1]};
+  }
+  std::vector<std::string> paths;
+  for (const json& source : args["sources"]) {
+    ASSIGN_OR_RETURN(std::string path, WriteSource(source.get<std::string>(), scratch));
+    paths.push_back(std::move(path));
+  }
+  if (paths[0] == paths[1]) {
+    return InvalidArgument("the two sources are the same kernel");
+  }
+  return paths;
+}
+
+Result<json> Problems(const json& args) {
+  ASSIGN_OR_RETURN(const ProblemFlags problem, ProblemOf(args));
+  std::vector<std::string> files;
+  const bool show = !problem.problems.empty();
+  if (show) {
+    ASSIGN_OR_RETURN(files, ProblemTaskFiles(problem));
+  } else if (problem.level != 0) {  // A KernelBench level: every file of its folder.
+    std::string dir = problem.suite_dir;
+    if (dir.empty()) {
+      ASSIGN_OR_RETURN(dir, DefaultSuiteDir(kKernelBenchSuite));
+    }
+    ASSIGN_OR_RETURN(files, ListPythonFiles(fmt::format("{}/level{}", dir, problem.level)));
+  } else {
+    return InvalidArgument(
+        "give 'level' (KernelBench) to list its problems, or 'problem' (with 'level' or "
+        "'suite': tritonbench-g) to show them");
+  }
+  json list = json::array();
+  std::string text;
+  for (const std::string& path : files) {
+    json entry = {{"name", std::filesystem::path(path).stem().string()}, {"path", path}};
+    text += entry["name"].get<std::string>() + "  " + path + "\n";
+    if (show) {
+      ASSIGN_OR_RETURN(SourceFile file, ReadSourceFile(path));
+      entry["source"] = file.source;
+      text += file.source + "\n";
+    }
+    list.push_back(std::move(entry));
+  }
+  return json{{"content", {{{"type", "text"}, {"text", text}}}},
+              {"structuredContent", {{"problems", list}}},
+              {"isError", false}};
+}
+
+json ResultObject(const EvalResult& r) { return json::parse(FormatJsonLine(r)); }
+
+json ProfileObject(const EvalResult& r) {
+  const auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(); };
+  return {{"kernel", r.kernel_path},
+          {"task", r.task},
+          {"verdict", VerdictName(r.verdict)},
+          {"reason", r.reason},
+          {"speedup", optional(r.speedup)},
+          {"sol_fraction", optional(r.sol_fraction)},
+          {"speed_of_light_ms", optional(r.speed_of_light_ms)},
+          {"bottleneck", r.bottleneck.empty() ? json() : json(r.bottleneck)},
+          {"profile", r.profile_text},
+          {"unavailable", r.verdict == Verdict::kCorrect
+                              ? r.profile_unavailable
+                              : "not correct: only a correct kernel is profiled"}};
+}
+
+}  // namespace
+
+json McpToolList() {
+  json kernel = TaskProperties();
+  kernel["kernel"] = {{"type", "string"}, {"description", "Path of the candidate kernel file"}};
+  kernel["source"] = {{"type", "string"},
+                      {"description", "The candidate kernel's source text (instead of kernel)"}};
+  json two = TaskProperties();
+  two["kernels"] = {{"type", "array"},
+                    {"items", {{"type", "string"}}},
+                    {"minItems", 2},
+                    {"maxItems", 2},
+                    {"description", "Paths of the two kernels"}};
+  two["sources"] = {{"type", "array"},
+                    {"items", {{"type", "string"}}},
+                    {"minItems", 2},
+                    {"maxItems", 2},
+                    {"description", "Source texts of the two kernels (instead of kernels)"}};
+  json problems = {
+      {"level", {{"type", "integer"}, {"description", "KernelBench's level: list its problems"}}},
+      {"problem",
+       {{"type", "string"}, {"description", "Show these problems' sources: 40, 1-10 or 1,4,9"}}},
+      {"suite",
+       {{"type", "string"}, {"description", "kernelbench (default with level) or tritonbench-g"}}},
+      {"suite_dir", {{"type", "string"}, {"description", "The suite's folder"}}}};
+  return json::array(
+      {Tool("evaluate", "Evaluate a kernel",
+            "Judge a candidate kernel against its task as `adaexplore eval` does: correct, "
+            "incorrect, rejected (a reward hack, naming the check), compile or runtime error, "
+            "timeout; and for a correct one its speedup over PyTorch eager in call time and in "
+            "kernel time. Results are cached by content: asking again costs nothing.",
+            kernel),
+       Tool("compare", "Compare two kernels",
+            "Judge two kernels on one task, each timed interleaved with the reference; both "
+            "results and the ratio of their speedups (b over a).",
+            two),
+       Tool("profile", "Why a kernel is slow",
+            "A correct kernel's fraction of the speed of light and its bottleneck class "
+            "(docs/profiling.md); says why when there is none.",
+            kernel),
+       Tool("problems", "List or show problems",
+            "The problems of a KernelBench level, or the sources of the problems named.",
+            problems)});
+}
+
+Result<ToolPlan> PlanTool(const std::string& tool, const json& arguments,
+                          const std::string& scratch) {
+  const json args = arguments.is_object() ? arguments : json::object();
+  if (tool == "problems") {
+    ASSIGN_OR_RETURN(json result, Problems(args));
+    return ToolPlan{.result = std::move(result)};
+  }
+  if (tool == "evaluate" || tool == "profile") {
+    ASSIGN_OR_RETURN(const std::string kernel, OneKernel(args, scratch));
+    ASSIGN_OR_RETURN(std::vector<EvalRequest> requests, Requests(args, {kernel}));
+    return ToolPlan{.requests = std::move(requests)};
+  }
+  if (tool == "compare") {
+    ASSIGN_OR_RETURN(const std::vector<std::string> kernels, TwoKernels(args, scratch));
+    ASSIGN_OR_RETURN(std::vector<EvalRequest> requests, Requests(args, kernels));
+    return ToolPlan{.requests = std::move(requests)};
+  }
+  return NotFound(fmt::format("no tool '{}' (tools: evaluate, compare, profile, problems)", tool));
+}
+
+json ToolResult(const std::string& tool, const std::vector<EvalResult>& results) {
+  json structured;
+  std::string text;
+  for (const EvalResult& r : results) {
+    text += FormatHuman(r, Detail::kFull);
+  }
+  if (tool == "profile" && !results.empty()) {
+    structured = ProfileObject(results.front());
+    const EvalResult& r = results.front();
+    text += r.profile_text.empty() ? "no profile: " + structured["unavailable"].get<std::string>()
+                                   : "profile: " + r.profile_text;
+    text += "\n";
+  } else if (tool == "compare" && results.size() == 2) {
+    const std::optional<double>& a = results[0].speedup;
+    const std::optional<double>& b = results[1].speedup;
+    structured = {{"a", ResultObject(results[0])},
+                  {"b", ResultObject(results[1])},
+                  {"b_over_a", a && b && *a > 0 ? json(*b / *a) : json()}};
+    text += a && b && *a > 0 ? fmt::format("b is {:.3g}x a\n", *b / *a)
+                             : "no ratio: both kernels must be correct and timed\n";
+  } else if (!results.empty()) {
+    structured = ResultObject(results.front());
+  }
+  return {{"content", {{{"type", "text"}, {"text", text}}}},
+          {"structuredContent", structured},
+          {"isError", false}};
+}
+
+json ToolErrorResult(const std::string& message) {
+  return {{"content", {{{"type", "text"}, {"text", message}}}}, {"isError", true}};
+}
+
+}  // namespace adaexplore
