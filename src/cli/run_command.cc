@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "adapt/skill_memory.h"
 #include "cli/devices.h"
@@ -23,6 +25,7 @@
 #include "sys/fs.h"
 #include "sys/new_file_guard.h"
 #include "sys/signals.h"
+#include "task/source_file.h"
 #include "task/workload_selection.h"
 #include "ui/status_line.h"
 
@@ -104,6 +107,9 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--expand-ratio", f.expand_ratio,
                   "c_e / c: 1.0 (KernelBench Level 2, default), 0.5 (Level 3); also [search]")
       ->check(CLI::PositiveNumber);
+  run->add_option("--seed-kernel", f.seed_kernels,
+                  "Start from your own kernel: a file (one task, or named <task>.py), or a "
+                  "folder of <task>.py files; it is each task's first node (repeatable)");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
   run->add_option("--device", f.device, "auto (default), cuda or cpu");
   run->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
@@ -188,6 +194,47 @@ Result<SearchMethod> SearchMethodFlag(const std::string& name) {
   }
   return *method;
 }
+
+namespace {
+
+// The seed kernels by task: a file is the only task's, or the task its stem names; a folder
+// holds <task>.py files. A seed that names no task, or a task given two, is an error.
+Result<std::map<std::string, std::string>> SeedKernels(const std::vector<std::string>& given,
+                                                       const std::vector<SourceFile>& tasks) {
+  std::vector<std::string> files;
+  for (const std::string& path : given) {
+    if (std::filesystem::is_directory(path)) {
+      ASSIGN_OR_RETURN(std::vector<std::string> inside, ListPythonFiles(path));
+      if (inside.empty()) {
+        return InvalidArgument(fmt::format("--seed-kernel {}: the folder holds no .py file", path));
+      }
+      files.insert(files.end(), inside.begin(), inside.end());
+    } else {
+      files.push_back(path);
+    }
+  }
+  std::map<std::string, std::string> seeds;
+  for (const std::string& path : files) {
+    ASSIGN_OR_RETURN(SourceFile seed, ReadSourceFile(path));
+    std::string task = seed.name;
+    if (tasks.size() == 1 && given.size() == 1 && files.size() == 1) {
+      task = tasks.front().name;
+    }
+    const bool known = std::any_of(tasks.begin(), tasks.end(),
+                                   [&](const SourceFile& t) { return t.name == task; });
+    if (!known) {
+      return InvalidArgument(
+          fmt::format("--seed-kernel {}: no task of this run is named {} (name the file <task>.py)",
+                      path, task));
+    }
+    if (!seeds.emplace(task, seed.source).second) {
+      return InvalidArgument(fmt::format("--seed-kernel: two seeds for the task {}", task));
+    }
+  }
+  return seeds;
+}
+
+}  // namespace
 
 Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
   RunSpec spec = flags.defaults;
@@ -311,6 +358,7 @@ Result<int> RunSearch(const RunFlags& flags) {
     ASSIGN_OR_RETURN(std::vector<std::string> paths, ProblemTaskFiles(flags.problems));
     paths.insert(paths.begin(), flags.tasks.begin(), flags.tasks.end());
     ASSIGN_OR_RETURN(tasks, ReadTasks(paths, flags.workloads));
+    ASSIGN_OR_RETURN(spec.seed_kernels, SeedKernels(flags.seed_kernels, tasks));
   }
   if (spec.language == KernelLanguage::kCuda && flags.nats_url.empty()) {
     // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.

@@ -42,6 +42,7 @@ struct RunFlags {
   std::string model;
   std::string method = "adaexplore";
   std::string memory_path;
+  std::vector<std::string> seed_kernels;  // --seed-kernel: files, or folders of <task>.py.
   std::string profile;
   std::string db_path = kDefaultRunDb;
   std::string out_dir = "adaexplore-out";

@@ -34,6 +34,10 @@ struct TaskOutcome {
   double eval_seconds = 0;           // Wall time of the task's evaluations.
   std::optional<double> eager_ms;    // The task's baseline timings, where measured.
   std::optional<double> compiled_ms;
+  // Started from the user's kernel (run --seed-kernel): whether it was, and its speedup when it
+  // was correct; the best's speedup over it is speedup / seed_speedup.
+  bool seeded = false;
+  std::optional<double> seed_speedup;
 
   // The best kernel against torch.compile: speedup x compiled_ms / eager_ms (the speedup is
   // measured against the reference timed beside the kernel; the baseline's own ratio of

@@ -1,6 +1,7 @@
 #include "report/run_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <filesystem>
@@ -120,6 +121,21 @@ std::string MetricsRow(const std::string& label, const SuiteMetrics& m) {
                      Percent(m.correct_rate));
 }
 
+// The task table's note: a seeded start and how far the search got from it; a degenerate task.
+std::string TaskNote(const TaskOutcome& t) {
+  std::vector<std::string> notes;
+  if (t.seeded) {
+    notes.push_back(t.seed_speedup && t.speedup && *t.seed_speedup > 0
+                        ? fmt::format("from your kernel ({:.3g}x): {:.3g}x over it",
+                                      *t.seed_speedup, *t.speedup / *t.seed_speedup)
+                        : "from your kernel (not correct)");
+  }
+  if (t.degenerate) {
+    notes.emplace_back("degenerate: trivial outputs pass its checks");
+  }
+  return fmt::format("{}", fmt::join(notes, "; "));
+}
+
 }  // namespace
 
 TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps) {
@@ -128,6 +144,10 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
   for (const StepRecord& step : steps) {
     ++t.steps;
     t.compiled_steps += step.compiled;
+    if (step.move == "seed") {  // The user's own kernel, the search's starting point.
+      t.seeded = true;
+      t.seed_speedup = step.correct ? step.speedup : std::nullopt;
+    }
     if (step.correct && step.speedup) {
       ++t.correct_steps;
       t.correct = true;
@@ -229,6 +249,11 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
                        {"correct", t.correct},
                        {"speedup", Optional(t.speedup)},
                        {"degenerate", t.degenerate},
+                       {"seeded", t.seeded},
+                       {"seed_speedup", Optional(t.seed_speedup)},
+                       {"over_seed", t.seed_speedup && t.speedup && *t.seed_speedup > 0
+                                         ? nlohmann::json(*t.speedup / *t.seed_speedup)
+                                         : nlohmann::json(nullptr)},
                        {"steps", t.steps},
                        {"best_by_step", t.best_by_step},
                        {"eager_ms", Optional(t.eager_ms)},
@@ -316,8 +341,7 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", t.task,
                          t.speedup ? fmt::format("{:.3g}x", *t.speedup) : "wrong", t.steps,
                          t.compiled_steps, t.correct_steps, Ms(t.eager_ms), Ms(t.compiled_ms),
-                         vs ? fmt::format("{:.3g}x", *vs) : "-",
-                         t.degenerate ? "degenerate: trivial outputs pass its checks" : "");
+                         vs ? fmt::format("{:.3g}x", *vs) : "-", TaskNote(t));
     }
   }
   return out;

@@ -43,6 +43,7 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
   RETURN_IF_ERROR(ReadOption(options, "memory_rules", spec.memory_rules));
   RETURN_IF_ERROR(ReadOption(options, "label", spec.label));
   RETURN_IF_ERROR(ReadOption(options, "base_url", spec.base_url));
+  RETURN_IF_ERROR(ReadOption(options, "seed_kernels", spec.seed_kernels));
   // Runs made before the search constants were stored kept only the expand ratio.
   nlohmann::json search =
       options.contains("search")
@@ -70,6 +71,9 @@ RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile) {
   }
   if (!spec.base_url.empty()) {
     run.options["base_url"] = spec.base_url;
+  }
+  if (!spec.seed_kernels.empty()) {
+    run.options["seed_kernels"] = spec.seed_kernels;
   }
   return run;
 }

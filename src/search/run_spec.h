@@ -12,6 +12,7 @@
 //   ASSIGN_OR_RETURN(RunSpec again, RunSpecOf(row));  // The same spec.
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ struct RunSpec {
   std::string reasoning_effort;   // Empty: the provider's default.
   int64_t max_output_tokens = 0;  // Per LLM call; 0: the provider's default.
   std::vector<std::string> memory_rules;
+  // The user's own kernels to start from, by task name (run --seed-kernel): each such task's
+  // first node is its seed, evaluated as any candidate; the search improves from it.
+  std::map<std::string, std::string> seed_kernels;
   std::string label;  // Free text; bench finds its runs again by it.
   // The LLM endpoint the run started with (never its key): a resume goes there again unless the
   // user names another. Empty: a provider with no endpoint (replay), or a run of an older version.

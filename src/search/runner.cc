@@ -93,7 +93,11 @@ struct TaskStep {
   std::optional<std::pair<int, std::string>> failed_edits;  // (parent, feedback) this step.
   std::string kernel;                                       // Being evaluated.
   std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
+  bool seed = false;                // The user's seed kernel (run --seed-kernel), not an LLM's.
 };
+
+// The move a seed kernel's node is stored under; it is a large step from the root to the tree.
+constexpr std::string_view kSeedMove = "seed";
 
 }  // namespace
 
@@ -260,6 +264,21 @@ Status SearchRunner::StartStep(Task& task) {
   task.step.emplace();
   task.step->random.seed(options_.spec.seed * 0x9E3779B97F4A7C15ULL ^ task_bits ^
                          static_cast<uint64_t>(step_index));
+  const auto seed = options_.spec.seed_kernels.find(task.source.name);
+  if (seed != options_.spec.seed_kernels.end() && task.steps_done == 0) {
+    // The user's kernel is the tree's first node, judged as any candidate.
+    task.step->seed = true;
+    task.step->plan = {.parent = 0, .kind = MoveKind::kLarge};
+    return OnKernel(task, seed->second);
+  }
+  if (seed != options_.spec.seed_kernels.end() && task.steps_done == 1 &&
+      !task.tree.node(1).outcome.correct) {
+    // A seed that is not correct is still the starting point: the next step fixes it.
+    task.step->plan = {.parent = 1,
+                       .kind = MoveKind::kSmall,
+                       .context = SmallStepContext(task.tree, 1, options_.spec.search.explore)};
+    return BeginMove(task);
+  }
   task.step->plan =
       PlanStep(task.tree, options_.spec.method, options_.spec.search.explore, task.step->random);
   return BeginMove(task);
@@ -518,7 +537,7 @@ Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
   nlohmann::json result_json = ToJson(result);
   result_json["edit_feedback"] = step.edit_feedback;
   StepRecord record{.parent = step.plan.parent,
-                    .move = std::string(MoveKindName(step.plan.kind)),
+                    .move = std::string(step.seed ? kSeedMove : MoveKindName(step.plan.kind)),
                     .context = step.plan.context,
                     .kernel = std::move(kernel),
                     .verdict = std::string(VerdictName(result.verdict)),

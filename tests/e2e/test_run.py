@@ -403,3 +403,40 @@ def test_export_then_eval_round_trips_in_kernelbench_layout(cli: Cli, scripted: 
     again = cli.run("export", str(db), "--out", str(kb), "--level", "2")
     assert again.returncode == 0, again.stderr
     assert sorted(p.name for p in kb.glob("*.py")) == ["level_2_problem_19_sample_0_kernel.py"]
+
+
+def test_a_search_starts_from_the_users_seed_kernel(cli: Cli, scripted: Script,
+                                                    tmp_path: Path) -> None:
+    db = tmp_path / "run.sqlite"
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                "--steps", "5", "--db", str(db), "--out", str(tmp_path / "out"), "--seed-kernel",
+                example("kernels", "relu", "ok.py"), "--json", *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    nodes = _nodes(db)
+    assert nodes[0][1:3] == (0, "seed"), nodes  # The user's kernel is node 1, no LLM call made.
+    with sqlite3.connect(db) as c:
+        [(seed_kernel, seed_verdict)] = c.execute(
+            "SELECT kernel, verdict FROM nodes WHERE node = 1").fetchall()
+    assert seed_kernel == Path(example("kernels", "relu", "ok.py")).read_text()
+    assert seed_verdict == "correct"
+    assert any(n[1] == 1 for n in nodes[1:]), nodes  # Later steps build on it.
+    # Reports show where the search started and how far it got from there.
+    [run] = json.loads(cli.run("report", str(db), "--json").stdout)["runs"]
+    [task] = run["tasks"]
+    assert task["seeded"] is True and task["seed_speedup"] > 0
+    assert task["over_seed"] == pytest.approx(task["speedup"] / task["seed_speedup"])
+    assert "from your kernel (" in cli.run("report", str(db)).stdout
+
+    # A seed that is not correct is still the start: the next step is asked to fix it.
+    db2 = tmp_path / "wrong.sqlite"
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                "--steps", "2", "--db", str(db2), "--out", str(tmp_path / "out2"),
+                "--seed-kernel", example("kernels", "relu", "wrong_values.py"), *FAST,
+                timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert [n[:3] for n in _nodes(db2)] == [(1, 0, "seed"), (2, 1, "small_step")], _nodes(db2)
+    bad = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                  "--steps", "2", "--db", str(tmp_path / "x.sqlite"), "--seed-kernel",
+                  example("kernels", "relu", "ok.py"), "--seed-kernel",
+                  example("kernels", "relu", "prints.py"), *FAST)
+    assert bad.returncode == 2 and "no task of this run is named ok" in bad.stderr, bad.stderr
