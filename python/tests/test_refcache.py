@@ -174,13 +174,29 @@ def test_jobs_of_one_key_that_arrive_together_make_the_references_once(
     assert outcomes == ["hit", "hit", "stored"]
 
 
-TAMPER = '''"""Hostile: looks for the worker's reference files through /proc and tries to change them."""
+TAMPER = '''"""Hostile: looks for its worker's reference files through /proc and tries to change
+them. Its worker's processes are those that name its scratch folder (the job folder's
+grandparent) or work in it: other workers of the machine (other tests running beside this one)
+are not its target, and their unsealed files in flight are checked by their own writers."""
 import os
 import torch.nn as nn
 
+scratch = os.path.dirname(os.path.dirname(os.getcwd()))
+
+
+def ours(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            if scratch.encode() in f.read():
+                return True
+        return os.readlink(f"/proc/{pid}/cwd").startswith(scratch)
+    except OSError:
+        return False
+
+
 tried, changed = 0, 0
 for pid in os.listdir("/proc"):
-    if not pid.isdigit():
+    if not pid.isdigit() or not ours(pid):
         continue
     try:
         fds = os.listdir(f"/proc/{pid}/fd")
