@@ -128,6 +128,7 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
                 with session.part("reference.cache"):
                     stored = refcache.store(plan, snapshot, session.channel.send)
                 ctx.facts.setdefault("reference_cache", stored)
+            snapshot = None  # Nothing of the store outlives the task's phases.
         finally:  # The candidate gets no descriptor of the cache.
             for fd in plan.fds if plan is not None else ():
                 os.close(fd)

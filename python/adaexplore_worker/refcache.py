@@ -21,6 +21,7 @@ them.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import io
 import os
 import time
@@ -139,46 +140,67 @@ class ReferenceCache:
 
 def read(plan: Plan) -> tuple[dict[str, Any] | None, str]:
     """The entry the plan names and what became of it: (payload, "hit"), or (None, "changed")
-    when it is not a sealed file of this format, or (None, "") with no entry."""
+    when it is not a sealed file of this format, or (None, "") with no entry. The tensors are
+    read from the file one at a time: never a second copy of the whole entry in host memory."""
     if plan.read_fd is None:
         return None, ""
     if not _sealed(plan.read_fd):
         return None, "changed"
-    payload = decode(_read_all(plan.read_fd))
+    payload = decode(_FdFile(plan.read_fd))
     return (payload, "hit") if payload is not None else (None, "changed")
 
 
 def store(plan: Plan, payload: dict[str, Any], send: Any) -> str:
     """Writes the payload into the plan's file, seals it and tells the zygote (`send`: the
     channel's); "stored", or "not_stored" when it does not fit or the file is not what was
-    written once sealed (another process of the same user reached it before the seal)."""
+    written once sealed (another process of the same user reached it before the seal).
+
+    Its size is known from its tensors before anything is written, and the tensors are written
+    one at a time, from the device when they are there: a task's references far larger than the
+    bound cost no host memory, and those that fit cost one tensor's worth beside the file."""
     if plan.store_fd is None:
         return "not_stored"
-    data = encode(payload)
-    if len(data) > plan.max_bytes:  # Said, so that no later job of the task waits to fill it.
-        send({"type": "references", "key": plan.key, "bytes": len(data)})
+    if (size := payload_bytes(payload)) > plan.max_bytes:
+        send({"type": "references", "key": plan.key, "bytes": size})  # No later job waits for it.
         return "not_stored"
+    file = _FdFile(plan.store_fd)
     try:
-        write_sealed(plan.store_fd, data)
+        encode(payload, file)
+        if file.size > plan.max_bytes:
+            os.ftruncate(plan.store_fd, 0)
+            send({"type": "references", "key": plan.key, "bytes": file.size})
+            return "not_stored"
+        fcntl.fcntl(plan.store_fd, fcntl.F_ADD_SEALS, SEALS)
     except OSError:  # EBUSY: someone holds a writable mapping of it.
         return "not_stored"
-    if _read_all(plan.store_fd) != data:
+    if file.written is None or _digest(plan.store_fd) != file.written.digest():
         return "not_stored"
-    send({"type": "references", "key": plan.key, "bytes": len(data)})
+    send({"type": "references", "key": plan.key, "bytes": file.size})
     return "stored"
 
 
-def encode(payload: dict[str, Any]) -> bytes:
+def payload_bytes(payload: Any) -> int:
+    """The bytes of the payload's tensors' storages, what its file holds but for a few KiB."""
     import torch
-    buffer = io.BytesIO()
-    torch.save({"format": FORMAT, **payload}, buffer)
-    return buffer.getvalue()
+    if isinstance(payload, torch.Tensor):
+        return payload.untyped_storage().nbytes()
+    if isinstance(payload, dict):
+        return sum(payload_bytes(v) for v in payload.values())
+    if isinstance(payload, (list, tuple)):
+        return sum(payload_bytes(v) for v in payload)
+    return 0
 
 
-def decode(data: bytes) -> dict[str, Any] | None:
+def encode(payload: dict[str, Any], file: Any) -> None:
+    """torch.save, which copies each tensor's storage to the host as it writes it."""
+    import torch
+    torch.save({"format": FORMAT, **payload}, file)
+
+
+def decode(file: Any) -> dict[str, Any] | None:
     import torch
     try:
-        payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+        payload = torch.load(file, map_location="cpu", weights_only=True)
     except Exception:  # noqa: BLE001 - not an entry this code wrote.
         return None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
@@ -194,16 +216,63 @@ def write_sealed(fd: int, data: bytes) -> None:
     fcntl.fcntl(fd, fcntl.F_ADD_SEALS, SEALS)
 
 
-def _read_all(fd: int) -> bytes:
-    size = os.fstat(fd).st_size
-    chunks, offset = [], 0
+class _FdFile(io.RawIOBase):
+    """A file over a memory file's descriptor with its own position (pread and pwrite: the
+    descriptor's offset is shared with the zygote and every child forked with it). It keeps a
+    digest of what it wrote while the writes are in order."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd, self.position, self.size = fd, 0, os.fstat(fd).st_size
+        self.written: Any = hashlib.blake2b() if self.size == 0 else None
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self.position, io.SEEK_END: self.size}[whence]
+        self.position = base + offset
+        return self.position
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        count = os.preadv(self.fd, [view], self.position)
+        self.position += count
+        return count
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        if self.written is not None and self.position != self.size:
+            self.written = None  # Written out of order: not verifiable, so not stored.
+        done = 0
+        while done < len(view):
+            done += os.pwrite(self.fd, view[done:], self.position + done)
+        if self.written is not None:
+            self.written.update(view)
+        self.position += done
+        self.size = max(self.size, self.position)
+        return done
+
+
+def _digest(fd: int) -> bytes:
+    digest, offset, size = hashlib.blake2b(), 0, os.fstat(fd).st_size
+    buffer = bytearray(4 << 20)
     while offset < size:
-        chunk = os.pread(fd, min(size - offset, 64 << 20), offset)
-        if not chunk:
+        count = os.preadv(fd, [buffer], offset)
+        if count <= 0:
             break
-        chunks.append(chunk)
-        offset += len(chunk)
-    return b"".join(chunks)
+        digest.update(memoryview(buffer)[:count])
+        offset += count
+    return digest.digest()
 
 
 def _sealed(fd: int) -> bool:

@@ -5,7 +5,11 @@ another key."""
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,9 +121,64 @@ def test_the_child_reads_what_it_stored_and_refuses_an_unsealed_file(caches) -> 
     assert not tiny.stored("k", "job", sent[0]["bytes"]) and tiny.plan("k", "job-2") is None
 
     unsealed = os.memfd_create("t", os.MFD_ALLOW_SEALING)
-    os.write(unsealed, refcache.encode({"x": 2}))
+    written = io.BytesIO()
+    refcache.encode({"x": 2}, written)
+    os.write(unsealed, written.getvalue())
     assert refcache.read(refcache.Plan("k", unsealed, None, 1 << 20)) == (None, "changed")
     os.close(unsealed)
+
+
+# Runs as a script in a fresh interpreter: its peak resident memory is what the store and the
+# read added over a tensor already resident. The memory file's pages are not the process's.
+PEAKS = """
+import json, os, subprocess, sys, torch
+from adaexplore_worker import refcache
+def peak():  # This process's own high-water mark (ru_maxrss would carry its parent's over exec).
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmHWM"))
+if sys.argv[1] == "read":  # A fresh process: its peak is the read's alone.
+    fd = int(sys.argv[2])
+    torch.zeros(1)
+    before = peak()
+    got, read = refcache.read(refcache.Plan("k", fd, None, 1 << 40))
+    assert read == "hit" and got["references"][0]["outputs"][0][-1] == (32 << 20) - 1
+    print(peak() - before)
+    sys.exit()
+cache = refcache.ReferenceCache(int(sys.argv[1]))
+outputs = torch.arange(32 << 20, dtype=torch.float64)  # 256 MiB
+payload = {"references": [{"outputs": [outputs, outputs[:10]]}], "notes": []}
+before = peak()
+sent = []
+outcome = refcache.store(cache.plan("k", "job"), payload, sent.append)
+peaks = {"outcome": outcome, "bytes": sent[0]["bytes"], "store": peak() - before}
+if cache.stored("k", "job", sent[0]["bytes"]):
+    fd = cache.entries["k"].fd
+    peaks["read"] = int(subprocess.run([sys.executable, __file__, "read", str(fd)], pass_fds=[fd],
+                                       check=True, capture_output=True, text=True).stdout)
+print(json.dumps(peaks))
+"""
+
+
+@pytest.mark.parametrize("bound_mib", [16, 1024])
+def test_references_cost_no_second_copy_in_host_memory(bound_mib: int, tmp_path: Path) -> None:
+    """A task's references are sized from their tensors before anything is written, written
+    one tensor at a time and read back the same way: references over the bound cost nothing
+    (the huge task's first candidate on the H200 was killed over its memory share by the copies
+    the store left), and those that fit cost no copy of the whole entry."""
+    script = tmp_path / "peaks.py"
+    script.write_text(PEAKS)
+    out = subprocess.run([sys.executable, str(script), str(bound_mib << 20)],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(Path(refcache.__file__).parents[1])})
+    assert out.returncode == 0, out.stderr
+    peaks = json.loads(out.stdout)
+    mib = 1 << 20
+    assert peaks["bytes"] >= 256 * mib  # The view counts its whole storage, as torch.save does.
+    if bound_mib < 256:
+        assert peaks["outcome"] == "not_stored" and peaks["store"] < 32 * mib, peaks
+    else:
+        assert peaks["outcome"] == "stored" and peaks["store"] < 64 * mib, peaks
+        assert 200 * mib < peaks["read"] < 320 * mib, peaks  # The tensor itself, no more.
 
 
 @pytest.fixture(scope="module")
