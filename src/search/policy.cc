@@ -7,34 +7,67 @@
 
 namespace adaexplore {
 
-double NodeValue(const Node& node, const ExploreOptions& options) {
-  if (node.visits == 0) {
+double NodeValue(const Node& node, const ExploreOptions& options, int virtual_visits) {
+  const int visits = node.visits + virtual_visits;
+  if (visits == 0) {
     return 0;
   }
   return options.alpha * node.max_reward +
-         (1 - options.alpha) * node.total_reward / static_cast<double>(node.visits);
+         (1 - options.alpha) * node.total_reward / static_cast<double>(visits);
 }
 
-int Select(const SearchTree& tree, const ExploreOptions& options) {
+namespace {
+
+// Per node: the pending steps in its subtree (virtual visits) and those from it (pending
+// children).
+struct Pending {
+  std::vector<int> in_subtree;
+  std::vector<int> children;
+};
+
+Pending CountPending(const SearchTree& tree, const std::vector<PendingStep>& pending) {
+  Pending out{.in_subtree = std::vector<int>(static_cast<size_t>(tree.size())),
+              .children = std::vector<int>(static_cast<size_t>(tree.size()))};
+  for (const PendingStep& step : pending) {
+    ++out.children.at(static_cast<size_t>(step.parent));
+    for (int at = step.parent; at >= 0; at = tree.node(at).parent) {
+      ++out.in_subtree[static_cast<size_t>(at)];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int Select(const SearchTree& tree, const ExploreOptions& options,
+           const std::vector<PendingStep>& pending) {
+  const Pending counts = CountPending(tree, pending);
+  const auto visits = [&](const Node& node) {
+    return node.visits + counts.in_subtree[static_cast<size_t>(node.id)];
+  };
+  const auto value = [&](const Node& node) {
+    return NodeValue(node, options, counts.in_subtree[static_cast<size_t>(node.id)]);
+  };
   int current = 0;
   while (!tree.node(current).children.empty()) {
     const Node& here = tree.node(current);
-    const double log_visits = std::log(static_cast<double>(std::max(here.visits, 1)));
+    const double log_visits = std::log(static_cast<double>(std::max(visits(here), 1)));
     int best_child = -1;
     double best_ucb = -std::numeric_limits<double>::infinity();
     double best_value = -std::numeric_limits<double>::infinity();
     for (int id : here.children) {
       const Node& child = tree.node(id);
-      const double value = NodeValue(child, options);
+      const double q = value(child);
       const double ucb =
-          value + options.exploration * std::sqrt(log_visits / static_cast<double>(child.visits));
+          q + options.exploration * std::sqrt(log_visits / static_cast<double>(visits(child)));
       if (ucb > best_ucb) {  // Strict: the first of equals wins, as Python's max does.
         best_ucb = ucb;
         best_child = id;
       }
-      best_value = std::max(best_value, value);
+      best_value = std::max(best_value, q);
     }
-    const double k = static_cast<double>(here.children.size());
+    const double k = static_cast<double>(here.children.size()) +
+                     static_cast<double>(counts.children[static_cast<size_t>(current)]);
     const double expand_here =
         best_value + options.exploration * options.expand_ratio * std::sqrt(log_visits / (k * k));
     if (expand_here > best_ucb) {
@@ -46,13 +79,15 @@ int Select(const SearchTree& tree, const ExploreOptions& options) {
 }
 
 MoveKind ChooseMove(const SearchTree& tree, int node, const ExploreOptions& options,
-                    std::mt19937_64& random) {
+                    std::mt19937_64& random, const std::vector<PendingStep>& pending) {
   if (node == 0) {
     return MoveKind::kLarge;
   }
   const auto& children = tree.node(node).children;
-  const auto small = std::count_if(children.begin(), children.end(), [&](int id) {
-    return tree.node(id).created_by == MoveKind::kSmall;
+  auto small = std::count_if(children.begin(), children.end(),
+                             [&](int id) { return tree.node(id).created_by == MoveKind::kSmall; });
+  small += std::count_if(pending.begin(), pending.end(), [&](const PendingStep& step) {
+    return step.parent == node && step.kind == MoveKind::kSmall;
   });
   if (small >= options.small_step_limit) {
     return MoveKind::kLarge;
@@ -242,7 +277,7 @@ std::vector<int> RecentElitePool(const SearchTree& tree, const ExploreOptions& o
 }  // namespace
 
 StepPlan PlanStep(const SearchTree& tree, SearchMethod method, const ExploreOptions& options,
-                  std::mt19937_64& random) {
+                  std::mt19937_64& random, const std::vector<PendingStep>& pending) {
   switch (method) {
     case SearchMethod::kParallelSampling:
       return StepPlan{.parent = 0, .kind = MoveKind::kLarge};
@@ -268,8 +303,8 @@ StepPlan PlanStep(const SearchTree& tree, SearchMethod method, const ExploreOpti
     case SearchMethod::kAdaExplore:
       break;
   }
-  const int parent = Select(tree, options);
-  return Plan(tree, parent, ChooseMove(tree, parent, options, random), options, random);
+  const int parent = Select(tree, options, pending);
+  return Plan(tree, parent, ChooseMove(tree, parent, options, random, pending), options, random);
 }
 
 StepPlan OtherMove(const SearchTree& tree, const StepPlan& plan, SearchMethod method,

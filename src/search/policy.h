@@ -35,15 +35,26 @@ struct ExploreOptions {
   double softmax_temperature = 1.0;
 };
 
-// Q of a node.
-double NodeValue(const Node& node, const ExploreOptions& options);
+// A step planned and not yet recorded (run --in-flight K): `parent` is being expanded by a move
+// of `kind`. Selection counts each as a virtual visit with reward 0 on `parent` and every
+// ancestor (virtual loss) and as a pending child of `parent`, so steps planned while others are
+// in flight spread over the tree as parallel MCTS spreads them. With none pending, every
+// function below is the reference's exactly.
+struct PendingStep {
+  int parent = 0;
+  MoveKind kind = MoveKind::kLarge;
+};
+
+// Q of a node; `virtual_visits` more visits of reward 0.
+double NodeValue(const Node& node, const ExploreOptions& options, int virtual_visits = 0);
 
 // The node to expand next.
-int Select(const SearchTree& tree, const ExploreOptions& options);
+int Select(const SearchTree& tree, const ExploreOptions& options,
+           const std::vector<PendingStep>& pending = {});
 
-// The move to make from `node`.
+// The move to make from `node`; a pending small step from it counts as a small child.
 MoveKind ChooseMove(const SearchTree& tree, int node, const ExploreOptions& options,
-                    std::mt19937_64& random);
+                    std::mt19937_64& random, const std::vector<PendingStep>& pending = {});
 
 // A small step's context: node ids from the nearest large-step ancestor (inclusive) down to
 // `node`, the last options.memory_window of them, oldest first.
@@ -94,8 +105,10 @@ struct StepPlan {
   std::vector<int> context;
 };
 
+// `pending`: the task's steps in flight (AdaExplore's selection and move choice see them; the
+// baselines' plans do not depend on the tree's statistics).
 StepPlan PlanStep(const SearchTree& tree, SearchMethod method, const ExploreOptions& options,
-                  std::mt19937_64& random);
+                  std::mt19937_64& random, const std::vector<PendingStep>& pending = {});
 
 // The plan for the other kind of move from the same parent, when `plan` produced no kernel (the
 // reference tries the other kind once). For the baselines, the same plan again.

@@ -60,6 +60,46 @@ TEST_F(HandTree, MovesAreForcedAtTheRootAndUnderSaturatedNodes) {
   EXPECT_NEAR(large / 10000.0, 0.2, 0.02);
 }
 
+TEST_F(HandTree, StepsInFlightAreVirtualLossesThatSpreadTheNextSelection) {
+  // One small step on a2 in flight: a virtual visit of reward 0 on a2, a and the root. At the
+  // root (N' = 5): Q'(a) = 2.05 / 4, UCB(a) = 0.5125 + 0.3 sqrt(ln 5 / 4) = 0.7028 equals
+  // expanding the root (k = 2), which does not beat it; at a (N' = 4): UCB(a2) = 1.6 / 2 +
+  // 0.3 sqrt(ln 4 / 2) = 1.0498 beats expanding a with its pending child (k = 3: 0.9177).
+  const std::vector<PendingStep> one = {{.parent = a2, .kind = MoveKind::kSmall}};
+  EXPECT_NEAR(NodeValue(tree.node(a), {}, 1), 2.05 / 4, 1e-12);
+  EXPECT_EQ(Select(tree, {}, one), a2);
+  // A second one there: Q'(a) = 2.05 / 5 = 0.41, UCB(a) = 0.41 + 0.3 sqrt(ln 6 / 5) = 0.5896,
+  // below expanding the root (0.41 + 0.3 sqrt(ln 6 / 4) = 0.6108): the next step goes elsewhere.
+  const std::vector<PendingStep> two = {one[0], one[0]};
+  EXPECT_EQ(Select(tree, {}, two), 0);
+  EXPECT_EQ(Select(tree, {}, {}), a2);  // None in flight: the reference's choice.
+}
+
+TEST_F(HandTree, SmallStepsInFlightCountTowardTheSmallStepLimit) {
+  std::mt19937_64 random(5);
+  const std::vector<PendingStep> one_small = {{.parent = b, .kind = MoveKind::kSmall}};
+  const std::vector<PendingStep> two_small = {one_small[0], one_small[0]};
+  const std::vector<PendingStep> large = {{.parent = b, .kind = MoveKind::kLarge},
+                                          {.parent = b, .kind = MoveKind::kLarge}};
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(ChooseMove(tree, b, {.p_large = 0}, random, one_small), MoveKind::kSmall);
+    EXPECT_EQ(ChooseMove(tree, b, {.p_large = 0}, random, two_small), MoveKind::kLarge);
+    EXPECT_EQ(ChooseMove(tree, b, {.p_large = 0}, random, large), MoveKind::kSmall);
+  }
+}
+
+TEST(PolicyTest, StepsInFlightFromAnEmptyTreeAreAllLargeStepsFromTheRoot) {
+  SearchTree tree;
+  std::mt19937_64 random(1);
+  std::vector<PendingStep> pending;
+  for (int i = 0; i < 4; ++i) {
+    const StepPlan plan = PlanStep(tree, SearchMethod::kAdaExplore, {}, random, pending);
+    EXPECT_EQ(plan.parent, 0);
+    EXPECT_EQ(plan.kind, MoveKind::kLarge);
+    pending.push_back({.parent = plan.parent, .kind = plan.kind});
+  }
+}
+
 TEST(PolicyTest, SmallStepContextIsThePathSinceTheLastLargeStepLastFive) {
   SearchTree tree;
   const int large = tree.Add(0, MoveKind::kLarge, Fast(1));

@@ -40,6 +40,12 @@ struct RunSpec {
   // remaining steps go to the tasks furthest from it (search/sol_budget.h). 0: the paper's
   // protocol, every task its steps.
   double stop_at_sol = 0;
+  // Steps of one task in flight at once (docs/search.md); 1: the reference's protocol, each step
+  // seeing every earlier result.
+  int in_flight = 1;
+  // Most tasks with steps in flight at once (0: every task): a task, once started, keeps its place
+  // until it has none in flight, so tasks x in_flight stays within an endpoint's limits.
+  int max_tasks = 0;
   std::string reasoning_effort;   // Empty: the provider's default.
   int64_t max_output_tokens = 0;  // Per LLM call; 0: the provider's default.
   std::vector<std::string> memory_rules;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "core/hash.h"
 #include "edits/code_block.h"
@@ -94,12 +95,28 @@ struct TaskStep {
   std::string kernel;                                       // Being evaluated.
   std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
   bool seed = false;                // The user's seed kernel (run --seed-kernel), not an LLM's.
+  int number = 0;                   // Its draw index: (seed, task, number) seeds `random`.
+  int seen = 0;                     // Nodes the tree had when it was planned.
+  std::vector<std::pair<int, PendingStep>> in_flight;  // The task's other steps then, by number.
 };
+
+// What a step's record keeps of how it was planned (result "plan").
+nlohmann::json PlanJson(const TaskStep& step) {
+  nlohmann::json in_flight = nlohmann::json::array();
+  for (const auto& [number, pending] : step.in_flight) {
+    in_flight.push_back({{"step", number},
+                         {"parent", pending.parent},
+                         {"move", std::string(MoveKindName(pending.kind))}});
+  }
+  return {{"step", step.number}, {"seen", step.seen}, {"in_flight", std::move(in_flight)}};
+}
 
 // The move a seed kernel's node is stored under; it is a large step from the root to the tree.
 constexpr std::string_view kSeedMove = "seed";
 
 }  // namespace
+
+struct SearchRunner::Step : TaskStep {};
 
 struct SearchRunner::Task {
   SourceFile source;
@@ -114,8 +131,8 @@ struct SearchRunner::Task {
   int steps_done = 0;
   bool broken = false;  // The task itself failed (task_error): it takes no more steps.
 
-  using Step = TaskStep;
-  std::optional<Step> step;
+  std::map<int, Step> steps;  // In flight, by number.
+  std::set<int> recorded;     // The numbers of its recorded steps.
 };
 
 SearchRunner::SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& evaluator, RunDb& db,
@@ -141,10 +158,14 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
     RETURN_IF_ERROR(Resume(*task));
     tasks_.push_back(std::move(task));
   }
+  const auto running = [&] {
+    return static_cast<int>(std::count_if(tasks_.begin(), tasks_.end(),
+                                          [](const auto& t) { return !t->steps.empty(); }));
+  };
   while (true) {
     for (auto& task : tasks_) {
-      if (!stop_reason_ &&
-          MayStartOwnStep(Budget(*task), options_.spec.steps, options_.spec.stop_at_sol)) {
+      while (!stop_reason_ && MayStart(*task, running()) &&
+             MayStartOwnStep(Budget(*task), options_.spec.steps, options_.spec.stop_at_sol)) {
         RETURN_IF_ERROR(StartStep(*task));
       }
     }
@@ -156,16 +177,14 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
       }
       const std::optional<size_t> next =
           NextSpareStep(budgets, options_.spec.steps, options_.spec.stop_at_sol);
-      if (!next) {
+      if (!next || !MayStart(*tasks_[*next], running())) {
         break;
       }
       options_.logger->info("{}: takes a step left by a task at {} of the speed of light",
                             tasks_[*next]->source.name, options_.spec.stop_at_sol);
       RETURN_IF_ERROR(StartStep(*tasks_[*next]));
     }
-    const bool busy = std::any_of(tasks_.begin(), tasks_.end(),
-                                  [](const auto& t) { return t->step.has_value(); });
-    if (!busy) {
+    if (running() == 0) {
       break;
     }
     auto polled = evaluator_.Poll(Clock::now() + Seconds(kPollSeconds), guard, {llm_.wakeup_fd()});
@@ -175,7 +194,7 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
       stop_reason_ = polled.status().message();
       interrupted_ = true;
       for (auto& task : tasks_) {
-        task->step.reset();
+        task->steps.clear();
       }
       break;
     }
@@ -183,16 +202,20 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
     for (auto& [id, result] : ready) {
       auto it = eval_waiting_.find(id);
       CHECK(it != eval_waiting_.end());  // Every evaluation was submitted for a task's step.
-      Task* task = it->second;
+      const StepRef ref = it->second;
       eval_waiting_.erase(it);
-      RETURN_IF_ERROR(OnEval(*task, result));
+      auto step = ref.task->steps.find(ref.step);
+      CHECK(step != ref.task->steps.end());  // Steps leave only when recorded or dropped whole.
+      RETURN_IF_ERROR(OnEval(*ref.task, step->second, result));
     }
     for (LlmCompletion& completion : llm_.TakeCompletions()) {
       auto it = llm_waiting_.find(completion.id);
       CHECK(it != llm_waiting_.end());  // Every LLM call was submitted for a task's step.
-      Task* task = it->second;
+      const StepRef ref = it->second;
       llm_waiting_.erase(it);
-      RETURN_IF_ERROR(OnLlm(*task, std::move(completion)));
+      auto step = ref.task->steps.find(ref.step);
+      CHECK(step != ref.task->steps.end());
+      RETURN_IF_ERROR(OnLlm(*ref.task, step->second, std::move(completion)));
     }
   }
   std::vector<TaskSummary> summaries;
@@ -244,6 +267,11 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
   task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
   ++task.verdicts[step.verdict];
   ++task.steps_done;
+  // A step recorded before steps had numbers of their own was its node's.
+  const nlohmann::json* plan = step.result.contains("plan") && step.result["plan"].is_object()
+                                   ? &step.result["plan"]
+                                   : nullptr;
+  task.recorded.insert(plan ? plan->value("step", step.node) : step.node);
   if (step.result.contains("failed_edits")) {
     const nlohmann::json& failed = step.result["failed_edits"];
     task.failed_edits[failed.value("parent", 0)] = failed.value("feedback", "");
@@ -256,32 +284,54 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
   return Status::Ok();
 }
 
+bool SearchRunner::MayStart(const Task& task, int running) const {
+  const auto seed = options_.spec.seed_kernels.find(task.source.name);
+  if (seed != options_.spec.seed_kernels.end() && !task.recorded.contains(1) &&
+      !task.steps.empty()) {
+    return false;  // The seed is judged before anything is planned from it.
+  }
+  const int max_tasks = options_.spec.max_tasks;
+  return !task.steps.empty() || max_tasks <= 0 || running < max_tasks;
+}
+
 Status SearchRunner::StartStep(Task& task) {
-  const int step_index = task.steps_done + 1;
-  // Every draw of a step comes from (seed, task, step), so a resumed run plans the same.
+  int number = 1;
+  while (task.recorded.contains(number) || task.steps.contains(number)) {
+    ++number;
+  }
+  std::vector<std::pair<int, PendingStep>> in_flight;
+  std::vector<PendingStep> pending;
+  for (const auto& [other, step] : task.steps) {
+    in_flight.emplace_back(other, PendingStep{.parent = step.plan.parent, .kind = step.plan.kind});
+    pending.push_back(in_flight.back().second);
+  }
+  Step& step = task.steps[number];
+  step.number = number;
+  step.seen = task.tree.size() - 1;
+  step.in_flight = std::move(in_flight);
+  // Every draw of a step comes from (seed, task, number), so a resumed run plans the same.
   const std::string digest = Sha256Hex(task.source.name);
   const uint64_t task_bits = std::stoull(digest.substr(0, 15), nullptr, 16);
-  task.step.emplace();
-  task.step->random.seed(options_.spec.seed * 0x9E3779B97F4A7C15ULL ^ task_bits ^
-                         static_cast<uint64_t>(step_index));
+  step.random.seed(options_.spec.seed * 0x9E3779B97F4A7C15ULL ^ task_bits ^
+                   static_cast<uint64_t>(number));
   const auto seed = options_.spec.seed_kernels.find(task.source.name);
-  if (seed != options_.spec.seed_kernels.end() && task.steps_done == 0) {
+  if (seed != options_.spec.seed_kernels.end() && number == 1) {
     // The user's kernel is the tree's first node, judged as any candidate.
-    task.step->seed = true;
-    task.step->plan = {.parent = 0, .kind = MoveKind::kLarge};
-    return OnKernel(task, seed->second);
+    step.seed = true;
+    step.plan = {.parent = 0, .kind = MoveKind::kLarge};
+    return OnKernel(task, step, seed->second);
   }
-  if (seed != options_.spec.seed_kernels.end() && task.steps_done == 1 &&
+  if (seed != options_.spec.seed_kernels.end() && number == 2 &&
       !task.tree.node(1).outcome.correct) {
     // A seed that is not correct is still the starting point: the next step fixes it.
-    task.step->plan = {.parent = 1,
-                       .kind = MoveKind::kSmall,
-                       .context = SmallStepContext(task.tree, 1, options_.spec.search.explore)};
-    return BeginMove(task);
+    step.plan = {.parent = 1,
+                 .kind = MoveKind::kSmall,
+                 .context = SmallStepContext(task.tree, 1, options_.spec.search.explore)};
+    return BeginMove(task, step);
   }
-  task.step->plan =
-      PlanStep(task.tree, options_.spec.method, options_.spec.search.explore, task.step->random);
-  return BeginMove(task);
+  step.plan =
+      PlanStep(task.tree, options_.spec.method, options_.spec.search.explore, step.random, pending);
+  return BeginMove(task, step);
 }
 
 PromptInputs SearchRunner::Inputs(const Task& task, const std::vector<int>& nodes) const {
@@ -313,8 +363,7 @@ std::string EditFeedbackFor(const auto& task, int parent) {
 
 }  // namespace
 
-Status SearchRunner::BeginMove(Task& task) {
-  Task::Step& step = *task.step;
+Status SearchRunner::BeginMove(Task& task, Step& step) {
   // A small step edits its parent's kernel; from a node without one, regenerate instead.
   if (step.plan.kind == MoveKind::kSmall &&
       task.kernels[static_cast<size_t>(step.plan.parent)].empty()) {
@@ -323,24 +372,24 @@ Status SearchRunner::BeginMove(Task& task) {
         RepresentativePool(task.tree, step.plan.parent, options_.spec.search.explore, step.random);
   }
   if (step.plan.kind == MoveKind::kLarge) {
-    SubmitLlm(task, LlmRole::kProposer, prompts_.Proposer(Inputs(task, step.plan.context)));
+    SubmitLlm(task, step, LlmRole::kProposer, prompts_.Proposer(Inputs(task, step.plan.context)));
     return Status::Ok();
   }
   const bool any_correct = std::any_of(step.plan.context.begin(), step.plan.context.end(),
                                        [&](int id) { return task.tree.node(id).outcome.correct; });
   if (options_.spec.reviser && any_correct) {
-    SubmitLlm(task, LlmRole::kReviser, prompts_.Reviser(Inputs(task, step.plan.context)));
+    SubmitLlm(task, step, LlmRole::kReviser, prompts_.Reviser(Inputs(task, step.plan.context)));
     return Status::Ok();
   }
   PromptInputs inputs = Inputs(task, step.plan.context);
   inputs.guidance = any_correct ? "" : kFixGuidance;
   inputs.edit_feedback = EditFeedbackFor(task, step.plan.parent);
-  SubmitLlm(task, LlmRole::kTuner, prompts_.Tuner(inputs));
+  SubmitLlm(task, step, LlmRole::kTuner, prompts_.Tuner(inputs));
   return Status::Ok();
 }
 
-uint64_t SearchRunner::SubmitLlm(Task& task, LlmRole role, std::vector<ChatMessage> messages) {
-  Task::Step& step = *task.step;
+uint64_t SearchRunner::SubmitLlm(Task& task, Step& step, LlmRole role,
+                                 std::vector<ChatMessage> messages) {
   step.pending_messages = messages;
   ChatRequest request{.model = options_.model,
                       .messages = std::move(messages),
@@ -349,16 +398,15 @@ uint64_t SearchRunner::SubmitLlm(Task& task, LlmRole role, std::vector<ChatMessa
                       .reasoning_effort = options_.spec.reasoning_effort,
                       // Distinct per step and attempt: the same prompt asked again (parallel
                       // sampling asks one prompt every step) must get a fresh sample.
-                      .sample = static_cast<int64_t>(task.steps_done + 1) * 10 + step.attempt,
+                      .sample = static_cast<int64_t>(step.number) * 10 + step.attempt,
                       .role = role,
                       .task = task.source.name};
   const uint64_t id = llm_.Submit(std::move(request));
-  llm_waiting_[id] = &task;
+  llm_waiting_[id] = {.task = &task, .step = step.number};
   return id;
 }
 
-Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
-  Task::Step& step = *task.step;
+Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
   CallRecord call{.role = std::string(LlmRoleName(completion.request.role)),
                   .messages = MessagesJson(step.pending_messages),
                   .cost_usd = completion.cost_usd,
@@ -386,7 +434,7 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
     switch (error.kind) {
       case LlmErrorKind::kBudget:
         stop_reason_ = error.message;
-        task.step.reset();  // The unfinished step is not recorded; a resume redoes it.
+        task.steps.erase(step.number);  // The unfinished step is not recorded; a resume redoes it.
         return Status::Ok();
       case LlmErrorKind::kAuth:
       case LlmErrorKind::kReplayMiss:
@@ -419,7 +467,7 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
               "max_failures_in_a_row); the last {}:{}",
               failures_in_a_row_, options_.model.ToString(), last_failures_.size(), last));
         }
-        return NoKernel(task, "the LLM call failed: " + error.message);
+        return NoKernel(task, step, "the LLM call failed: " + error.message);
       }
     }
   }
@@ -432,14 +480,14 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
       PromptInputs inputs = Inputs(task, step.plan.context);
       inputs.guidance = text;
       inputs.edit_feedback = EditFeedbackFor(task, step.plan.parent);
-      SubmitLlm(task, LlmRole::kTuner, prompts_.Tuner(inputs));
+      SubmitLlm(task, step, LlmRole::kTuner, prompts_.Tuner(inputs));
       return Status::Ok();
     }
     case LlmRole::kTuner: {
       const std::string& parent = task.kernels[static_cast<size_t>(step.plan.parent)];
       EditParse parse = ParseEdits(text);
       if (parse.edits.empty()) {
-        return NoKernel(task, "the tuner's reply held no search/replace edits");
+        return NoKernel(task, step, "the tuner's reply held no search/replace edits");
       }
       EditOutcome outcome = ApplyEdits(parent, parse.edits);
       step.edit_feedback = outcome.Feedback();
@@ -453,26 +501,25 @@ Status SearchRunner::OnLlm(Task& task, LlmCompletion completion) {
         task.failed_edits[step.plan.parent] = step.edit_feedback;
         step.failed_edits.emplace(step.plan.parent, std::move(step.edit_feedback));
         step.edit_feedback.clear();
-        return NoKernel(task, why);
+        return NoKernel(task, step, why);
       }
       task.failed_edits.erase(step.plan.parent);
       if (outcome.kernel == parent) {
-        return NoKernel(task, "the edits left the kernel unchanged");
+        return NoKernel(task, step, "the edits left the kernel unchanged");
       }
-      return OnKernel(task, std::move(outcome.kernel));
+      return OnKernel(task, step, std::move(outcome.kernel));
     }
     default: {
       Result<std::string> kernel = ExtractKernel(text);
       if (!kernel.ok()) {
-        return NoKernel(task, kernel.status().message());
+        return NoKernel(task, step, kernel.status().message());
       }
-      return OnKernel(task, *std::move(kernel));
+      return OnKernel(task, step, *std::move(kernel));
     }
   }
 }
 
-Status SearchRunner::NoKernel(Task& task, const std::string& why) {
-  Task::Step& step = *task.step;
+Status SearchRunner::NoKernel(Task& task, Step& step, const std::string& why) {
   if (step.attempt == 0 && options_.spec.method == SearchMethod::kAdaExplore &&
       step.plan.parent != 0) {
     step.attempt = 1;
@@ -481,7 +528,7 @@ Status SearchRunner::NoKernel(Task& task, const std::string& why) {
                           step.random);
     options_.logger->info("{}: {}; trying a {} instead", task.source.name, why,
                           MoveKindName(step.plan.kind));
-    return BeginMove(task);
+    return BeginMove(task, step);
   }
   const std::string no_kernel(StepVerdict::NoKernel().name());
   StepRecord record{.parent = step.plan.parent,
@@ -490,24 +537,32 @@ Status SearchRunner::NoKernel(Task& task, const std::string& why) {
                     .verdict = no_kernel,
                     .reason = why,
                     .result = {{"verdict", no_kernel}, {"reason", why}}};
-  return RecordNode(task, std::move(record), NodeOutcome{.has_kernel = false},
+  return RecordNode(task, step, std::move(record), NodeOutcome{.has_kernel = false},
                     KernelRecord{.verdict = no_kernel, .reason = why});
 }
 
-Status SearchRunner::OnKernel(Task& task, std::string kernel) {
-  const int node = task.tree.size();
-  SourceFile candidate{.path = "",
-                       .name = fmt::format("{}_node{}", task.source.name, node),
-                       .source = kernel,
-                       .sha256 = Sha256Hex(kernel)};
-  task.step->kernel = std::move(kernel);
+namespace {
+
+// The candidate file a step's kernel is evaluated as (with one step in flight, named after the
+// node it becomes).
+SourceFile StepCandidate(const std::string& task, int number, const std::string& kernel) {
+  return {.path = "",
+          .name = fmt::format("{}_node{}", task, number),
+          .source = kernel,
+          .sha256 = Sha256Hex(kernel)};
+}
+
+}  // namespace
+
+Status SearchRunner::OnKernel(Task& task, Step& step, std::string kernel) {
+  SourceFile candidate = StepCandidate(task.source.name, step.number, kernel);
+  step.kernel = std::move(kernel);
   const uint64_t id = evaluator_.Submit({.task = task.source, .candidate = std::move(candidate)});
-  eval_waiting_[id] = &task;
+  eval_waiting_[id] = {.task = &task, .step = step.number};
   return Status::Ok();
 }
 
-Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
-  Task::Step& step = *task.step;
+Status SearchRunner::OnEval(Task& task, Step& step, const EvalResult& measured) {
   if (measured.verdict == Verdict::kError) {
     return Unavailable("the harness could not evaluate a kernel of " + task.source.name + ": " +
                        measured.reason);
@@ -516,15 +571,12 @@ Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
       measured.speedup && IsNewBest(task.tree, *measured.speedup)) {
     // Measure it again, elsewhere, before it counts.
     step.first = measured;
-    SourceFile candidate{.path = "",
-                         .name = fmt::format("{}_node{}", task.source.name, task.tree.size()),
-                         .source = step.kernel,
-                         .sha256 = Sha256Hex(step.kernel)};
-    const uint64_t id = evaluator_.Submit({.task = task.source,
-                                           .candidate = std::move(candidate),
-                                           .measurement = 1,
-                                           .avoid_worker = measured.worker});
-    eval_waiting_[id] = &task;
+    const uint64_t id =
+        evaluator_.Submit({.task = task.source,
+                           .candidate = StepCandidate(task.source.name, step.number, step.kernel),
+                           .measurement = 1,
+                           .avoid_worker = measured.worker});
+    eval_waiting_[id] = {.task = &task, .step = step.number};
     return Status::Ok();
   }
   const EvalResult result = step.first ? Confirmed(*step.first, measured) : measured;
@@ -551,13 +603,13 @@ Status SearchRunner::OnEval(Task& task, const EvalResult& measured) {
     options_.logger->error("{}: the task is broken: {}", task.source.name, result.reason);
   }
   const KernelRecord prompt_record = RecordOf(task.tree.size(), record.kernel, result);
-  return RecordNode(task, std::move(record), outcome, prompt_record);
+  return RecordNode(task, step, std::move(record), outcome, prompt_record);
 }
 
-Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome& outcome,
-                                const KernelRecord& prompt_record) {
-  Task::Step& step = *task.step;
+Status SearchRunner::RecordNode(Task& task, Step& step, StepRecord record,
+                                const NodeOutcome& outcome, const KernelRecord& prompt_record) {
   record.node = task.tree.size();
+  record.result["plan"] = PlanJson(step);
   record.calls = std::move(step.calls);
   if (step.failed_edits) {  // Stored, so a resumed run tells the tuner too.
     record.result["failed_edits"] = {{"parent", step.failed_edits->first},
@@ -573,7 +625,8 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
   task.edit_feedback.push_back(edit_feedback);
   ++task.verdicts[record.verdict];
   ++task.steps_done;
-  task.step.reset();
+  task.recorded.insert(step.number);
+  task.steps.erase(step.number);  // `step` is gone from here on.
   if (observer_.on_progress) {
     const TaskSummary summary = Summarise(task);
     observer_.on_progress(TaskProgress{.task = task.source.name,
@@ -592,8 +645,10 @@ Status SearchRunner::RecordNode(Task& task, StepRecord record, const NodeOutcome
 }
 
 TaskBudget SearchRunner::Budget(const Task& task) const {
-  TaskBudget budget{
-      .steps_done = task.steps_done, .in_flight = task.step.has_value(), .broken = task.broken};
+  TaskBudget budget{.steps_done = task.steps_done,
+                    .in_flight = static_cast<int>(task.steps.size()),
+                    .max_in_flight = options_.spec.in_flight,
+                    .broken = task.broken};
   for (const KernelRecord& record : task.records) {
     if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction) {
       budget.best_sol = std::max(budget.best_sol.value_or(0), *record.sol_fraction);

@@ -1,8 +1,11 @@
 #pragma once
 
-// SearchRunner: runs the search on many tasks at once, from one loop. Each task has at most one
-// step in flight (as in the reference: each step sees the tree with every earlier result); the
-// tasks' steps overlap, so LLM calls of one task run while another's kernel is evaluated.
+// SearchRunner: runs the search on many tasks at once, from one loop. Each task has up to
+// [run] in_flight steps in flight (1, the reference's protocol: each step sees the tree with
+// every earlier result; more: a step is planned with the results known then, the steps still in
+// flight counted as virtual losses, search/policy.h); the tasks' steps overlap, so LLM calls of
+// one task run while another's kernel is evaluated. [run] max_tasks caps the tasks with steps in
+// flight at once.
 //
 // A step: plan (search/policy.h) -> prompts (prompt/prompts.h) -> LLM calls (reviser and tuner
 // for a small step, proposer for a large one) -> a kernel (edits applied, or the reply's code
@@ -11,10 +14,16 @@
 // kind (the reference's rule); if that yields none either, the step is recorded as verdict
 // "no_kernel" (reward 0), so the budget counts what the model was asked for.
 //
+// Steps are numbered as they start (the smallest number neither recorded nor in flight) and
+// nodes as they are recorded, so with one step in flight a step's number is its node's. Each
+// step's record keeps its number, the results it was planned with and the steps in flight then
+// (result "plan").
+//
 // Resume: tasks that already have steps in the run database are rebuilt from them and continue;
-// every random draw of a step derives from (seed, task, step), so a resumed run plans as the
-// uninterrupted one would have. Failures of the LLM that retrying cannot fix (a refused key, a
-// replay without the request, a spent budget) stop the run cleanly with their message.
+// every random draw of a step derives from (seed, task, step number), so a resumed run plans as
+// the uninterrupted one would have (steps in flight at a kill are planned again under their
+// numbers; none is lost or repeated). Failures of the LLM that retrying cannot fix (a refused key,
+// a replay without the request, a spent budget) stop the run cleanly with their message.
 
 #include <deque>
 #include <functional>
@@ -108,15 +117,24 @@ class SearchRunner {
 
  private:
   struct Task;
+  struct Step;
+  // A call or evaluation in flight: the step it is for.
+  struct StepRef {
+    Task* task = nullptr;
+    int step = 0;
+  };
+  // Whether `task` may start a step now (its budget, its limit in flight, the seed first, and
+  // [run] max_tasks given `running` tasks with steps in flight).
+  bool MayStart(const Task& task, int running) const;
   Status StartStep(Task& task);
-  Status BeginMove(Task& task);
-  Status OnLlm(Task& task, LlmCompletion completion);
-  Status OnKernel(Task& task, std::string kernel);
-  Status NoKernel(Task& task, const std::string& why);
-  Status OnEval(Task& task, const EvalResult& result);
-  Status RecordNode(Task& task, StepRecord record, const NodeOutcome& outcome,
+  Status BeginMove(Task& task, Step& step);
+  Status OnLlm(Task& task, Step& step, LlmCompletion completion);
+  Status OnKernel(Task& task, Step& step, std::string kernel);
+  Status NoKernel(Task& task, Step& step, const std::string& why);
+  Status OnEval(Task& task, Step& step, const EvalResult& result);
+  Status RecordNode(Task& task, Step& step, StepRecord record, const NodeOutcome& outcome,
                     const KernelRecord& prompt_record);
-  uint64_t SubmitLlm(Task& task, LlmRole role, std::vector<ChatMessage> messages);
+  uint64_t SubmitLlm(Task& task, Step& step, LlmRole role, std::vector<ChatMessage> messages);
   PromptInputs Inputs(const Task& task, const std::vector<int>& nodes) const;
   Status Resume(Task& task);
   Status ResumeStep(Task& task, const StepRecord& step);
@@ -131,8 +149,8 @@ class SearchRunner {
   const PromptSet& prompts_;
   int64_t run_id_ = 0;
   std::vector<std::unique_ptr<Task>> tasks_;
-  std::map<uint64_t, Task*> llm_waiting_;
-  std::map<uint64_t, Task*> eval_waiting_;
+  std::map<uint64_t, StepRef> llm_waiting_;
+  std::map<uint64_t, StepRef> eval_waiting_;
   RunObserver observer_;
   std::optional<std::string> stop_reason_;  // Set when the run must end: no new steps start.
   bool interrupted_ = false;

@@ -5,7 +5,9 @@
 namespace adaexplore {
 namespace {
 
-int Used(const TaskBudget& t) { return t.steps_done + (t.in_flight ? 1 : 0); }
+int Used(const TaskBudget& t) { return t.steps_done + t.in_flight; }
+
+bool Full(const TaskBudget& t) { return t.in_flight >= std::max(t.max_in_flight, 1); }
 
 }  // namespace
 
@@ -14,7 +16,7 @@ bool ReachedSol(const TaskBudget& task, double stop_at) {
 }
 
 bool MayStartOwnStep(const TaskBudget& task, int steps, double stop_at) {
-  return !task.broken && !task.in_flight && !ReachedSol(task, stop_at) && task.steps_done < steps;
+  return !task.broken && !Full(task) && !ReachedSol(task, stop_at) && Used(task) < steps;
 }
 
 int SpareSteps(const std::vector<TaskBudget>& tasks, int steps, double stop_at) {
@@ -37,7 +39,7 @@ std::optional<size_t> NextSpareStep(const std::vector<TaskBudget>& tasks, int st
   std::optional<size_t> chosen;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const TaskBudget& t = tasks[i];
-    if (t.broken || t.in_flight || ReachedSol(t, stop_at) || t.steps_done < steps) {
+    if (t.broken || Full(t) || ReachedSol(t, stop_at) || Used(t) < steps) {
       continue;
     }
     if (!chosen || t.best_sol.value_or(0) < tasks[*chosen].best_sol.value_or(0)) {

@@ -15,7 +15,8 @@ namespace adaexplore {
 
 struct TaskBudget {
   int steps_done = 0;
-  bool in_flight = false;          // A step of it is running.
+  int in_flight = 0;               // Its steps running.
+  int max_in_flight = 1;           // How many may run at once ([run] in_flight).
   bool broken = false;             // The task itself failed: it takes no steps.
   std::optional<double> best_sol;  // The highest speed-of-light fraction of its correct kernels.
 };
@@ -23,7 +24,8 @@ struct TaskBudget {
 // Whether the task has reached the fraction (never, with `stop_at` 0: the paper's protocol).
 bool ReachedSol(const TaskBudget& task, double stop_at);
 
-// Whether the task may start a step of its own budget (`steps` per task).
+// Whether the task may start a step of its own budget (`steps` per task): fewer than that done
+// or running, and fewer than its limit running.
 bool MayStartOwnStep(const TaskBudget& task, int steps, double stop_at);
 
 // Steps that tasks which reached the fraction left, less those other tasks already took beyond
@@ -31,8 +33,9 @@ bool MayStartOwnStep(const TaskBudget& task, int steps, double stop_at);
 int SpareSteps(const std::vector<TaskBudget>& tasks, int steps, double stop_at);
 
 // The task that takes the next spare step, if there is one: among those not reached, not broken,
-// not running and done with their own steps, the furthest from the speed of light (no correct
-// kernel counts as furthest; ties go to the first); nullopt when no step is spare.
+// not at their limit of running steps and done with their own steps, the furthest from the speed of
+// light (no correct kernel counts as furthest; ties go to the first); nullopt when no step is
+// spare.
 std::optional<size_t> NextSpareStep(const std::vector<TaskBudget>& tasks, int steps,
                                     double stop_at);
 

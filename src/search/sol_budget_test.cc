@@ -23,7 +23,7 @@ TEST(SolBudgetTest, ATaskThatReachesTheFractionStopsAndItsStepsGoToTheFurthest) 
   EXPECT_FALSE(MayStartOwnStep(tasks[0], 10, 0.8));
   EXPECT_EQ(SpareSteps(tasks, 10, 0.8), 6);
   EXPECT_EQ(NextSpareStep(tasks, 10, 0.8), 2u);  // The furthest from the speed of light.
-  tasks[2].in_flight = true;                     // It takes the step: one fewer is spare.
+  tasks[2].in_flight = 1;                        // It takes the step: one fewer is spare.
   EXPECT_EQ(SpareSteps(tasks, 10, 0.8), 5);
   EXPECT_EQ(NextSpareStep(tasks, 10, 0.8), 1u);  // The other one gets the next.
   tasks[2] = {.steps_done = 15, .best_sol = 0.3};
@@ -42,6 +42,19 @@ TEST(SolBudgetTest, OnlyTasksDoneWithTheirOwnStepsAndNotBrokenTakeSpareOnes) {
   EXPECT_EQ(NextSpareStep(tasks, 10, 0.8), 4u);
   EXPECT_TRUE(MayStartOwnStep(tasks[1], 10, 0.8));
   EXPECT_FALSE(MayStartOwnStep(tasks[2], 10, 0.8));
+}
+
+TEST(SolBudgetTest, SeveralStepsInFlightFillTheLimitButNeverPassTheBudget) {
+  EXPECT_TRUE(MayStartOwnStep({.steps_done = 3, .in_flight = 2, .max_in_flight = 3}, 10, 0));
+  EXPECT_FALSE(MayStartOwnStep({.steps_done = 3, .in_flight = 3, .max_in_flight = 3}, 10, 0));
+  // Done and running together reach the budget: the last steps are already in flight.
+  EXPECT_FALSE(MayStartOwnStep({.steps_done = 8, .in_flight = 2, .max_in_flight = 3}, 10, 0));
+  EXPECT_FALSE(MayStartOwnStep({.steps_done = 3, .in_flight = 1}, 10, 0));  // One at a time.
+  // Spare steps count the running ones as taken.
+  const std::vector<TaskBudget> tasks = {{.steps_done = 2, .best_sol = 0.9},
+                                         {.steps_done = 10, .in_flight = 2, .max_in_flight = 4}};
+  EXPECT_EQ(SpareSteps(tasks, 10, 0.8), 6);
+  EXPECT_EQ(NextSpareStep(tasks, 10, 0.8), 1u);
 }
 
 }  // namespace

@@ -8,5 +8,5 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 # The option and the fixture are pytest's once named here.
-from cli import (EXAMPLES, ROOT, Cli, cli, example, llm_server,  # noqa: E402,F401
-                 pytest_addoption, serve)
+from cli import (EXAMPLES, ROOT, Cli, cli, example, kill_once_recorded,  # noqa: E402,F401
+                 llm_server, pytest_addoption, serve)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+import time
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
@@ -26,17 +27,28 @@ def _latest_code(prompt: str) -> str:
 
 
 class Script:
-    def __init__(self, failing_tuner_replies: int = 0) -> None:
+    def __init__(self, failing_tuner_replies: int = 0, delay_s: float = 0) -> None:
         self.lock = threading.Lock()
         self.proposals = 0
         self.calls: list[str] = []
         self.tuner_prompts: list[str] = []
         # The first N tuner replies edit text that is not in the kernel (no edit applies).
         self.failing_tuner_replies = failing_tuner_replies
+        self.delay_s = delay_s  # Each reply waits this long, as a model thinks.
+        self.answering = 0  # Requests being answered now, and the most at once.
+        self.most_at_once = 0
 
     def handle(self, _path: str, _headers: object, body: dict) -> str:
         """The reply to one request, as tests/fakes/openai_stub.serve calls it."""
-        return self.reply(body["messages"])
+        with self.lock:
+            self.answering += 1
+            self.most_at_once = max(self.most_at_once, self.answering)
+        try:
+            time.sleep(self.delay_s)
+            return self.reply(body["messages"])
+        finally:
+            with self.lock:
+                self.answering -= 1
 
     def reply(self, messages: list[dict]) -> str:
         user = messages[-1]["content"]

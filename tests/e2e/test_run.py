@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Cli, example, llm_server
+from conftest import Cli, example, kill_once_recorded, llm_server
 from scripted_llm import Script
 
 FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
@@ -123,17 +123,7 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_step(cli: Cli, scrip
             "--steps", "7", "--db", str(db), "--out", str(tmp_path / "out"), "--json", *FAST]
     proc = subprocess.Popen([cli.binary, *args], env=cli.env, cwd=cli.tmp,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 600
-    while time.time() < deadline:
-        if db.exists():
-            try:
-                if len(_nodes(db)) >= 3:
-                    break
-            except sqlite3.OperationalError:
-                pass
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=60)
+    kill_once_recorded(proc, db, 3)
     before = _nodes(db)
     assert 3 <= len(before) < 7
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -62,6 +65,23 @@ def llm_server(cli: Cli, reply: Reply, key: str) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def kill_once_recorded(proc: subprocess.Popen, db: Path, nodes: int,
+                       timeout_s: float = 600) -> None:
+    """SIGKILLs a running `run` once its database holds `nodes` steps (or after `timeout_s`)."""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        try:
+            if db.exists():
+                with sqlite3.connect(db) as c:
+                    if c.execute("SELECT count(*) FROM nodes").fetchone()[0] >= nodes:
+                        break
+        except sqlite3.OperationalError:  # Not created yet, or locked for a moment.
+            pass
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
