@@ -1,21 +1,25 @@
 """A scripted OpenAI-compatible server whose replies are the real kernels of the reference run's
 search trees (../shared/data/adaexplore-release/showcase), for a search on the GPU without an LLM.
 
-    python3 showcase_llm.py KERNELS_DIR URLFILE
+    python3 showcase_llm.py KERNELS_DIR URLFILE [LATENCY_MEAN_S LATENCY_SD_S]
 
 KERNELS_DIR holds one `<task>.json` per task (tools/device_bundle.sh writes them): the tree's
 kernels in step order, each `{"step", "created_by", "code"}`. The task is read from the prompt's
 first line (`# Task: <task>.py`). The proposer gets the task's large-step kernels in order, the
 tuner its small-step kernels in order, each as one search/replace edit that turns the latest
 version shown in the prompt into that kernel, and the reviser one line of advice. A task's list
-starts over once used up. Replies are instant: the run measures the harness, not an LLM."""
+starts over once used up. Replies are instant (the run measures the harness, not an LLM) unless
+a latency is given: then each reply waits a normal draw of that mean and spread (at least 1 s),
+as a reasoning model does."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import sys
 import threading
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "fakes"))
@@ -65,8 +69,19 @@ class Script:
         return f"Here is a kernel.\n```python\n{self._next(task, 'large_step')}\n```\n"
 
 
+def _answer(script: Script, body: dict, latency: tuple[float, float] | None,
+            draws: random.Random) -> str:
+    if latency is not None:
+        with script.lock:
+            wait = max(1.0, draws.gauss(*latency))
+        time.sleep(wait)
+    return script.reply(body["messages"])
+
+
 if __name__ == "__main__":
     script = Script(Path(sys.argv[1]))
-    _, url = serve(lambda _path, _headers, body: script.reply(body["messages"]))
+    latency = (float(sys.argv[3]), float(sys.argv[4])) if len(sys.argv) > 4 else None
+    draws = random.Random(40)
+    _, url = serve(lambda _path, _headers, body: _answer(script, body, latency, draws))
     Path(sys.argv[2]).write_text(url)
     threading.Event().wait()
