@@ -8,6 +8,7 @@
 # run database (bench/gpu/run_figures.py) and the wall times.
 source "$(dirname "$0")/common.sh"
 TASK=${TASK:-40_Matmul_Scaling_ResidualAdd}
+SHOWCASE=${SHOWCASE:-.device/showcase}
 STEPS=${STEPS:-24}
 K=${K:-4}
 SLOTS=${SLOTS:-2}
@@ -15,8 +16,8 @@ LIMIT=${LIMIT:-540}
 LATENCY_MEAN=${LATENCY_MEAN:-8}
 LATENCY_SD=${LATENCY_SD:-4}
 one=/tmp/adx-issue40-task
-rm -rf "$one" && mkdir -p "$one" && cp ".device/showcase/$TASK.py" "$one/"
-python3 bench/gpu/showcase_llm.py .device/showcase/kernels "$OUT/llm-url" "$LATENCY_MEAN" "$LATENCY_SD" &
+rm -rf "$one" && mkdir -p "$one" && cp "$SHOWCASE/$TASK.py" "$one/"
+python3 bench/gpu/showcase_llm.py "$SHOWCASE/kernels" "$OUT/llm-url" "$LATENCY_MEAN" "$LATENCY_SD" &
 llm=$!
 for _ in $(seq 100); do [ -s "$OUT/llm-url" ] && break; sleep 0.1; done
 nvidia-smi --query-gpu=timestamp,utilization.gpu --format=csv,noheader -lms 200 >"$OUT/smi.csv" &
