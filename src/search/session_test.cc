@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <set>
 
 #include "eval_facts.h"
 #include "scripted_runner.h"
@@ -136,6 +137,72 @@ TEST_F(SearchSessionTest, ResumeSearchesWithTheStoredSpec) {
   EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
 }
 
+// The plan each of a run's nodes recorded (result "plan"), in node order.
+std::vector<nlohmann::json> Plans(RunDb& db, int64_t run) {
+  Result<std::vector<StepRecord>> steps = db.Steps(run, "relu");
+  EXPECT_TRUE(steps.ok()) << steps.status().ToString();
+  std::vector<nlohmann::json> plans;
+  for (const StepRecord& step : steps.ok() ? *steps : std::vector<StepRecord>{}) {
+    plans.push_back(step.result.value("plan", nlohmann::json::object()));
+  }
+  return plans;
+}
+
+TEST_F(SearchSessionTest, StepsInFlightAreNumberedOnceAndRecordWhatTheyWerePlannedWith) {
+  RunSpec spec = Spec(5);
+  spec.in_flight = 3;
+  std::unique_ptr<LlmClient> llm = Client();
+  Result<RunOutcome> run = session_->Start(spec, {task_}, *llm, {});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_EQ(run->tasks[0].steps, 5);
+  std::set<int> numbers;
+  int with_others = 0;
+  for (const nlohmann::json& plan : Plans(session_->db(), run->run_id)) {
+    numbers.insert(plan.at("step").get<int>());
+    with_others += plan.at("in_flight").empty() ? 0 : 1;
+    for (const nlohmann::json& other : plan.at("in_flight")) {
+      EXPECT_NE(other.at("step"), plan.at("step"));
+      EXPECT_EQ(other.at("move"), "large_step");  // Parallel sampling: all from the root.
+    }
+  }
+  EXPECT_EQ(numbers, (std::set<int>{1, 2, 3, 4, 5}));
+  EXPECT_GE(with_others, 2);  // The first three start together.
+}
+
+TEST_F(SearchSessionTest, AResumePlansTheStepsInFlightAtAKillUnderTheirOwnNumbers) {
+  // Killed with steps 1 to 3 in flight after 1 and 3 were recorded: 2 and 4 are left.
+  RunSpec spec = Spec(4);
+  spec.in_flight = 3;
+  Result<int64_t> id = session_->db().CreateRun(NewRunInfo(spec, StrictProfile()));
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(
+      session_->db().AddTask(*id, {.name = task_.name, .source = task_.source, .steps = 4}).ok());
+  for (int number : {1, 3}) {
+    const nlohmann::json result = {{"verdict", "no_kernel"},
+                                   {"reason", "none"},
+                                   {"plan", {{"step", number}, {"seen", 0}, {"in_flight", {}}}}};
+    ASSERT_TRUE(session_->db()
+                    .RecordStep(*id, task_.name,
+                                {.node = number == 1 ? 1 : 2,
+                                 .move = "large_step",
+                                 .verdict = "no_kernel",
+                                 .reason = "none",
+                                 .result = result})
+                    .ok());
+  }
+  std::unique_ptr<LlmClient> llm = Client();
+  Result<RunOutcome> resumed = session_->Resume(*id, *llm, {});
+  ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+  EXPECT_EQ(resumed->tasks[0].steps, 4);
+  std::vector<int> numbers;
+  for (const nlohmann::json& plan : Plans(session_->db(), *id)) {
+    numbers.push_back(plan.at("step").get<int>());
+  }
+  ASSERT_EQ(numbers.size(), 4u);
+  EXPECT_EQ((std::vector<int>{numbers[0], numbers[1]}), (std::vector<int>{1, 3}));
+  EXPECT_EQ((std::set<int>{numbers[2], numbers[3]}), (std::set<int>{2, 4}));
+}
+
 TEST_F(SearchSessionTest, RefusesARunWithoutTasksOrWithAnUnknownModel) {
   std::unique_ptr<LlmClient> llm = Client();
   Result<RunOutcome> none = session_->Start(Spec(1), {}, *llm, {});
@@ -187,6 +254,8 @@ TEST(RunSpecTest, StoredSpecReadsBackEqual) {
                .seed = 99,
                .reviser = false,
                .confirm_best = true,
+               .in_flight = 4,
+               .max_tasks = 2,
                .reasoning_effort = "low",
                .max_output_tokens = 4096,
                .memory_rules = {"a", "b"},
@@ -207,6 +276,8 @@ TEST(RunSpecTest, StoredSpecReadsBackEqual) {
   EXPECT_EQ(back->reviser, spec.reviser);
   EXPECT_EQ(SearchSettingsJson(back->search), SearchSettingsJson(spec.search));
   EXPECT_EQ(back->confirm_best, spec.confirm_best);
+  EXPECT_EQ(back->in_flight, spec.in_flight);
+  EXPECT_EQ(back->max_tasks, spec.max_tasks);
   EXPECT_EQ(back->reasoning_effort, spec.reasoning_effort);
   EXPECT_EQ(back->max_output_tokens, spec.max_output_tokens);
   EXPECT_EQ(back->memory_rules, spec.memory_rules);
@@ -225,7 +296,7 @@ TEST(RunSpecTest, TheIdentityCoversWhatIsStoredButTheMethodStepsAndLabel) {
   same.base_url = "http://127.0.0.1:8000/v1";  // The same model served elsewhere.
   EXPECT_EQ(SpecIdentity(same, profile), identity);
   for (const auto& change : std::vector<std::function<void(RunSpec&)>>{
-           [](RunSpec& s) { s.confirm_best = true; },
+           [](RunSpec& s) { s.confirm_best = true; }, [](RunSpec& s) { s.in_flight = 4; },
            [](RunSpec& s) { s.model = "replay:y.jsonl"; },
            [](RunSpec& s) { s.max_output_tokens = 100; },
            [](RunSpec& s) { s.memory_rules = {"a rule"}; },
@@ -252,6 +323,8 @@ TEST(RunSpecTest, OlderRunsTakeTheDefaultsOfTheirTime) {
   EXPECT_DOUBLE_EQ(spec->search.explore.expand_ratio, 0.5);
   EXPECT_EQ(spec->language, KernelLanguage::kTriton);
   EXPECT_TRUE(spec->reviser);
+  EXPECT_EQ(spec->in_flight, 1);  // One step at a time, as every run before it.
+  EXPECT_EQ(spec->max_tasks, 0);
   EXPECT_TRUE(spec->memory_rules.empty());
 }
 
