@@ -17,9 +17,9 @@ constexpr std::array<std::pair<KernelLanguage, std::string_view>, 2> kLanguageNa
 
 const std::set<std::string>& KnownNames() {
   static const std::set<std::string> names = {
-      "task_name",      "task_source", "task_brief",   "answer_format", "language",
-      "language_notes", "hardware",    "requirements", "memory_rules",  "pool",
-      "attempts",       "kernels",     "last_kernel",  "guidance",      "edit_feedback"};
+      "task_name",   "task_source",  "task_brief",    "answer_format", "language", "language_notes",
+      "hardware",    "requirements", "memory_rules",  "pool",          "attempts", "kernels",
+      "last_kernel", "guidance",     "edit_feedback", "roofline"};
   return names;
 }
 
@@ -166,6 +166,29 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
   return out;
 }
 
+std::string PromptSet::FormatRoofline(const TaskRoofline& roofline) {
+  std::string out =
+      fmt::format("No kernel can run this task in less than about {:.4g} ms on this GPU",
+                  roofline.speed_of_light_ms);
+  out += roofline.io_bytes
+             ? fmt::format(
+                   ": its inputs and outputs are {:.4g} MB, read and written once at the "
+                   "GPU's memory bandwidth.",
+                   *roofline.io_bytes / 1e6)
+             : ".";
+  if (roofline.reference_ms) {
+    out += fmt::format(" The reference takes {:.4g} ms ({:.0f}x that bound).",
+                       *roofline.reference_ms, *roofline.reference_ms / roofline.speed_of_light_ms);
+  }
+  if (roofline.flops && *roofline.flops > 0) {
+    out += fmt::format(
+        " The reference does {:.4g} GFLOP of matrix work; algebra that does less "
+        "is allowed.",
+        *roofline.flops / 1e9);
+  }
+  return out;
+}
+
 std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::string& title) {
   std::string out = "### " + title + "\n\n```python\n" + Trimmed(kernel.code) + "\n```\n\n";
   if (kernel.verdict == VerdictName(Verdict::kCorrect) && kernel.speedup) {
@@ -240,6 +263,7 @@ std::vector<ChatMessage> PromptSet::Proposer(const PromptInputs& inputs) const {
   }
   values["pool"] = Trimmed(pool);
   values["attempts"] = Trimmed(attempts);
+  values["roofline"] = inputs.roofline ? FormatRoofline(*inputs.roofline) : "";
   return Messages(*proposer_, values);
 }
 

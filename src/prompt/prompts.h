@@ -39,6 +39,16 @@ struct KernelRecord {
   std::string profile;
 };
 
+// What any kernel of the task must do on this GPU, for the proposer: the speed-of-light time
+// (its inputs read and outputs written once at the copy bandwidth) and what sets it, when a GPU
+// evaluation measured it.
+struct TaskRoofline {
+  double speed_of_light_ms = 0;
+  std::optional<double> io_bytes;      // The inputs and outputs.
+  std::optional<double> flops;         // The reference's matrix-unit work.
+  std::optional<double> reference_ms;  // The reference's time.
+};
+
 struct PromptInputs {
   std::string task_name;
   std::string task_source;  // The task as the prompts show it (task/task_prompt.h).
@@ -48,6 +58,7 @@ struct PromptInputs {
   std::vector<KernelRecord> kernels;  // Proposer: the pool. Reviser: the last is used. Tuner: all.
   std::string guidance;               // Tuner: the reviser's advice.
   std::string edit_feedback;          // Tuner: edits of the last step that did not apply.
+  std::optional<TaskRoofline> roofline;  // Proposer: the task's speed of light.
 };
 
 class PromptSet {
@@ -65,6 +76,8 @@ class PromptSet {
   // The requirements paragraph for `profile` and a task of `kind` (exposed for tests and docs).
   static std::string Requirements(const EvalProfile& profile, KernelLanguage language,
                                   TaskKind kind = TaskKind::kKernelBench);
+  // The proposer's speed-of-light paragraph.
+  static std::string FormatRoofline(const TaskRoofline& roofline);
   // One kernel with its figures, as the templates' kernel lists show it.
   static std::string FormatKernel(const KernelRecord& kernel, const std::string& title);
 

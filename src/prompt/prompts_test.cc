@@ -70,6 +70,26 @@ TEST(PromptsTest, ProposerShowsThePoolAndTheMemory) {
             std::string::npos);
 }
 
+TEST(PromptsTest, ProposerStatesTheTasksSpeedOfLightOnceAGpuMeasuredIt) {
+  PromptInputs inputs = Inputs();
+  const std::string without = Load().Proposer(inputs)[1].content;
+  EXPECT_EQ(without.find("speed of light"), std::string::npos);
+  inputs.roofline =
+      TaskRoofline{.speed_of_light_ms = 0.5, .io_bytes = 2.4e9, .flops = 3e12, .reference_ms = 2.0};
+  const std::string user = Load().Proposer(inputs)[1].content;
+  EXPECT_NE(user.find("## The speed of light\n\nNo kernel can run this task in less than about "
+                      "0.5 ms on this GPU: its inputs and outputs are 2400 MB, read and written "
+                      "once at the GPU's memory bandwidth. The reference takes 2 ms (4x that "
+                      "bound). The reference does 3000 GFLOP of matrix work; algebra that does "
+                      "less is allowed.\n\n## Writing"),
+            std::string::npos)
+      << user;
+  // Without the roofline the sections around it read as before: one blank line between them.
+  EXPECT_NE(without.find("on the same inputs.\n\n## Writing"), std::string::npos) << without;
+  // The tuner and reviser are not told it (their kernel's own fraction is).
+  EXPECT_EQ(Load().Tuner(inputs)[1].content.find("## The speed of light"), std::string::npos);
+}
+
 TEST(PromptsTest, ProposerShowsFailedContextKernelsApartFromThePool) {
   PromptInputs inputs = Inputs();
   KernelRecord wrong{.node = 5,

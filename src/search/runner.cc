@@ -49,6 +49,28 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
   return record;
 }
 
+// The task's speed of light as a GPU evaluation measured it, for the proposer; nullopt without
+// one (on the CPU, or without the device's ceilings).
+std::optional<TaskRoofline> RooflineOf(const EvalResult& result) {
+  if (!result.speed_of_light_ms) {
+    return std::nullopt;
+  }
+  TaskRoofline roofline{.speed_of_light_ms = *result.speed_of_light_ms};
+  const nlohmann::json& facts = result.facts.value("roofline", nlohmann::json::object());
+  if (facts.is_object()) {
+    if (facts.contains("io_bytes") && facts["io_bytes"].is_number()) {
+      roofline.io_bytes = facts["io_bytes"].get<double>();
+    }
+    if (facts.contains("flops") && facts["flops"].is_number()) {
+      roofline.flops = facts["flops"].get<double>();
+    }
+  }
+  if (result.reference_timing && result.reference_timing->runs > 0) {
+    roofline.reference_ms = result.reference_timing->median_ms;
+  }
+  return roofline;
+}
+
 nlohmann::json MessagesJson(const std::vector<ChatMessage>& messages) {
   nlohmann::json out = nlohmann::json::array();
   for (const ChatMessage& m : messages) {
@@ -131,8 +153,9 @@ struct SearchRunner::Task {
   int steps_done = 0;
   bool broken = false;  // The task itself failed (task_error): it takes no more steps.
 
-  std::map<int, Step> steps;  // In flight, by number.
-  std::set<int> recorded;     // The numbers of its recorded steps.
+  std::optional<TaskRoofline> roofline;  // The latest measured, for the proposer.
+  std::map<int, Step> steps;             // In flight, by number.
+  std::set<int> recorded;                // The numbers of its recorded steps.
 };
 
 SearchRunner::SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& evaluator, RunDb& db,
@@ -260,10 +283,16 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
                                      task.source.name, id, step.node));
   }
   task.kernels.push_back(step.kernel);
-  task.records.push_back(
-      !verdict->has_kernel()
-          ? KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason}
-          : RecordOf(id, step.kernel, EvalResultFromJson(step.result)));
+  if (verdict->has_kernel()) {
+    const EvalResult result = EvalResultFromJson(step.result);
+    task.records.push_back(RecordOf(id, step.kernel, result));
+    if (std::optional<TaskRoofline> roofline = RooflineOf(result)) {
+      task.roofline = roofline;
+    }
+  } else {
+    task.records.push_back(
+        KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason});
+  }
   task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
   ++task.verdicts[step.verdict];
   ++task.steps_done;
@@ -342,7 +371,8 @@ PromptInputs SearchRunner::Inputs(const Task& task, const std::vector<int>& node
       .task_source = PromptSource(task.source),
       .task_kind = task.source.kind,
       .hardware = options_.hardware,
-      .memory_rules = options_.spec.memory_rules};
+      .memory_rules = options_.spec.memory_rules,
+      .roofline = task.roofline};
   for (int id : nodes) {
     inputs.kernels.push_back(task.records[static_cast<size_t>(id)]);
   }
@@ -580,6 +610,9 @@ Status SearchRunner::OnEval(Task& task, Step& step, const EvalResult& measured) 
     return Status::Ok();
   }
   const EvalResult result = step.first ? Confirmed(*step.first, measured) : measured;
+  if (std::optional<TaskRoofline> roofline = RooflineOf(result)) {
+    task.roofline = roofline;
+  }
   std::string kernel = std::move(step.kernel);
   const NodeOutcome outcome{
       .compiled = Compiled(result.verdict),

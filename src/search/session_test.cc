@@ -203,6 +203,50 @@ TEST_F(SearchSessionTest, AResumePlansTheStepsInFlightAtAKillUnderTheirOwnNumber
   EXPECT_EQ((std::set<int>{numbers[2], numbers[3]}), (std::set<int>{2, 4}));
 }
 
+TEST(SearchSessionRooflineTest, TheProposerIsToldTheSpeedOfLightOnceAGpuMeasuredIt) {
+  // A GPU worker with known ceilings, whose results carry the task's bytes: from the second
+  // step on, the proposer's prompt states the task's speed of light.
+  WorkerHello gpu = test_runner::Hello("NVIDIA H200", "2.11");
+  gpu.ceilings = {.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 9e14};
+  nlohmann::json facts = test_facts::CorrectFacts(0.5, 1.5);
+  facts["roofline"] = {{"io_bytes", 2e9}, {"bytes", 2e9}, {"flops", 0}};
+  int jobs = 0;
+  Result<std::unique_ptr<Evaluator>> evaluator =
+      Evaluator::Start(EvaluatorOptions{.profile = StrictProfile()}, nullptr,
+                       std::make_unique<test_runner::ScriptedRunner>(std::vector<WorkerHello>{gpu},
+                                                                     std::nullopt, &jobs, facts));
+  ASSERT_TRUE(evaluator.ok()) << evaluator.status().ToString();
+  TempDir dir = *TempDir::Create("roofline-test");
+  Result<RunDb> db = RunDb::Open(dir.path() + "/runs.sqlite");
+  ASSERT_TRUE(db.ok());
+  SearchSession session(SessionOptions{.profile = StrictProfile(),
+                                       .prompts_dir = kSource + "/prompts",
+                                       .db_path = dir.path() + "/runs.sqlite"},
+                        std::move(*db), std::move(*evaluator),
+                        *TempDir::Create("roofline-scratch"));
+  Result<SourceFile> task = ReadSourceFile(kSource + "/examples/tasks/relu.py");
+  ASSERT_TRUE(task.ok());
+  LlmOptions options;
+  options.cache_enabled = false;
+  std::unique_ptr<LlmClient> llm = *LlmClient::Create(options);
+  const RunSpec spec{
+      .method = SearchMethod::kParallelSampling, .model = "replay:" + kRecording, .steps = 2};
+  Result<RunOutcome> run = session.Start(spec, {*task}, *llm, {});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  Result<std::vector<StepRecord>> steps = session.db().Steps(run->run_id, "relu");
+  ASSERT_TRUE(steps.ok() && steps->size() == 2u);
+  const auto proposer = [&](size_t i) {
+    return (*steps)[i].calls.at(0).messages.at(1).at("content").get<std::string>();
+  };
+  EXPECT_EQ(proposer(0).find("## The speed of light"), std::string::npos);  // Nothing measured.
+  // 2e9 bytes at 4e12 bytes/s: 0.5 ms; the reference's 1.5 ms is 3x that.
+  EXPECT_NE(proposer(1).find("No kernel can run this task in less than about 0.5 ms on this GPU: "
+                             "its inputs and outputs are 2000 MB"),
+            std::string::npos)
+      << proposer(1);
+  EXPECT_NE(proposer(1).find("The reference takes 1.5 ms (3x that bound)."), std::string::npos);
+}
+
 TEST_F(SearchSessionTest, RefusesARunWithoutTasksOrWithAnUnknownModel) {
   std::unique_ptr<LlmClient> llm = Client();
   Result<RunOutcome> none = session_->Start(Spec(1), {}, *llm, {});
