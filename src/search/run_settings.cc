@@ -25,6 +25,21 @@ std::vector<RunSetting> MakeTable() {
     s.language = *KernelLanguageFromName(v.get<std::string>());  // A checked choice.
     return Status::Ok();
   };
+  RunSetting objective{.name = "objective",
+                       .kind = SettingKind::kChoice,
+                       .flag = "--objective",
+                       .default_text = "speedup (the paper's)",
+                       .help =
+                           "what a correct kernel's reward measures: its speedup, or its "
+                           "fraction of the speed of light (GPU; docs/profiling.md)",
+                       .choices = {"speedup", "sol"}};
+  objective.get = [](const RunSpec& s) {
+    return nlohmann::json(ObjectiveName(s.search.rewards.objective));
+  };
+  objective.set = [](RunSpec& s, const nlohmann::json& v) {
+    s.search.rewards.objective = *ObjectiveFromName(v.get<std::string>());  // A checked choice.
+    return Status::Ok();
+  };
   return {
       Field({.name = "steps",
              .kind = SettingKind::kInteger,
@@ -64,6 +79,7 @@ std::vector<RunSetting> MakeTable() {
              .min = 0,
              .max = 1},
             &RunSpec::stop_at_sol),
+      objective,
       Field({.name = "in_flight",
              .kind = SettingKind::kInteger,
              .flag = "--in-flight",

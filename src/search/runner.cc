@@ -270,23 +270,27 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
     return InvalidArgument(fmt::format("run {} task {}: node {} has an unknown verdict '{}'",
                                        run_id_, task.source.name, step.node, step.verdict));
   }
+  // A step without a kernel stored no evaluation.
+  const std::optional<EvalResult> result =
+      verdict->has_kernel() ? std::optional<EvalResult>(EvalResultFromJson(step.result))
+                            : std::nullopt;
   const NodeOutcome outcome{.has_kernel = verdict->has_kernel(),
                             .compiled = step.compiled,
                             .correct = step.correct,
                             .correct_untimed = verdict->is(Verdict::kTimeout) &&
                                                step.result.is_object() &&
                                                step.result.value("passed_trials", false),
-                            .speedup = step.speedup.value_or(0)};
+                            .speedup = step.speedup.value_or(0),
+                            .sol_fraction = result ? result->sol_fraction : std::nullopt};
   const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
   if (id != step.node) {
     return InternalError(fmt::format("run {} task {}: node {} is stored as {}", run_id_,
                                      task.source.name, id, step.node));
   }
   task.kernels.push_back(step.kernel);
-  if (verdict->has_kernel()) {
-    const EvalResult result = EvalResultFromJson(step.result);
-    task.records.push_back(RecordOf(id, step.kernel, result));
-    if (std::optional<TaskRoofline> roofline = RooflineOf(result)) {
+  if (result) {
+    task.records.push_back(RecordOf(id, step.kernel, *result));
+    if (std::optional<TaskRoofline> roofline = RooflineOf(*result)) {
       task.roofline = roofline;
     }
   } else {
@@ -618,7 +622,8 @@ Status SearchRunner::OnEval(Task& task, Step& step, const EvalResult& measured) 
       .compiled = Compiled(result.verdict),
       .correct = result.verdict == Verdict::kCorrect,
       .correct_untimed = result.verdict == Verdict::kTimeout && result.passed_trials,
-      .speedup = result.speedup.value_or(0)};
+      .speedup = result.speedup.value_or(0),
+      .sol_fraction = result.sol_fraction};
   nlohmann::json result_json = ToJson(result);
   result_json["edit_feedback"] = step.edit_feedback;
   StepRecord record{.parent = step.plan.parent,

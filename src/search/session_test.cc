@@ -306,6 +306,7 @@ TEST(RunSpecTest, StoredSpecReadsBackEqual) {
                .label = "bench x",
                .base_url = "http://127.0.0.1:8000/v1"};
   spec.search.explore.p_large = 0.25;
+  spec.search.rewards.objective = Objective::kSol;
   const RunInfo row = NewRunInfo(spec, StrictProfile());
   EXPECT_EQ(row.method, "ir");
   EXPECT_EQ(row.options["profile"], "strict");
@@ -322,6 +323,7 @@ TEST(RunSpecTest, StoredSpecReadsBackEqual) {
   EXPECT_EQ(back->confirm_best, spec.confirm_best);
   EXPECT_EQ(back->in_flight, spec.in_flight);
   EXPECT_EQ(back->max_tasks, spec.max_tasks);
+  EXPECT_EQ(back->search.rewards.objective, Objective::kSol);
   EXPECT_EQ(back->reasoning_effort, spec.reasoning_effort);
   EXPECT_EQ(back->max_output_tokens, spec.max_output_tokens);
   EXPECT_EQ(back->memory_rules, spec.memory_rules);
@@ -341,6 +343,7 @@ TEST(RunSpecTest, TheIdentityCoversWhatIsStoredButTheMethodStepsAndLabel) {
   EXPECT_EQ(SpecIdentity(same, profile), identity);
   for (const auto& change : std::vector<std::function<void(RunSpec&)>>{
            [](RunSpec& s) { s.confirm_best = true; }, [](RunSpec& s) { s.in_flight = 4; },
+           [](RunSpec& s) { s.search.rewards.objective = Objective::kSol; },
            [](RunSpec& s) { s.model = "replay:y.jsonl"; },
            [](RunSpec& s) { s.max_output_tokens = 100; },
            [](RunSpec& s) { s.memory_rules = {"a rule"}; },

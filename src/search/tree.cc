@@ -18,12 +18,30 @@ std::string_view MoveKindName(MoveKind kind) {
   return "unknown";
 }
 
+std::string_view ObjectiveName(Objective objective) {
+  return objective == Objective::kSol ? "sol" : "speedup";
+}
+
+std::optional<Objective> ObjectiveFromName(std::string_view name) {
+  if (name == "speedup") {
+    return Objective::kSpeedup;
+  }
+  if (name == "sol") {
+    return Objective::kSol;
+  }
+  return std::nullopt;
+}
+
 double Reward(const NodeOutcome& outcome, const RewardOptions& options) {
   if (!outcome.compiled) {
     return options.compile_failure;
   }
   if (!outcome.correct) {
     return outcome.correct_untimed ? options.correct_low : options.incorrect;
+  }
+  const double span = options.correct_high - options.correct_low;
+  if (options.objective == Objective::kSol && outcome.sol_fraction) {
+    return options.correct_low + span * std::clamp(*outcome.sol_fraction, 0.0, 1.0);
   }
   const double s = std::clamp(outcome.speedup, options.speedup_min, options.speedup_max);
   return options.correct_low + (options.correct_high - options.correct_low) *

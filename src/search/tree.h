@@ -27,10 +27,20 @@ struct NodeOutcome {
   // It earns the slowest correct kernel's reward, and is never a task's best.
   bool correct_untimed = false;
   double speedup = 0;  // Reference time / kernel time; meaningful only when correct.
+  // The task's speed-of-light time over the kernel's (eval/verdict.h), when a GPU measured it.
+  std::optional<double> sol_fraction;
 };
 
+// What a correct kernel's reward measures: its speedup over the reference (the paper's), or its
+// fraction of the speed of light (`run --objective sol`; a kernel without one, as on the CPU, is
+// rewarded by its speedup).
+enum class Objective { kSpeedup, kSol };
+std::string_view ObjectiveName(Objective objective);
+std::optional<Objective> ObjectiveFromName(std::string_view name);
+
 // The reference reward: 0 if it does not compile or load, 0.05 if it runs but is wrong, else a
-// linear map of clip(speedup, 0.1, 10) onto [0.4, 1.6] (saturating at 10x).
+// linear map of clip(speedup, 0.1, 10) onto [0.4, 1.6] (saturating at 10x); with the `kSol`
+// objective, of clip(sol_fraction, 0, 1) onto [0.4, 1.6].
 struct RewardOptions {
   double compile_failure = 0.0;
   double incorrect = 0.05;
@@ -38,6 +48,7 @@ struct RewardOptions {
   double correct_high = 1.6;
   double speedup_min = 0.1;
   double speedup_max = 10.0;
+  Objective objective = Objective::kSpeedup;
 };
 double Reward(const NodeOutcome& outcome, const RewardOptions& options = {});
 

@@ -19,6 +19,25 @@ TEST(TreeTest, RewardFollowsTheReferenceMap) {
               1e-15);
 }
 
+TEST(TreeTest, TheSolObjectiveRewardsTheFractionOfTheSpeedOfLight) {
+  const RewardOptions sol{.objective = Objective::kSol};
+  // Half the speed of light: 0.4 + 1.2 * 0.5, whatever the speedup.
+  EXPECT_DOUBLE_EQ(
+      Reward({.compiled = true, .correct = true, .speedup = 10, .sol_fraction = 0.5}, sol), 1.0);
+  EXPECT_DOUBLE_EQ(
+      Reward({.compiled = true, .correct = true, .speedup = 1, .sol_fraction = 1.3}, sol), 1.6);
+  EXPECT_DOUBLE_EQ(
+      Reward({.compiled = true, .correct = true, .speedup = 1, .sol_fraction = 0}, sol), 0.4);
+  // Without a fraction (the CPU) the speedup's reward; failures as always.
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 10}, sol), 1.6);
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = false, .sol_fraction = 0.9}, sol), 0.05);
+  // The paper's objective ignores the fraction.
+  EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 10, .sol_fraction = 0.1}),
+                   1.6);
+  EXPECT_EQ(ObjectiveFromName(ObjectiveName(Objective::kSol)), Objective::kSol);
+  EXPECT_FALSE(ObjectiveFromName("latency"));
+}
+
 TEST(TreeTest, BackPropagationUpdatesEveryAncestor) {
   SearchTree tree;
   const int a = tree.Add(0, MoveKind::kLarge, {.compiled = true, .correct = true, .speedup = 10});
