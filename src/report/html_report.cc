@@ -130,6 +130,11 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
                          {"verdict", step.verdict},
                          {"speedup", step.correct && step.speedup ? nlohmann::json(*step.speedup)
                                                                   : nlohmann::json(nullptr)},
+                         {"sol", step.correct && step.result.is_object() &&
+                                         step.result.contains("sol_fraction") &&
+                                         step.result["sol_fraction"].is_number()
+                                     ? step.result["sol_fraction"]
+                                     : nlohmann::json(nullptr)},
                          {"reason", step.reason},
                          {"error", Cut(error)},
                          {"kernel", Cut(step.kernel)},

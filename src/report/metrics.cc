@@ -40,6 +40,10 @@ SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
     }
     const double s = *t.speedup;
     ++correct;
+    if (t.sol_fraction) {
+      m.sol = m.sol.value_or(0) + *t.sol_fraction;
+      ++m.sol_tasks;
+    }
     m.speedup += std::min(s, kSpeedupCap);
     m.fast_1_2 += s > 1.2;
     m.fast_2 += s > 2.0;
@@ -57,6 +61,9 @@ SuiteMetrics ComputeMetrics(const std::vector<TaskOutcome>& tasks) {
   }
   if (correct > 0) {
     m.geomean = std::exp(log_sum / correct);
+  }
+  if (m.sol_tasks > 0) {
+    *m.sol /= m.sol_tasks;
   }
   if (m.compile_tasks > 0) {
     m.beats_compile /= m.compile_tasks;

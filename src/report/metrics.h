@@ -10,6 +10,8 @@
 //   geomean    geometric mean of the correct tasks' speedups (uncapped); none without any
 //   fast_p     KernelBench's fast_p at p = 0, 0.5, 0.8, 1, 1.5, 2: share of tasks correct with
 //              speedup strictly above p (fast_0 is the correctness rate)
+//   sol        mean fraction of the speed of light of the best kernels that have one (GPU runs;
+//              docs/profiling.md), over those tasks; none without any
 //   against torch.compile, over the tasks whose baseline includes it (eval/baseline.h): the
 //              share whose best kernel beats torch.compile strictly, and the geometric mean of
 //              the correct ones' speedups over it
@@ -25,8 +27,9 @@ namespace adaexplore {
 struct TaskOutcome {
   std::string task;
   bool correct = false;
-  std::optional<double> speedup;  // Of the best correct kernel.
-  bool degenerate = false;        // Trivial outputs pass the task's checks: a weak "correct".
+  std::optional<double> speedup;       // Of the best correct kernel.
+  std::optional<double> sol_fraction;  // Of the best correct kernel, when measured.
+  bool degenerate = false;             // Trivial outputs pass the task's checks: a weak "correct".
   int steps = 0;
   int compiled_steps = 0;
   int correct_steps = 0;
@@ -52,6 +55,8 @@ struct SuiteMetrics {
   double fast_1_2 = 0;
   double fast_2 = 0;
   std::optional<double> geomean;
+  std::optional<double> sol;        // Mean over sol_tasks.
+  int sol_tasks = 0;                // Tasks whose best kernel has a speed-of-light fraction.
   std::map<double, double> fast_p;  // p -> share.
   double compile_rate = 0;          // Over steps.
   double correct_rate = 0;          // Over steps.

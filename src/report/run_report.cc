@@ -29,6 +29,8 @@ nlohmann::json MetricsJson(const SuiteMetrics& m) {
           {"fast_1.2", m.fast_1_2},
           {"fast_2", m.fast_2},
           {"geomean", Optional(m.geomean)},
+          {"sol", Optional(m.sol)},
+          {"sol_tasks", m.sol_tasks},
           {"fast_p", fast_p},
           {"compile_rate", m.compile_rate},
           {"correct_rate", m.correct_rate},
@@ -115,10 +117,10 @@ std::string Figure(double x) {
 }
 
 std::string MetricsRow(const std::string& label, const SuiteMetrics& m) {
-  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", label, m.tasks,
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", label, m.tasks,
                      Percent(m.acc), Figure(m.speedup), Percent(m.fast_1_2), Percent(m.fast_2),
                      m.geomean ? Figure(*m.geomean) : "-", Percent(m.compile_rate),
-                     Percent(m.correct_rate));
+                     Percent(m.correct_rate), m.sol ? Percent(*m.sol) : "-");
 }
 
 // The task table's note: a seeded start and how far the search got from it; a degenerate task.
@@ -151,6 +153,10 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
     if (step.correct && step.speedup) {
       ++t.correct_steps;
       t.correct = true;
+      if (*step.speedup > best || !t.speedup) {  // The best kernel, the earliest on ties.
+        t.sol_fraction =
+            step.result.is_object() ? Number(step.result, "sol_fraction") : std::nullopt;
+      }
       best = std::max(best, *step.speedup);
       t.speedup = best;
     }
@@ -282,8 +288,8 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
 
 std::string ReportMarkdown(const std::vector<RunReport>& reports) {
   const std::string header =
-      "| {} | tasks | Acc | Speedup | Fast@1.2 | Fast@2 | geomean | compiled | correct |\n"
-      "|---|---|---|---|---|---|---|---|---|\n";
+      "| {} | tasks | Acc | Speedup | Fast@1.2 | Fast@2 | geomean | compiled | correct | SOL |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n";
   std::string out;
   for (const RunReport& r : reports) {
     out += fmt::format("Run {}: {}{}\n\n", r.run.id, EnvironmentLine(r.run),
@@ -295,7 +301,8 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
   }
   out +=
       "\nSpeedup: mean of min(speedup, 10), wrong tasks 0. Fast@p: correct and strictly above "
-      "p. geomean: correct tasks, uncapped. compiled/correct: shares of all steps.\n";
+      "p. geomean: correct tasks, uncapped. compiled/correct: shares of all steps. SOL: the best "
+      "kernels' mean fraction of the speed of light, where a GPU measured it.\n";
   bool any_compile = false;
   for (const RunReport& r : reports) {
     any_compile |= r.metrics.compile_tasks > 0;

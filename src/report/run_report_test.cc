@@ -42,9 +42,14 @@ class RunReportTest : public ::testing::Test {
       ASSERT_TRUE(db->AddTask(run, {.name = "t1", .source = "s1", .steps = 3}).ok());
     }
     ASSERT_TRUE(db->AddTask(a, {.name = "t2", .source = "s2", .steps = 3}).ok());
-    ASSERT_TRUE(db->RecordStep(a, "t1", Step(1, "correct", 1.5, {{"wall_s", 1800.0}})).ok());
+    ASSERT_TRUE(db->RecordStep(a, "t1",
+                               Step(1, "correct", 1.5, {{"wall_s", 1800.0}, {"sol_fraction", 0.2}}))
+                    .ok());
     ASSERT_TRUE(db->RecordStep(a, "t1", Step(2, "compile_error")).ok());
-    ASSERT_TRUE(db->RecordStep(a, "t1", Step(3, "correct", 3.0, {{"degenerate", {"zeros"}}})).ok());
+    ASSERT_TRUE(
+        db->RecordStep(a, "t1",
+                       Step(3, "correct", 3.0, {{"degenerate", {"zeros"}}, {"sol_fraction", 0.4}}))
+            .ok());
     ASSERT_TRUE(db->RecordStep(a, "t2", Step(1, "incorrect")).ok());
     ASSERT_TRUE(db->RecordStep(b, "t1", Step(1, "correct", 0.9)).ok());
   }
@@ -65,6 +70,11 @@ TEST_F(RunReportTest, MetricsPerRunAndPerMethod) {
   EXPECT_EQ(a.metrics.degenerate_tasks, 1);
   EXPECT_DOUBLE_EQ(a.eval_hours, 0.5);
   EXPECT_EQ(a.tasks[0].best_by_step, (std::vector<double>{1.5, 1.5, 3.0}));
+  // The speed-of-light fraction of the best kernel (3x), over the one task that has one.
+  EXPECT_EQ(a.tasks[0].sol_fraction, 0.4);
+  EXPECT_EQ(a.metrics.sol, 0.4);
+  EXPECT_EQ(a.metrics.sol_tasks, 1);
+  EXPECT_FALSE((*reports)[1].metrics.sol.has_value());
 
   const nlohmann::json json = ReportJson(*reports);
   const nlohmann::json& m = json["runs"][0]["metrics"];
@@ -72,13 +82,15 @@ TEST_F(RunReportTest, MetricsPerRunAndPerMethod) {
     EXPECT_TRUE(m.contains(name)) << name;
   }
   EXPECT_DOUBLE_EQ(m["geomean"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(m["sol"].get<double>(), 0.4);
+  EXPECT_TRUE(json["runs"][1]["metrics"]["sol"].is_null());
   EXPECT_DOUBLE_EQ(json["runs"][1]["metrics"]["fast_p"]["0.8"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(json["runs"][1]["metrics"]["fast_p"]["1"].get<double>(), 0.0);
   ASSERT_EQ(json["methods"].size(), 2u);
   EXPECT_EQ(json["methods"][1]["method"], "ps");
 
   const std::string markdown = ReportMarkdown(*reports);
-  EXPECT_NE(markdown.find("| adaexplore | 2 | 50% | 1.50 | 50% | 50% | 3.00 | 75% | 50% |"),
+  EXPECT_NE(markdown.find("| adaexplore | 2 | 50% | 1.50 | 50% | 50% | 3.00 | 75% | 50% | 40% |"),
             std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("degenerate: trivial outputs pass its checks"), std::string::npos);

@@ -71,6 +71,21 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     assert re.search(r'<p class="banner">Run 1: [^<]*torch [^<]*profile strict\. CPU run: ',
                      dom.stdout), re.findall(r'<div id="environment">.*?</div>', dom.stdout)
 
+    # Speed-of-light fractions, as a GPU run records them: each correct node is drawn in a green
+    # as dark as its fraction, the legend says so, and the methods table gains their mean.
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE nodes SET result = json_set(result, '$.sol_fraction', 0.5) "
+                  "WHERE verdict = 'correct'")
+        (correct,) = c.execute("SELECT count(*) FROM nodes WHERE verdict = 'correct'").fetchone()
+    assert correct > 0
+    sol_page = tmp_path / "sol.html"
+    assert cli.run("report", str(db), "--html", str(sol_page)).returncode == 0
+    dom = chromium("--dump-dom", sol_page.as_uri())
+    assert len(re.findall(r'fill="hsl\(130, 55%, 57%\)"', dom.stdout)) == correct
+    assert "correct, by fraction of the speed of light (darker: nearer)" in dom.stdout
+    assert re.search(r"<th>SOL</th>", dom.stdout) and "<td>50%</td>" in dom.stdout
+    assert re.search(r"^\| adaexplore \|.* \| 50% \|$", cli.run("report", str(db)).stdout, re.M)
+
     shot = tmp_path / "report.png"
     taken = chromium("--hide-scrollbars", "--window-size=1300,1500", f"--screenshot={shot}",
                       page.as_uri())
