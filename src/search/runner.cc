@@ -143,8 +143,9 @@ struct SearchRunner::Step : TaskStep {};
 struct SearchRunner::Task {
   SourceFile source;
   SearchTree tree;
-  std::vector<std::string> kernels = {""};        // By node id; the root has none.
-  std::vector<KernelRecord> records = {{}};       // By node id, as prompts show them.
+  std::vector<std::string> kernels = {""};   // By node id; the root has none.
+  std::vector<KernelRecord> records = {{}};  // By node id, as prompts show them.
+  std::optional<double> best_sol;  // The highest speed-of-light fraction of its correct kernels.
   std::vector<std::string> edit_feedback = {""};  // By node id: edits that did not apply.
   // By node id: the latest tuner reply whose edits to that node's kernel all failed, worded for
   // the next tuner that edits it (kept until edits to it apply).
@@ -154,8 +155,15 @@ struct SearchRunner::Task {
   bool broken = false;  // The task itself failed (task_error): it takes no more steps.
 
   std::optional<TaskRoofline> roofline;  // The latest measured, for the proposer.
-  std::map<int, Step> steps;             // In flight, by number.
-  std::set<int> recorded;                // The numbers of its recorded steps.
+
+  void AddRecord(KernelRecord record) {
+    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction) {
+      best_sol = std::max(best_sol.value_or(0), *record.sol_fraction);
+    }
+    records.push_back(std::move(record));
+  }
+  std::map<int, Step> steps;  // In flight, by number.
+  std::set<int> recorded;     // The numbers of its recorded steps.
 };
 
 SearchRunner::SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& evaluator, RunDb& db,
@@ -289,13 +297,12 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
   }
   task.kernels.push_back(step.kernel);
   if (result) {
-    task.records.push_back(RecordOf(id, step.kernel, *result));
+    task.AddRecord(RecordOf(id, step.kernel, *result));
     if (std::optional<TaskRoofline> roofline = RooflineOf(*result)) {
       task.roofline = roofline;
     }
   } else {
-    task.records.push_back(
-        KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason});
+    task.AddRecord(KernelRecord{.node = id, .verdict = step.verdict, .reason = step.reason});
   }
   task.edit_feedback.push_back(step.result.value("edit_feedback", ""));
   ++task.verdicts[step.verdict];
@@ -659,7 +666,7 @@ Status SearchRunner::RecordNode(Task& task, Step& step, StepRecord record,
   task.kernels.push_back(record.kernel);
   KernelRecord shown = prompt_record;
   shown.node = id;
-  task.records.push_back(std::move(shown));
+  task.AddRecord(std::move(shown));
   task.edit_feedback.push_back(edit_feedback);
   ++task.verdicts[record.verdict];
   ++task.steps_done;
@@ -686,12 +693,8 @@ TaskBudget SearchRunner::Budget(const Task& task) const {
   TaskBudget budget{.steps_done = task.steps_done,
                     .in_flight = static_cast<int>(task.steps.size()),
                     .max_in_flight = options_.spec.in_flight,
-                    .broken = task.broken};
-  for (const KernelRecord& record : task.records) {
-    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction) {
-      budget.best_sol = std::max(budget.best_sol.value_or(0), *record.sol_fraction);
-    }
-  }
+                    .broken = task.broken,
+                    .best_sol = task.best_sol};
   return budget;
 }
 

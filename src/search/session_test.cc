@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "core/text.h"
 #include "eval_facts.h"
 #include "scripted_runner.h"
 #include "sys/fs.h"
@@ -203,27 +204,47 @@ TEST_F(SearchSessionTest, AResumePlansTheStepsInFlightAtAKillUnderTheirOwnNumber
   EXPECT_EQ((std::set<int>{numbers[2], numbers[3]}), (std::set<int>{2, 4}));
 }
 
+// A GPU worker with known ceilings (4e12 bytes/s), answering with `facts` (CorrectFacts of
+// 0.5 ms against 1.5 ms by default) that carry 2e9 bytes of inputs and outputs: a speed of light
+// of 0.5 ms.
+WorkerHello GpuWithCeilings() {
+  WorkerHello gpu = test_runner::Hello("NVIDIA H200", "2.11");
+  gpu.ceilings = {.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 9e14};
+  return gpu;
+}
+
+nlohmann::json FactsWithBytes(double candidate_ms, double reference_ms) {
+  nlohmann::json facts = test_facts::CorrectFacts(candidate_ms, reference_ms);
+  facts["roofline"] = {{"io_bytes", 2e9}, {"bytes", 2e9}, {"flops", 0}};
+  return facts;
+}
+
+// A session over `runner`, its database in `dir`.
+std::unique_ptr<SearchSession> SessionOver(std::unique_ptr<JobRunner> runner, const TempDir& dir) {
+  Result<std::unique_ptr<Evaluator>> evaluator =
+      Evaluator::Start(EvaluatorOptions{.profile = StrictProfile()}, nullptr, std::move(runner));
+  Result<RunDb> db = RunDb::Open(dir.path() + "/runs.sqlite");
+  if (!evaluator.ok() || !db.ok()) {
+    ADD_FAILURE() << "no session: " << evaluator.status().ToString() << db.status().ToString();
+    return nullptr;
+  }
+  return std::make_unique<SearchSession>(SessionOptions{.profile = StrictProfile(),
+                                                        .prompts_dir = kSource + "/prompts",
+                                                        .db_path = dir.path() + "/runs.sqlite"},
+                                         std::move(*db), std::move(*evaluator),
+                                         *TempDir::Create("session-scratch"));
+}
+
 TEST(SearchSessionRooflineTest, TheProposerIsToldTheSpeedOfLightOnceAGpuMeasuredIt) {
   // A GPU worker with known ceilings, whose results carry the task's bytes: from the second
   // step on, the proposer's prompt states the task's speed of light.
-  WorkerHello gpu = test_runner::Hello("NVIDIA H200", "2.11");
-  gpu.ceilings = {.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 9e14};
-  nlohmann::json facts = test_facts::CorrectFacts(0.5, 1.5);
-  facts["roofline"] = {{"io_bytes", 2e9}, {"bytes", 2e9}, {"flops", 0}};
   int jobs = 0;
-  Result<std::unique_ptr<Evaluator>> evaluator =
-      Evaluator::Start(EvaluatorOptions{.profile = StrictProfile()}, nullptr,
-                       std::make_unique<test_runner::ScriptedRunner>(std::vector<WorkerHello>{gpu},
-                                                                     std::nullopt, &jobs, facts));
-  ASSERT_TRUE(evaluator.ok()) << evaluator.status().ToString();
-  TempDir dir = *TempDir::Create("roofline-test");
-  Result<RunDb> db = RunDb::Open(dir.path() + "/runs.sqlite");
-  ASSERT_TRUE(db.ok());
-  SearchSession session(SessionOptions{.profile = StrictProfile(),
-                                       .prompts_dir = kSource + "/prompts",
-                                       .db_path = dir.path() + "/runs.sqlite"},
-                        std::move(*db), std::move(*evaluator),
-                        *TempDir::Create("roofline-scratch"));
+  const TempDir dir = *TempDir::Create("roofline-test");
+  std::unique_ptr<SearchSession> session = SessionOver(
+      std::make_unique<test_runner::ScriptedRunner>(std::vector<WorkerHello>{GpuWithCeilings()},
+                                                    std::nullopt, &jobs, FactsWithBytes(0.5, 1.5)),
+      dir);
+  ASSERT_NE(session, nullptr);
   Result<SourceFile> task = ReadSourceFile(kSource + "/examples/tasks/relu.py");
   ASSERT_TRUE(task.ok());
   LlmOptions options;
@@ -231,9 +252,9 @@ TEST(SearchSessionRooflineTest, TheProposerIsToldTheSpeedOfLightOnceAGpuMeasured
   std::unique_ptr<LlmClient> llm = *LlmClient::Create(options);
   const RunSpec spec{
       .method = SearchMethod::kParallelSampling, .model = "replay:" + kRecording, .steps = 2};
-  Result<RunOutcome> run = session.Start(spec, {*task}, *llm, {});
+  Result<RunOutcome> run = session->Start(spec, {*task}, *llm, {});
   ASSERT_TRUE(run.ok()) << run.status().ToString();
-  Result<std::vector<StepRecord>> steps = session.db().Steps(run->run_id, "relu");
+  Result<std::vector<StepRecord>> steps = session->db().Steps(run->run_id, "relu");
   ASSERT_TRUE(steps.ok() && steps->size() == 2u);
   const auto proposer = [&](size_t i) {
     return (*steps)[i].calls.at(0).messages.at(1).at("content").get<std::string>();
@@ -245,6 +266,52 @@ TEST(SearchSessionRooflineTest, TheProposerIsToldTheSpeedOfLightOnceAGpuMeasured
             std::string::npos)
       << proposer(1);
   EXPECT_NE(proposer(1).find("The reference takes 1.5 ms (3x that bound)."), std::string::npos);
+}
+
+TEST(SearchSessionRooflineTest, ATaskAtTheSpeedOfLightStopsAndItsStepsGoToTheOther) {
+  // relu's kernels run at the speed of light (2e9 bytes at 4e12 bytes/s: 0.5 ms, and they take
+  // 0.5 ms), softmax's at a tenth of it (5 ms): with --stop-at-sol 0.9 relu stops after its first
+  // step and softmax takes the two it leaves: 6 steps in all, as without the budget rule.
+  int jobs = 0;
+  auto runner = std::make_unique<test_runner::ScriptedRunner>(
+      std::vector<WorkerHello>{GpuWithCeilings()}, std::nullopt, &jobs, FactsWithBytes(0.5, 1.5));
+  runner->SetTaskFacts("softmax.py", FactsWithBytes(5.0, 6.0));
+  const TempDir dir = *TempDir::Create("sol-budget-test");
+  std::unique_ptr<SearchSession> session = SessionOver(std::move(runner), dir);
+  ASSERT_NE(session, nullptr);
+  std::vector<SourceFile> tasks;
+  for (const char* name : {"relu", "softmax"}) {
+    Result<SourceFile> task = ReadSourceFile(kSource + "/examples/tasks/" + name + ".py");
+    ASSERT_TRUE(task.ok());
+    tasks.push_back(*task);
+  }
+  // The recording's relu replies, recorded for softmax too (the replay matches by task name).
+  Result<std::string> recorded = ReadFile(kRecording);
+  ASSERT_TRUE(recorded.ok());
+  std::string both = *recorded;
+  for (std::string_view line : SplitLines(*recorded)) {
+    if (line.empty()) {
+      continue;
+    }
+    nlohmann::json call = nlohmann::json::parse(line);
+    call["task"] = "softmax";
+    both += call.dump() + "\n";
+  }
+  ASSERT_TRUE(WriteFileAtomic(dir.path() + "/both.jsonl", both).ok());
+  LlmOptions options;
+  options.cache_enabled = false;
+  std::unique_ptr<LlmClient> llm = *LlmClient::Create(options);
+  RunSpec spec{.method = SearchMethod::kParallelSampling,
+               .model = "replay:" + dir.path() + "/both.jsonl",
+               .steps = 3,
+               .stop_at_sol = 0.9};
+  Result<RunOutcome> run = session->Start(spec, tasks, *llm, {});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  ASSERT_EQ(run->tasks.size(), 2u);
+  EXPECT_EQ(run->tasks[0].steps, 1);  // At the speed of light after its first kernel.
+  EXPECT_EQ(run->tasks[0].status, WorkStatus::kFinished);
+  EXPECT_EQ(run->tasks[1].steps, 5);  // Its own 3 and the 2 relu left.
+  EXPECT_FALSE(run->stopped);
 }
 
 TEST_F(SearchSessionTest, RefusesARunWithoutTasksOrWithAnUnknownModel) {

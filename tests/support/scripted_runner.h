@@ -7,6 +7,7 @@
 #include <poll.h>
 
 #include <deque>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -45,9 +46,12 @@ class ScriptedRunner : public JobRunner {
   void Submit(PoolJob job) override {
     ++*jobs_;
     const bool baseline = job.message["options"].value("baseline", false);
+    const std::string task = job.message["task"].value("filename", "");
+    const auto own = facts_by_task_.find(task);
     nlohmann::json facts = baseline ? nlohmann::json{{"status", "ok"},
                                                      {"timing", {{"reference_ms", {2.0}}}}}
-                                    : facts_;
+                           : own != facts_by_task_.end() ? own->second
+                                                         : facts_;
     queue_.push_back(PoolOutcome{.id = job.id,
                                  .facts = std::move(facts),
                                  .worker = measured_ ? "host-b/gpu0" : "gpu0",
@@ -79,12 +83,18 @@ class ScriptedRunner : public JobRunner {
   std::vector<WorkerHello> ready_workers() const override { return ready_; }
   void Shutdown() override {}
 
+  // Jobs of the task file `filename` ("relu.py") are answered with `facts` instead.
+  void SetTaskFacts(const std::string& filename, nlohmann::json facts) {
+    facts_by_task_[filename] = std::move(facts);
+  }
+
  private:
   static constexpr int kWaitMs = 10;
   std::vector<WorkerHello> ready_;
   std::optional<WorkerHello> measured_;
   int* jobs_;
   nlohmann::json facts_;
+  std::map<std::string, nlohmann::json> facts_by_task_;
   std::deque<PoolOutcome> queue_;
 };
 
