@@ -351,6 +351,7 @@ class Swallowed(TypedDict, total=False):
 
 class Roofline(TypedDict, total=False):
     io_bytes: float | None  # Inputs read once plus outputs written once.
+    flops: float | None  # The reference's matrix-unit flops (torch's flop counter).
 
 
 class Facts(TypedDict, total=False):

@@ -74,8 +74,9 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
 std::optional<double> SpeedOfLightMs(const Facts& facts, const DeviceCeilings* ceilings);
 bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r);
 
-// classify_profile.cc: a correct candidate's fraction of the speed of light, and its hardware
-// profile's bottleneck (eval/kernel_profile.h), or why it has none.
-void ClassifyProfile(const Facts& facts, EvalResult& r);
+// classify_profile.cc: a correct candidate's fraction of the speed of light, and its profile's
+// bottleneck (eval/kernel_profile.h): the hardware profile's, else one estimated from the kernel
+// trace; or why it has none.
+void ClassifyProfile(const Facts& facts, const DeviceCeilings* ceilings, EvalResult& r);
 
 }  // namespace adaexplore::classify_internal

@@ -637,6 +637,54 @@ TEST(ClassifyTest, ACorrectKernelGetsItsSpeedOfLightFractionAndItsBottleneck) {
             "no GPU: kernels ran in Triton's interpreter, which has no profiler");
 }
 
+TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelTrace) {
+  // 6.4e9 bytes at 4e12 bytes/s: 1.6 ms, over 2 ms of traced kernel time: 80% of the bandwidth;
+  // 8e11 matrix flops over 2 ms at 8e14 flop/s: 50% of the bf16 rate.
+  const DeviceCeilings h200{.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 8e14};
+  json facts = {{"status", "ok"},
+                {"trials", {PassingTrial(0)}},
+                {"roofline", {{"io_bytes", 6.4e9}, {"flops", 8e11}}},
+                {"timing", Timing(2.1, 4.0)},
+                {"kernel_trace",
+                 {{"kernels", {{{"name", "k"}, {"kind", "own"}}}},
+                  {"own_us", 2000},
+                  {"pytorch_us", 0},
+                  {"escaped_us", 0},
+                  {"escaped_kernels", 0},
+                  {"busy_us", 2000}}}};
+  EvalResult r;
+  Classify(facts, StrictProfile(), r, &h200);
+  ASSERT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
+  EXPECT_DOUBLE_EQ(*r.sol_fraction, 0.8);
+  EXPECT_EQ(r.bottleneck, "memory_bound");
+  EXPECT_EQ(r.profile_text,
+            "memory-bound at 80% of DRAM peak (SM 50%) (estimated from the task's bytes and matrix "
+            "flops over the traced kernel time; no hardware counters)");
+  EXPECT_EQ(r.profile_unavailable, "");
+  // The same kernels inside a call of 10 ms: the host's gaps dominate.
+  facts["timing"] = Timing(10.0, 12.0);
+  EvalResult host;
+  Classify(facts, StrictProfile(), host, &h200);
+  ASSERT_EQ(host.verdict, Verdict::kCorrect) << host.reason;
+  EXPECT_EQ(host.bottleneck, "launch_bound");
+  EXPECT_NE(host.profile_text.find("launch-bound: the GPU is busy 20% of the call"),
+            std::string::npos)
+      << host.profile_text;
+  // A hardware profile, when there is one, wins over the estimate.
+  facts["profile"] = {{"tool", "ncu"},
+                      {"call_us", 2100},
+                      {"kernels",
+                       {{{"name", "k"},
+                         {"duration_us", 2000},
+                         {"dram_fraction", 0.3},
+                         {"sm_fraction", 0.7},
+                         {"own", true}}}}};
+  EvalResult profiled;
+  Classify(facts, StrictProfile(), profiled, &h200);
+  EXPECT_EQ(profiled.bottleneck, "compute_bound");
+  EXPECT_EQ(profiled.profile_text.find("estimated"), std::string::npos);
+}
+
 TEST(ClassifyTest, FasterThanTheSpeedOfLightIsRejected) {
   // 4 GB of inputs and outputs must move at 4 TB/s: at least 1 ms. A 0.01 ms kernel is
   // impossible.

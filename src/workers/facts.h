@@ -421,10 +421,12 @@ struct Swallowed {
 // facts.roofline: what the forward call moves (references.py).
 struct Roofline {
   std::optional<double> io_bytes;  // Inputs read once plus outputs written once.
+  std::optional<double> flops;     // The reference's matrix-unit flops (torch's flop counter).
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("io_bytes", s.io_bytes);
+    visit("flops", s.flops);
   }
 };
 
