@@ -68,6 +68,15 @@ void ClassifyProfile(const Facts& facts, const DeviceCeilings* ceilings, EvalRes
     r.profile_unavailable = "the profiled call ran no kernel";
     return;
   }
+  if (call->tool == "trace" && summary->bottleneck == Bottleneck::kLatency &&
+      facts.roofline.flops.value_or(0) > 0) {
+    // Matrix work judged against the bf16 rate only: an fp32 kernel near its own peak would read
+    // latency-bound here (an fp32 GEMM on the H200 did). Better no line than a wrong one.
+    r.profile_unavailable =
+        "not profiled; the kernel trace's estimate cannot tell latency from compute on matrix "
+        "work without the kernel's own peak";
+    return;
+  }
   r.bottleneck = std::string(EnumName(summary->bottleneck));
   r.profile_text = summary->text + (call->tool == "trace" ? std::string(kEstimated) : "");
 }

@@ -670,6 +670,22 @@ TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelT
   EXPECT_NE(host.profile_text.find("launch-bound: the GPU is busy 20% of the call"),
             std::string::npos)
       << host.profile_text;
+  // Neither side busy on a task with matrix work: no estimate (an fp32 GEMM near its own peak
+  // reads as a few percent of the bf16 rate), and the result says why.
+  facts["roofline"] = {{"io_bytes", 0.8e9}, {"flops", 8e10}};
+  facts["timing"] = Timing(2.1, 4.0);
+  EvalResult matrix;
+  Classify(facts, StrictProfile(), matrix, &h200);
+  ASSERT_EQ(matrix.verdict, Verdict::kCorrect) << matrix.reason;
+  EXPECT_EQ(matrix.bottleneck, "");
+  EXPECT_EQ(matrix.profile_unavailable,
+            "not profiled; the kernel trace's estimate cannot tell latency from compute on matrix "
+            "work without the kernel's own peak");
+  // Without matrix work the same figures are latency-bound.
+  facts["roofline"] = {{"io_bytes", 0.8e9}, {"flops", 0}};
+  EvalResult elementwise;
+  Classify(facts, StrictProfile(), elementwise, &h200);
+  EXPECT_EQ(elementwise.bottleneck, "latency_bound");
   // A hardware profile, when there is one, wins over the estimate.
   facts["profile"] = {{"tool", "ncu"},
                       {"call_us", 2100},
