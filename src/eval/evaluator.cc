@@ -11,6 +11,7 @@
 #include "core/nonce.h"
 #include "eval/classify.h"
 #include "eval/workloads.h"
+#include "workers/facts.h"
 
 namespace adaexplore {
 namespace {
@@ -35,7 +36,9 @@ bool RanOutOfMemory(const nlohmann::json& facts) {
     return false;
   }
   const nlohmann::json& error = facts["error"];
-  return error.value("out_of_memory", false) &&
+  const nlohmann::json message = error.value("message", nlohmann::json());
+  return FactError::OutOfMemory(error.value("out_of_memory", false),
+                                message.is_string() ? message.get<std::string>() : "") &&
          error.value("cuda_error", nlohmann::json()).is_null();
 }
 

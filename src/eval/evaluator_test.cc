@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "eval_facts.h"
 #include "scripted_runner.h"
 #include "sys/fs.h"
@@ -110,6 +112,31 @@ TEST_F(EvaluatorTest, BaselineMeasuredByOtherSoftwareIsKeyedAndLabelledByIt) {
   EXPECT_FALSE(BaselineOnce({first_hello}, first_hello).cached);
   EXPECT_TRUE(BaselineOnce({other}, other).cached);
   EXPECT_EQ(jobs_, 2);
+}
+
+TEST_F(EvaluatorTest, AnOutOfMemoryBesideOthersIsRetriedAloneAsPyTorchsNvmlAssertToo) {
+  // In the sandbox PyTorch's allocator cannot reach NVML to word its out-of-memory error and
+  // asserts instead (seen on the H200 in a heavy task's reference phase beside another slot):
+  // an out-of-memory all the same, so the job runs again with the device to itself.
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_ = {{"status", "task_error"},
+            {"error",
+             {{"type", "RuntimeError"},
+              {"message",
+               "NVML_SUCCESS == DriverAPI::get()->nvmlInit_v2_() INTERNAL ASSERT FAILED at "
+               "\"/pytorch/c10/cuda/CUDACachingAllocator.cpp\":1135, please report a bug to "
+               "PyTorch. "},
+              {"traceback", ""},
+              {"triton_compile", false},
+              {"cuda_error", nullptr},
+              {"out_of_memory", false}}}};
+  EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kTaskError);
+  EXPECT_EQ(jobs_, 2);  // Once beside others, once alone.
+  // Another task error is judged at once.
+  facts_["error"]["message"] = "division by zero";
+  std::filesystem::remove(dir_.path() + "/cache.sqlite");  // Measured again, not recalled.
+  EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kTaskError);
+  EXPECT_EQ(jobs_, 3);
 }
 
 TEST_F(EvaluatorTest, TimeoutIsServedFromTheCacheOnlyUnderTheSameLimits) {
