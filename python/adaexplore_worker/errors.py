@@ -56,11 +56,17 @@ def cuda_error_kind(error: BaseException) -> str | None:
     return None
 
 
+# PyTorch's caching allocator asks NVML for the device's memory while wording its out-of-memory
+# error; where NVML is out of reach (the sandbox) it asserts instead (pytorch/pytorch#112377).
+_NVML_ASSERT = ("NVML_SUCCESS", "CUDACachingAllocator")
+
+
 def is_out_of_memory(error: BaseException) -> bool:
     for e in _chain(error):
         if type(e).__name__ in ("OutOfMemoryError", "MemoryError"):
             return True
-        if "out of memory" in str(e).lower():
+        text = str(e)
+        if "out of memory" in text.lower() or all(s in text for s in _NVML_ASSERT):
             return True
     return False
 

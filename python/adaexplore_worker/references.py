@@ -68,13 +68,15 @@ def make_references(ctx: Context) -> None:
     plan += [(d, True) for d in ctx.o.integrity_distributions]
     ctx.seeds = inputs.trial_seeds(ctx.o.seed_mode, ctx.o.seed, len(plan))
     ctx.references = []
+    place = _Placement(ctx)
     for seed, (wanted, integrity) in zip(ctx.seeds, plan):
         entry = _reference_for(ctx, seed, wanted)
         if integrity and entry["base"] != wanted:
             continue  # The task cannot take these inputs; its own are checked already.
         entry["integrity"] = integrity
+        place(entry)
         ctx.references.append(entry)
-    _place(ctx)
+    ctx.output_bytes = _output_bytes(ctx)
     ctx.facts["reference"] = {
         "fp64": ctx.ref_exact is not None,
         "outputs": [{"shape": list(r.shape), "dtype": str(r.dtype).replace("torch.", "")}
@@ -84,15 +86,23 @@ def make_references(ctx: Context) -> None:
     }
 
 
-def _place(ctx: Context) -> None:
-    """Keeps the stored outputs on the device up to the memory budget, the rest on the host."""
-    budget = _budget_bytes(ctx)
-    stored = 0
-    for entry in ctx.references:
-        stored += sum(r.numel() * r.element_size() for r in entry["outputs"])
-        place = ctx.device if stored <= budget else torch.device("cpu")
-        entry["outputs"] = [r.to(place) for r in entry["outputs"]]
-    ctx.output_bytes = sum(t.numel() * t.element_size() for t in ctx.references[0]["expected"])
+class _Placement:
+    """Keeps the stored outputs on the device up to the memory budget, the rest on the host, each
+    trial's as it is made: the reference phase never holds more on the device than the budget
+    and one trial's working set (a heavy task's trials, all kept there, once filled the device
+    beside another slot's)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.device, self.budget, self.stored = ctx.device, _budget_bytes(ctx), 0
+
+    def __call__(self, entry: dict[str, Any]) -> None:
+        self.stored += sum(r.numel() * r.element_size() for r in entry["outputs"])
+        where = self.device if self.stored <= self.budget else torch.device("cpu")
+        entry["outputs"] = [r.to(where) for r in entry["outputs"]]
+
+
+def _output_bytes(ctx: Context) -> int:
+    return sum(t.numel() * t.element_size() for t in ctx.references[0]["expected"])
 
 
 def snapshot(ctx: Context, notes: list[str]) -> dict[str, Any]:
@@ -123,7 +133,10 @@ def restore(ctx: Context, payload: dict[str, Any]) -> None:
          "expected": [torch.empty(shape, dtype=getattr(torch, dtype), device="meta")
                       for shape, dtype in e["expected"]]}
         for e in payload["references"]]
-    _place(ctx)
+    place = _Placement(ctx)
+    for entry in ctx.references:
+        place(entry)
+    ctx.output_bytes = _output_bytes(ctx)
     ctx.facts["reference"] = payload["reference"]
     for key in ("null_kernels", "roofline"):
         if payload.get(key) is not None:
@@ -225,6 +238,11 @@ def _exact_reference(ctx: Context, x: list[Any], expected: list[Any]) -> list[An
             torch.cuda.synchronize(ctx.device)
         spent = time.perf_counter() - started
     except Exception as e:  # noqa: BLE001
+        if errors.is_out_of_memory(e) and not ctx.o.exclusive:
+            # Beside other jobs the device may just have been full: a task error the C++ side
+            # retries with the device to itself, where falling back is the task's own doing (a
+            # precision chosen by the neighbours would make verdicts depend on the slots).
+            _fail_task(ctx, e)
         message = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
         ctx.facts["notes"].append(f"float64 reference failed ({type(e).__name__}: "
                                   f"{message}); using the task precision")
@@ -258,7 +276,8 @@ def _fail_task(ctx: Context, e: BaseException) -> None:
 
 
 def _budget_bytes(ctx: Context) -> int:
-    """Device memory the stored references may take; the rest live on the host."""
+    """Device memory the stored references may take; the rest live on the host. The share is the
+    job's (the C++ side divides it among the jobs that may make references at once)."""
     if not ctx.on_gpu:
         return 1 << 62
     free, _total = torch.cuda.mem_get_info(ctx.device)

@@ -51,7 +51,7 @@ void ClassifyRaised(const std::string& where, const Facts& facts, EvalResult& r)
                          "process was discarded)",
                          where, *error.cuda_error),
              facts);
-  } else if (error.OutOfMemory()) {
+  } else if (error.out_of_memory) {
     SetError(r, Verdict::kRuntimeError,
              fmt::format("out of memory in {}: {}", where, ErrorSummary(error)), facts);
   } else {

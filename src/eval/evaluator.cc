@@ -36,9 +36,7 @@ bool RanOutOfMemory(const nlohmann::json& facts) {
     return false;
   }
   const nlohmann::json& error = facts["error"];
-  const nlohmann::json message = error.value("message", nlohmann::json());
-  return FactError::OutOfMemory(error.value("out_of_memory", false),
-                                message.is_string() ? message.get<std::string>() : "") &&
+  return error.value("out_of_memory", false) &&
          error.value("cuda_error", nlohmann::json()).is_null();
 }
 
@@ -118,7 +116,7 @@ std::string Evaluator::LimitsKey(const std::string& key) const {
       .Finish();
 }
 
-nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
+nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone) const {
   const EvalProfile& p = options_.profile;
   const std::string key = CacheKey(request);
   EvalJob job{
@@ -141,6 +139,15 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request) const {
                           .Add(task_key)
                           .Add(JsonText(ToJson(job.options)))
                           .Finish();
+  // Every job a worker holds may be making its references at once (those in its slots and those
+  // prepared ahead of one): they share the device room the profile gives stored references, or a
+  // heavy task's references beside another's fill the device (issue 36, 23_Softmax on the H200).
+  if (alone) {
+    job.options.exclusive = true;
+  } else if (!workers_.empty()) {
+    job.options.reference_gpu_fraction /=
+        std::max(1, workers_.front().slots + workers_.front().ahead);
+  }
   return ToJson(job);
 }
 
@@ -292,10 +299,8 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
       if (RanOutOfMemory(outcome.facts) && retried_alone_.insert(it->first).second) {
         options_.logger->info("job {} ran out of GPU memory beside others; retrying it alone",
                               outcome.id);
-        nlohmann::json message = JobMessage(first);
-        message["options"]["exclusive"] = true;  // A field of JobOptions.
         pool_->Submit(PoolJob{.id = outcome.id,
-                              .message = std::move(message),
+                              .message = JobMessage(first, /*alone=*/true),
                               .timeout_s = options_.profile.timeout_s});
         continue;
       }

@@ -89,7 +89,9 @@ class Evaluator {
 
   // The "eval" message the workers get for `request` (without id and timeout), also used by
   // bench/eval_throughput to run the same job in a fresh process.
-  nlohmann::json JobMessage(const EvalRequest& request) const;
+  // `alone`: the job holds the device to itself in every phase (a retry after running out of
+  // device memory beside others), with the whole of the references' share of it.
+  nlohmann::json JobMessage(const EvalRequest& request, bool alone = false) const;
 
   const std::vector<WorkerHello>& workers() const { return workers_; }
 

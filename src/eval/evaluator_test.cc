@@ -24,9 +24,10 @@ class EvaluatorTest : public ::testing::Test {
     EvaluatorOptions options;
     options.profile = profile_;
     options.cache_path = dir_.path() + "/cache.sqlite";
-    Result<std::unique_ptr<Evaluator>> evaluator = Evaluator::Start(
-        options, nullptr,
-        std::make_unique<ScriptedRunner>(std::move(ready), measured, &jobs_, facts_));
+    auto runner = std::make_unique<ScriptedRunner>(std::move(ready), measured, &jobs_, facts_);
+    runner->RecordOptionsIn(&options_);
+    Result<std::unique_ptr<Evaluator>> evaluator =
+        Evaluator::Start(options, nullptr, std::move(runner));
     EXPECT_TRUE(evaluator.ok()) << evaluator.status().ToString();
     return std::move(*evaluator);
   }
@@ -56,6 +57,7 @@ class EvaluatorTest : public ::testing::Test {
   EvalProfile profile_ = StrictProfile();
   json facts_ = test_facts::CorrectFacts();  // What every evaluation job reports.
   int jobs_ = 0;
+  std::vector<json> options_;  // Every job's options, as submitted.
   std::string expected_key_;
 };
 
@@ -114,11 +116,13 @@ TEST_F(EvaluatorTest, BaselineMeasuredByOtherSoftwareIsKeyedAndLabelledByIt) {
   EXPECT_EQ(jobs_, 2);
 }
 
-TEST_F(EvaluatorTest, AnOutOfMemoryBesideOthersIsRetriedAloneAsPyTorchsNvmlAssertToo) {
-  // In the sandbox PyTorch's allocator cannot reach NVML to word its out-of-memory error and
-  // asserts instead (seen on the H200 in a heavy task's reference phase beside another slot):
-  // an out-of-memory all the same, so the job runs again with the device to itself.
-  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+TEST_F(EvaluatorTest, AnOutOfMemoryBesideOthersIsRetriedAloneWithTheWholeReferenceShare) {
+  // Seen on the H200: a heavy task's reference phase beside another slot's ran out of device
+  // memory (in the sandbox PyTorch's allocator asserts on NVML instead; the worker says
+  // out_of_memory all the same): the job runs again with the device to itself.
+  WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  h200.slots = 4;
+  h200.ahead = 4;
   facts_ = {{"status", "task_error"},
             {"error",
              {{"type", "RuntimeError"},
@@ -129,11 +133,19 @@ TEST_F(EvaluatorTest, AnOutOfMemoryBesideOthersIsRetriedAloneAsPyTorchsNvmlAsser
               {"traceback", ""},
               {"triton_compile", false},
               {"cuda_error", nullptr},
-              {"out_of_memory", false}}}};
+              {"out_of_memory", true}}}};
   EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kTaskError);
   EXPECT_EQ(jobs_, 2);  // Once beside others, once alone.
+  // The eight jobs the worker may hold share the references' room on the device; alone, the job
+  // has all of it.
+  const double share = profile_.ToJobOptions().reference_gpu_fraction;
+  ASSERT_EQ(options_.size(), 2u);
+  EXPECT_FALSE(options_[0]["exclusive"].get<bool>());
+  EXPECT_DOUBLE_EQ(options_[0]["reference_gpu_fraction"].get<double>(), share / 8);
+  EXPECT_TRUE(options_[1]["exclusive"].get<bool>());
+  EXPECT_DOUBLE_EQ(options_[1]["reference_gpu_fraction"].get<double>(), share);
   // Another task error is judged at once.
-  facts_["error"]["message"] = "division by zero";
+  facts_["error"]["out_of_memory"] = false;
   std::filesystem::remove(dir_.path() + "/cache.sqlite");  // Measured again, not recalled.
   EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kTaskError);
   EXPECT_EQ(jobs_, 3);

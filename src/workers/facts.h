@@ -35,16 +35,7 @@ struct FactError {
   std::string traceback;
   bool triton_compile = false;            // Raised by Triton's compiler.
   std::optional<std::string> cuda_error;  // The sticky CUDA error it poisoned the context with.
-  bool out_of_memory = false;
-
-  // Out of device or host memory: as the worker says, or PyTorch's caching allocator asserting on
-  // NVML while wording its out-of-memory error where NVML is out of reach (the sandbox), which
-  // is how a CUDA out-of-memory can surface (pytorch/pytorch#112377).
-  static bool OutOfMemory(bool said, std::string_view message) {
-    return said || (message.find("CUDACachingAllocator") != std::string_view::npos &&
-                    message.find("NVML_SUCCESS") != std::string_view::npos);
-  }
-  bool OutOfMemory() const { return OutOfMemory(out_of_memory, message); }
+  bool out_of_memory = false;             // Device or host; PyTorch's NVML assert too (errors.py).
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {

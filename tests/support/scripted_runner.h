@@ -45,6 +45,9 @@ class ScriptedRunner : public JobRunner {
 
   void Submit(PoolJob job) override {
     ++*jobs_;
+    if (options_seen_ != nullptr) {
+      options_seen_->push_back(job.message["options"]);
+    }
     const bool baseline = job.message["options"].value("baseline", false);
     const std::string task = job.message["task"].value("filename", "");
     const auto own = facts_by_task_.find(task);
@@ -83,6 +86,9 @@ class ScriptedRunner : public JobRunner {
   std::vector<WorkerHello> ready_workers() const override { return ready_; }
   void Shutdown() override {}
 
+  // Every job's options are appended to `*seen` as it is submitted.
+  void RecordOptionsIn(std::vector<nlohmann::json>* seen) { options_seen_ = seen; }
+
   // Jobs of the task file `filename` ("relu.py") are answered with `facts` instead.
   void SetTaskFacts(const std::string& filename, nlohmann::json facts) {
     facts_by_task_[filename] = std::move(facts);
@@ -95,6 +101,7 @@ class ScriptedRunner : public JobRunner {
   int* jobs_;
   nlohmann::json facts_;
   std::map<std::string, nlohmann::json> facts_by_task_;
+  std::vector<nlohmann::json>* options_seen_ = nullptr;
   std::deque<PoolOutcome> queue_;
 };
 
