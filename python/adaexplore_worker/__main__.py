@@ -157,7 +157,8 @@ def _probe(kind: str) -> dict[str, Any]:
 def _ceilings(torch: Any) -> dict[str, Any]:
     """The device's measured ceilings, for the speed-of-light bound: device-to-device copy
     bandwidth (bytes read plus written per second) and the dense bf16 matrix rate, the fastest
-    arithmetic any kernel can reach. Best of several runs on random data."""
+    arithmetic any kernel can reach; for the profile's estimate the fp32 rate without TF32 and the
+    SM's limits. Best of several runs on random data."""
     try:
         device = torch.device("cuda", 0)
 
@@ -181,8 +182,24 @@ def _ceilings(torch: Any) -> dict[str, Any]:
         a = torch.randn(n, n, dtype=torch.bfloat16, device=device)
         b = torch.randn(n, n, dtype=torch.bfloat16, device=device)
         mm_ms = best_ms(lambda: a @ b)
+        del a, b
+        m = 4096  # fp32 without TF32: the peak of a kernel that keeps the task's fp32.
+        allow_tf32 = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = False
+        try:
+            c = torch.randn(m, m, dtype=torch.float32, device=device)
+            fp32_ms = best_ms(lambda: c @ c)
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = allow_tf32
+        props = torch.cuda.get_device_properties(device)
         return {"copy_bytes_per_s": 2 * x.numel() * x.element_size() / (copy_ms / 1e3),
-                "bf16_flops_per_s": 2 * n**3 / (mm_ms / 1e3)}
+                "bf16_flops_per_s": 2 * n**3 / (mm_ms / 1e3),
+                "fp32_flops_per_s": 2 * m**3 / (fp32_ms / 1e3),
+                # Per SM, for a launch's theoretical occupancy (the kernel trace has its shape).
+                "sm_registers": props.regs_per_multiprocessor,
+                "sm_shared_bytes": props.shared_memory_per_multiprocessor,
+                "sm_threads": props.max_threads_per_multi_processor,
+                "sms": props.multi_processor_count}
     except Exception as e:  # noqa: BLE001 - no ceilings only disables the bound.
         return {"error": f"{type(e).__name__}: {e}"}
 

@@ -295,6 +295,13 @@ class Timing(TypedDict, total=False):
 class TracedKernel(TypedDict, total=False):
     name: str
     kind: str  # own, pytorch or neutral (trace.kind_of).
+    us: float  # Device microseconds over its launches.
+    launches: int
+    # Its longest launch's shape (trace.launch_shape), where CUPTI gave it.
+    registers: int | None  # Per thread.
+    shared_bytes: int | None  # Per block.
+    block_threads: int | None
+    grid_blocks: int | None
 
 
 class KernelTrace(TypedDict, total=False):

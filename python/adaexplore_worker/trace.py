@@ -34,6 +34,7 @@ The worker only reports; the C++ side (src/eval/classify.cc) decides what the fi
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import tempfile
@@ -102,14 +103,19 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
         if window.held is not False:  # Held, or no window at all: tracing again cannot help.
             break
     kernels: dict[str, dict[str, Any]] = {}
+    longest: dict[str, float] = {}
     for e in work:
         if e.get("cat") != "kernel":
             continue
         name = str(e.get("name", ""))
         entry = kernels.setdefault(name, {"name": name[:200], "kind": kind_of(name, own),
                                           "us": 0.0, "launches": 0})
-        entry["us"] += float(e.get("dur", 0.0))
+        us = float(e.get("dur", 0.0))
+        entry["us"] += us
         entry["launches"] += 1
+        if us >= longest.get(name, -1.0):
+            longest[name] = us
+            entry.update(launch_shape(e.get("args") or {}))
     totals = {"own": 0.0, "pytorch": 0.0, "neutral": 0.0}
     for k in kernels.values():
         totals[k["kind"]] += k["us"]
@@ -120,6 +126,21 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
             "escaped_us": round(window.escaped_us, 3) if window.held else None,
             "escaped_kernels": window.escaped_kernels if window.held else 0,
             "busy_us": round(window.busy_us, 3), "head_start_cycles": cycles}
+
+
+def launch_shape(args: dict[str, Any]) -> dict[str, int]:
+    """What the trace's CUPTI record says of one launch (its longest, per kernel): registers per
+    thread, shared memory per block, threads per block and blocks in the grid, from which the
+    C++ side computes its theoretical occupancy. A field CUPTI did not give is left out."""
+    shape: dict[str, int] = {}
+    for key, field in (("registers per thread", "registers"), ("shared memory", "shared_bytes")):
+        if isinstance(args.get(key), (int, float)):
+            shape[field] = int(args[key])
+    for key, field in (("block", "block_threads"), ("grid", "grid_blocks")):
+        dims = args.get(key)
+        if isinstance(dims, list) and dims and all(isinstance(d, (int, float)) for d in dims):
+            shape[field] = int(math.prod(int(d) for d in dims))
+    return shape
 
 
 @dataclass(frozen=True)

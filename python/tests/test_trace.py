@@ -2,7 +2,7 @@
 (the own names come from the launch hooks: test_launches.py). The profiler itself runs only on
 the GPU (the red team's c05 cases on the H200)."""
 
-from adaexplore_worker.trace import Window, escaped_work, kind_of
+from adaexplore_worker.trace import Window, escaped_work, kind_of, launch_shape
 
 
 def test_kinds() -> None:
@@ -115,3 +115,18 @@ def test_the_kernel_time_counts_overlapping_work_once_and_gaps_not_at_all() -> N
             _event("b", 20.0, 20.0, 3, stream=9), _event("c", 60.0, 10.0, 4),
             _event(MARKER, 70.0, 0.5, 5)]
     assert escaped_work(work) == Window(held=True, busy_us=50.0)
+
+
+def test_a_launch_shape_is_what_cupti_recorded_and_nothing_it_did_not() -> None:
+    # cuBLAS's bf16 8192² GEMM as torch.profiler's trace recorded it on the H200
+    # (bench/results/2026-12-04-h200-issue39-probe/trace_args.jsonl).
+    gemm = {"queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 34,
+            "registers per thread": 168, "shared memory": 188636, "blocks per SM": 1.0,
+            "warps per SM": 12.0, "grid": [2, 66, 1], "block": [384, 1, 1],
+            "est. achieved occupancy %": 0}
+    assert launch_shape(gemm) == {"registers": 168, "shared_bytes": 188636,
+                                  "block_threads": 384, "grid_blocks": 132}
+    # A record without those fields (another CUPTI, a memcpy) gives no shape, and a malformed one
+    # no field of it.
+    assert launch_shape({"correlation": 3}) == {}
+    assert launch_shape({"grid": "8,1,1", "block": [], "registers per thread": "many"}) == {}

@@ -118,7 +118,7 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
   }
   r.speed_of_light_ms = ci::SpeedOfLightMs(facts, ceilings);
   if (!ci::ClassifySpeedOfLight(profile, r)) {
-    ci::ClassifyProfile(facts, ceilings, r);
+    ci::ClassifyProfile(facts, profile, ceilings, r);
   }
 }
 

@@ -77,6 +77,7 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r);
 // classify_profile.cc: a correct candidate's fraction of the speed of light, and its profile's
 // bottleneck (eval/kernel_profile.h): the hardware profile's, else one estimated from the kernel
 // trace; or why it has none.
-void ClassifyProfile(const Facts& facts, const DeviceCeilings* ceilings, EvalResult& r);
+void ClassifyProfile(const Facts& facts, const EvalProfile& profile, const DeviceCeilings* ceilings,
+                     EvalResult& r);
 
 }  // namespace adaexplore::classify_internal

@@ -640,13 +640,20 @@ TEST(ClassifyTest, ACorrectKernelGetsItsSpeedOfLightFractionAndItsBottleneck) {
 TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelTrace) {
   // 6.4e9 bytes at 4e12 bytes/s: 1.6 ms, over 2 ms of traced kernel time: 80% of the bandwidth;
   // 8e11 matrix flops over 2 ms at 8e14 flop/s: 50% of the bf16 rate.
-  const DeviceCeilings h200{.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 8e14};
+  const DeviceCeilings h200{
+      .copy_bytes_per_s = 4e12,
+      .bf16_flops_per_s = 8e14,
+      .sm = {.registers = 65536, .shared_bytes = 233472, .threads = 2048, .sms = 132}};
+  // Its kernel's launch as the trace records it: 256 threads of 32 registers, 2^16 blocks.
+  const json kernel = {{"name", "k"},          {"kind", "own"},       {"us", 2000},
+                       {"launches", 1},        {"registers", 32},     {"shared_bytes", 0},
+                       {"block_threads", 256}, {"grid_blocks", 65536}};
   json facts = {{"status", "ok"},
                 {"trials", {PassingTrial(0)}},
                 {"roofline", {{"io_bytes", 6.4e9}, {"flops", 8e11}}},
                 {"timing", Timing(2.1, 4.0)},
                 {"kernel_trace",
-                 {{"kernels", {{{"name", "k"}, {"kind", "own"}}}},
+                 {{"kernels", {kernel}},
                   {"own_us", 2000},
                   {"pytorch_us", 0},
                   {"escaped_us", 0},
@@ -658,8 +665,9 @@ TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelT
   EXPECT_DOUBLE_EQ(*r.sol_fraction, 0.8);
   EXPECT_EQ(r.bottleneck, "memory_bound");
   EXPECT_EQ(r.profile_text,
-            "memory-bound at 80% of DRAM peak (SM 50%) (estimated from the task's bytes and matrix "
-            "flops over the traced kernel time; no hardware counters)");
+            "memory-bound at 80% of DRAM peak (SM 50%); occupancy 100% (estimated from the task's "
+            "bytes and matrix flops over the traced kernel time, occupancy from the kernels' "
+            "registers, shared memory and launch shape; no hardware counters)");
   EXPECT_EQ(r.profile_unavailable, "");
   // The same kernels inside a call of 10 ms: the host's gaps dominate.
   facts["timing"] = Timing(10.0, 12.0);
@@ -681,6 +689,31 @@ TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelT
   EXPECT_EQ(matrix.profile_unavailable,
             "not profiled; the kernel trace's estimate cannot tell latency from compute on matrix "
             "work without the kernel's own peak");
+  // A float32 task under a profile without TF32, on a device whose fp32 rate was measured: the
+  // same flops judged at that rate (4e13 flop/s of 5e13), and the grid of 66 blocks of 384
+  // threads with 168 registers each leaves half the SMs without a block.
+  DeviceCeilings fp32 = h200;
+  fp32.fp32_flops_per_s = 5e13;
+  json gemm = facts;
+  gemm["reference"] = {{"outputs", {{{"shape", {4096, 4096}}, {"dtype", "float32"}}}},
+                       {"self_error", {0.0}}};
+  gemm["kernel_trace"]["kernels"][0].update(
+      {{"registers", 168}, {"shared_bytes", 188636}, {"block_threads", 384}, {"grid_blocks", 66}});
+  EvalResult sgemm;
+  Classify(gemm, StrictProfile(), sgemm, &fp32);
+  ASSERT_EQ(sgemm.verdict, Verdict::kCorrect) << sgemm.reason;
+  EXPECT_EQ(sgemm.bottleneck, "compute_bound");
+  EXPECT_NE(sgemm.profile_text.find("compute-bound at 80% of SM peak (DRAM 10%); occupancy 9%, "
+                                    "limited by the grid (too few blocks to fill every SM)"),
+            std::string::npos)
+      << sgemm.profile_text;
+  // The same with TF32 allowed: the kernels may run at TF32's rate, unmeasured: withheld again.
+  EvalProfile tf32 = StrictProfile();
+  tf32.job.allow_tf32 = true;
+  EvalResult allowed;
+  Classify(gemm, tf32, allowed, &fp32);
+  EXPECT_EQ(allowed.bottleneck, "");
+  EXPECT_EQ(allowed.profile_unavailable, matrix.profile_unavailable);
   // Without matrix work the same figures are latency-bound.
   facts["roofline"] = {{"io_bytes", 0.8e9}, {"flops", 0}};
   EvalResult elementwise;

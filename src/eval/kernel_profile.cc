@@ -31,6 +31,9 @@ std::string LimiterWords(const std::string& limiter) {
   if (limiter == "block_size") {
     return "the block size";
   }
+  if (limiter == "grid") {
+    return "the grid (too few blocks to fill every SM)";
+  }
   return limiter;
 }
 

@@ -52,6 +52,21 @@ TEST(ProtocolTest, HelloValidatesVersionAndDevice) {
   nlohmann::json measured = hello;
   measured["device"]["ceilings"] = {{"copy_bytes_per_s", 4.3e12}, {"bf16_flops_per_s", 7.9e14}};
   EXPECT_TRUE(ParseHello(measured)->ceilings.known());
+  EXPECT_FALSE(ParseHello(measured)->ceilings.sm.known());
+  // The fp32 rate and the SM's limits, as the worker's probe gives them on the H200.
+  measured["device"]["ceilings"].update({{"fp32_flops_per_s", 5.1e13},
+                                         {"sm_registers", 65536},
+                                         {"sm_shared_bytes", 233472},
+                                         {"sm_threads", 2048},
+                                         {"sms", 132}});
+  const DeviceCeilings h200 = ParseHello(measured)->ceilings;
+  EXPECT_EQ(h200.fp32_flops_per_s, 5.1e13);
+  EXPECT_TRUE(h200.sm.known());
+  EXPECT_EQ(h200.sm.registers, 65536);
+  EXPECT_EQ(h200.sm.shared_bytes, 233472);
+  EXPECT_EQ(h200.sm.threads, 2048);
+  EXPECT_EQ(h200.sm.blocks, 32);
+  EXPECT_EQ(h200.sm.sms, 132);
 
   nlohmann::json old = hello;
   old["protocol"] = 0;

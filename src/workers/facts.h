@@ -207,7 +207,7 @@ struct ProfiledKernel {
   std::optional<double> dram_fraction;
   std::optional<double> sm_fraction;
   std::optional<double> achieved_occupancy;
-  std::string occupancy_limiter;  // "registers", "shared_memory", "block_size" or "".
+  std::string occupancy_limiter;  // "registers", "shared_memory", "block_size", "grid" or "".
   std::optional<double> l2_hit_rate;
   bool own = true;  // The candidate's kernel, not one of PyTorch's.
 
@@ -311,11 +311,24 @@ struct Timing {
 struct TracedKernel {
   std::string name;
   std::string kind;  // "own", "pytorch" or "neutral" (trace.kind_of).
+  double us = 0;     // Device microseconds over its launches.
+  int64_t launches = 0;
+  // Its longest launch's shape (trace.launch_shape); unset where CUPTI did not give it.
+  std::optional<int64_t> registers;     // Per thread.
+  std::optional<int64_t> shared_bytes;  // Per block.
+  std::optional<int64_t> block_threads;
+  std::optional<int64_t> grid_blocks;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("name", s.name);
     visit("kind", s.kind);
+    visit("us", s.us);
+    visit("launches", s.launches);
+    visit("registers", s.registers);
+    visit("shared_bytes", s.shared_bytes);
+    visit("block_threads", s.block_threads);
+    visit("grid_blocks", s.grid_blocks);
   }
 };
 

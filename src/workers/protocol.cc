@@ -414,6 +414,11 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
     if (ceilings.is_object()) {
       hello.ceilings.copy_bytes_per_s = ceilings.value("copy_bytes_per_s", 0.0);
       hello.ceilings.bf16_flops_per_s = ceilings.value("bf16_flops_per_s", 0.0);
+      hello.ceilings.fp32_flops_per_s = ceilings.value("fp32_flops_per_s", 0.0);
+      hello.ceilings.sm = {.registers = ceilings.value("sm_registers", int64_t{0}),
+                           .shared_bytes = ceilings.value("sm_shared_bytes", int64_t{0}),
+                           .threads = ceilings.value("sm_threads", int64_t{0}),
+                           .sms = ceilings.value("sms", int64_t{0})};
     }
   } catch (const nlohmann::json::exception& e) {
     return ProtocolError(std::string("malformed hello: ") + e.what());

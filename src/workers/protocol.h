@@ -297,10 +297,22 @@ nlohmann::json HarnessFacts(FactStatus status, std::string_view message, std::st
 // tests/golden/protocol/fields.json holds what both must equal.
 nlohmann::json SchemaFields();
 
+// What one SM holds at most (the device's properties), for a launch's theoretical occupancy.
+struct SmLimits {
+  int64_t registers = 0;     // 32-bit registers per SM.
+  int64_t shared_bytes = 0;  // Shared memory per SM.
+  int64_t threads = 0;       // Resident threads per SM.
+  int64_t blocks = 32;       // Resident blocks per SM (32 from compute capability 8.0 to 9.0).
+  int64_t sms = 0;
+  bool known() const { return registers > 0 && shared_bytes > 0 && threads > 0 && sms > 0; }
+};
+
 // What the device can do at most, measured by the worker when it starts (GPU only).
 struct DeviceCeilings {
   double copy_bytes_per_s = 0;  // Device-to-device copy, bytes read plus written.
   double bf16_flops_per_s = 0;  // Dense bf16 matrix rate: no arithmetic is faster.
+  double fp32_flops_per_s = 0;  // Dense fp32 matrix rate without TF32; 0: not measured.
+  SmLimits sm;
   bool known() const { return copy_bytes_per_s > 0 && bf16_flops_per_s > 0; }
 };
 
