@@ -58,16 +58,19 @@ for line in open(sys.argv[1]):
     r = json.loads(line)
     task = r["task"].removesuffix(".py")
     p = r.get("kernel_profile") or {}
-    kus = r.get("candidate_kernel_us")
+    kus = (r.get("timing") or {}).get("candidate_kernel_us")
+    call = ((r.get("timing") or {}).get("candidate") or {}).get("median_ms")
     sol = r.get("sol_fraction")
     by_hand = hand[task] / bw / (kus / 1e6) if kus else None
     gap = abs(sol / by_hand - 1) if sol and by_hand else None
-    phases = {k: v for k, v in (r.get("facts", {}).get("phases") or {}).items() if "trace" in k}
-    print(f"{task:34} {r['verdict']:10} speedup={r.get('speedup')} kernel_us={kus}\n"
+    phases = {k: v for k, v in (r.get("details", {}).get("phases") or {}).items()
+              if k in ("check", "timing", "trace")}
+    print(f"{task:34} {r['verdict']:10} speedup={r.get('speedup')} call_ms={call} "
+          f"kernel_us={kus} kernel-scope speedup={r.get('speedup_kernel')}\n"
           f"    expected {expected[task]}, got {p.get('bottleneck')}: "
           f"{'OK' if p.get('bottleneck') == expected[task] else 'MISS'}\n"
           f"    {p.get('text') or p.get('unavailable')}\n"
-          f"    sol={sol} by hand={by_hand} gap={gap}\n    trace phases (s): {phases}\n"
+          f"    sol={sol} by hand={by_hand} gap={gap}\n    phases (s): {phases}\n"
           f"    reason: {r.get('reason', '')[:160]}")
 PY
 fi

@@ -276,8 +276,7 @@ def _fail_task(ctx: Context, e: BaseException) -> None:
 
 
 def _budget_bytes(ctx: Context) -> int:
-    """Device memory the stored references may take; the rest live on the host. The share is the
-    job's (the C++ side divides it among the jobs that may make references at once)."""
+    """Device memory the stored references may take; the rest live on the host."""
     if not ctx.on_gpu:
         return 1 << 62
     free, _total = torch.cuda.mem_get_info(ctx.device)

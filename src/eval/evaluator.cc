@@ -139,15 +139,7 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone) con
                           .Add(task_key)
                           .Add(JsonText(ToJson(job.options)))
                           .Finish();
-  // Every job a worker holds may be making its references at once (those in its slots and those
-  // prepared ahead of one): they share the device room the profile gives stored references, or a
-  // heavy task's references beside another's fill the device (issue 36, 23_Softmax on the H200).
-  if (alone) {
-    job.options.exclusive = true;
-  } else if (!workers_.empty()) {
-    job.options.reference_gpu_fraction /=
-        std::max(1, workers_.front().slots + workers_.front().ahead);
-  }
+  job.options.exclusive = alone;  // After the key: a retry alone has the same references.
   return ToJson(job);
 }
 

@@ -90,7 +90,7 @@ class Evaluator {
   // The "eval" message the workers get for `request` (without id and timeout), also used by
   // bench/eval_throughput to run the same job in a fresh process.
   // `alone`: the job holds the device to itself in every phase (a retry after running out of
-  // device memory beside others), with the whole of the references' share of it.
+  // device memory beside others).
   nlohmann::json JobMessage(const EvalRequest& request, bool alone = false) const;
 
   const std::vector<WorkerHello>& workers() const { return workers_; }

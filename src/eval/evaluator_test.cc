@@ -116,13 +116,11 @@ TEST_F(EvaluatorTest, BaselineMeasuredByOtherSoftwareIsKeyedAndLabelledByIt) {
   EXPECT_EQ(jobs_, 2);
 }
 
-TEST_F(EvaluatorTest, AnOutOfMemoryBesideOthersIsRetriedAloneWithTheWholeReferenceShare) {
+TEST_F(EvaluatorTest, AnOutOfMemoryBesideOthersIsRetriedAlone) {
   // Seen on the H200: a heavy task's reference phase beside another slot's ran out of device
   // memory (in the sandbox PyTorch's allocator asserts on NVML instead; the worker says
   // out_of_memory all the same): the job runs again with the device to itself.
-  WorkerHello h200 = Hello("NVIDIA H200", "2.11");
-  h200.slots = 4;
-  h200.ahead = 4;
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
   facts_ = {{"status", "task_error"},
             {"error",
              {{"type", "RuntimeError"},
@@ -136,14 +134,9 @@ TEST_F(EvaluatorTest, AnOutOfMemoryBesideOthersIsRetriedAloneWithTheWholeReferen
               {"out_of_memory", true}}}};
   EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kTaskError);
   EXPECT_EQ(jobs_, 2);  // Once beside others, once alone.
-  // The eight jobs the worker may hold share the references' room on the device; alone, the job
-  // has all of it.
-  const double share = profile_.ToJobOptions().reference_gpu_fraction;
   ASSERT_EQ(options_.size(), 2u);
   EXPECT_FALSE(options_[0]["exclusive"].get<bool>());
-  EXPECT_DOUBLE_EQ(options_[0]["reference_gpu_fraction"].get<double>(), share / 8);
   EXPECT_TRUE(options_[1]["exclusive"].get<bool>());
-  EXPECT_DOUBLE_EQ(options_[1]["reference_gpu_fraction"].get<double>(), share);
   // Another task error is judged at once.
   facts_["error"]["out_of_memory"] = false;
   std::filesystem::remove(dir_.path() + "/cache.sqlite");  // Measured again, not recalled.
