@@ -19,8 +19,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from . import (errors, integrity, load, measure, refcache, references, runtime_checks, shrink,
-               trace, trials)
+from . import (autotune_share, errors, integrity, load, measure, refcache, references,
+               runtime_checks, shrink, trace, trials)
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import TASK_PHASES, Job, Status
 from .channel import Channel, sanitize
@@ -104,6 +104,7 @@ def _last_sweep(ctx: Context) -> None:
 def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
         plan: refcache.Plan | None, confine: Callable[[], None] = lambda: None) -> None:
     session, facts = ctx.session, ctx.facts
+    autotune_share.install()  # Before the task's operator tunes (references.py).
     errors.show_file_as(task_path, job.task.filename)
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(

@@ -23,6 +23,8 @@ import re
 import types
 from typing import Any, Callable
 
+from . import autotune_share
+
 _GLOBAL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
                      r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
 
@@ -84,7 +86,8 @@ class LaunchCounter:
                 "first_without_own": self.calls_without_own[0] if self.calls_without_own else None,
                 # Launches through an extension's registered ops (torch.ops) are not seen.
                 "complete": self.extensions_built == 0 or bool(self.extension_calls),
-                "autotune": list(self.autotune.values())}
+                "autotune": list(self.autotune.values())
+                + autotune_share.taken_in(self.candidate_path)}
 
     def own_kernel_names(self) -> set[str]:
         return set(self.kernels) | self.global_names

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-FORMAT = 2
+FORMAT = 3
 SEALS = fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL
 
 

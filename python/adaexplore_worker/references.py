@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import torch
 
-from . import check, errors, inputs
+from . import autotune_share, check, errors, inputs
 from .context import Abort, Context
 from .protocol import Status
 from .channel import finite_or_none
@@ -116,6 +116,7 @@ def snapshot(ctx: Context, notes: list[str]) -> dict[str, Any]:
                       for t in e["expected"]]}
         for e in ctx.references],
         "seeds": list(ctx.seeds), "reference": ctx.facts["reference"],
+        "autotune": autotune_share.choices(),
         "null_kernels": ctx.facts.get("null_kernels"), "roofline": ctx.facts.get("roofline"),
         "notes": notes}
 
@@ -124,6 +125,7 @@ def restore(ctx: Context, payload: dict[str, Any]) -> None:
     """The reference phase from a snapshot of an earlier job with the same reference key: the
     reference model is built again (timing and re-validation call it), its outputs are not."""
     build_reference(ctx)
+    autotune_share.seed(payload.get("autotune") or {})  # The configurations they were made with.
     ctx.seeds = list(payload["seeds"])
     ctx.references = [
         {"seed": e["seed"], "distribution": e["distribution"], "base": e["base"],

@@ -148,7 +148,8 @@ struct EvalResult {
   // checks: when any does, a correct verdict on the task proves little.
   std::vector<std::string> degenerate;
   // What the result says beyond its verdict: source findings that did not reject (a try/except
-  // that never swallowed anything), how an autotuned kernel was configured in the interpreter.
+  // that never swallowed anything), how an autotuned kernel was configured (in the interpreter, or
+  // shared).
   std::vector<std::string> findings;
   // The fastest any kernel could run this task on this device (bytes over copy bandwidth,
   // matrix flops over the bf16 rate, whichever is larger), when the ceilings are known.
