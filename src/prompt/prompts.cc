@@ -10,11 +10,6 @@
 namespace adaexplore {
 namespace {
 
-constexpr std::array<std::pair<KernelLanguage, std::string_view>, 2> kLanguageNames = {{
-    {KernelLanguage::kTriton, "triton"},
-    {KernelLanguage::kCuda, "cuda"},
-}};
-
 const std::set<std::string>& KnownNames() {
   static const std::set<std::string> names = {
       "task_name",   "task_source",  "task_brief",    "answer_format", "language", "language_notes",
@@ -55,14 +50,6 @@ std::string RejectedWays(const EvalProfile& profile) {
 }
 
 }  // namespace
-
-std::string_view KernelLanguageName(KernelLanguage language) {
-  return NameIn(kLanguageNames, language, "triton");
-}
-
-std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name) {
-  return ValueIn(kLanguageNames, name);
-}
 
 Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage language,
                                   const EvalProfile& profile) {

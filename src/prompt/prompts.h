@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "core/result.h"
 #include "eval/profile.h"
 #include "llm/chat.h"
@@ -20,8 +21,14 @@
 namespace adaexplore {
 
 enum class KernelLanguage { kTriton, kCuda };
-std::string_view KernelLanguageName(KernelLanguage language);  // "triton", "cuda"
-std::optional<KernelLanguage> KernelLanguageFromName(std::string_view name);
+
+template <>
+struct EnumTraits<KernelLanguage> {
+  static constexpr std::array<std::pair<KernelLanguage, std::string_view>, 2> kNames = {{
+      {KernelLanguage::kTriton, "triton"},
+      {KernelLanguage::kCuda, "cuda"},
+  }};
+};
 
 // One kernel as a prompt shows it: its code and what the harness said.
 struct KernelRecord {

@@ -1,5 +1,6 @@
 #include "search/run_settings.h"
 
+#include "core/enum_json.h"
 #include "prompt/prompts.h"
 
 namespace adaexplore {
@@ -19,12 +20,8 @@ std::vector<RunSetting> MakeTable() {
                       .flag = "--language",
                       .default_text = "triton",
                       .help = "the language the LLM writes kernels in",
-                      .choices = {"triton", "cuda"}};
-  language.get = [](const RunSpec& s) { return nlohmann::json(KernelLanguageName(s.language)); };
-  language.set = [](RunSpec& s, const nlohmann::json& v) {
-    s.language = *KernelLanguageFromName(v.get<std::string>());  // A checked choice.
-    return Status::Ok();
-  };
+                      .choices = EnumNameList<KernelLanguage>()};
+  BindField(language, &RunSpec::language);
   RunSetting objective{.name = "objective",
                        .kind = SettingKind::kChoice,
                        .flag = "--objective",
@@ -32,14 +29,9 @@ std::vector<RunSetting> MakeTable() {
                        .help =
                            "what a correct kernel's reward measures: its speedup, or its "
                            "fraction of the speed of light (GPU; docs/profiling.md)",
-                       .choices = {"speedup", "sol"}};
-  objective.get = [](const RunSpec& s) {
-    return nlohmann::json(ObjectiveName(s.search.rewards.objective));
-  };
-  objective.set = [](RunSpec& s, const nlohmann::json& v) {
-    s.search.rewards.objective = *ObjectiveFromName(v.get<std::string>());  // A checked choice.
-    return Status::Ok();
-  };
+                       .choices = EnumNameList<Objective>()};
+  BindRef(
+      objective, [](auto& spec) -> auto& { return spec.search.rewards.objective; });
   return {
       Field({.name = "steps",
              .kind = SettingKind::kInteger,

@@ -18,20 +18,6 @@ std::string_view MoveKindName(MoveKind kind) {
   return "unknown";
 }
 
-std::string_view ObjectiveName(Objective objective) {
-  return objective == Objective::kSol ? "sol" : "speedup";
-}
-
-std::optional<Objective> ObjectiveFromName(std::string_view name) {
-  if (name == "speedup") {
-    return Objective::kSpeedup;
-  }
-  if (name == "sol") {
-    return Objective::kSol;
-  }
-  return std::nullopt;
-}
-
 double Reward(const NodeOutcome& outcome, const RewardOptions& options) {
   if (!outcome.compiled) {
     return options.compile_failure;

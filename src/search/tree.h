@@ -9,9 +9,13 @@
 // kernels, prompts and replies live in the run database under the same node ids. Not
 // thread-safe: owned by the search's poll loop.
 
+#include <array>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "core/enum_names.h"
 
 namespace adaexplore {
 
@@ -35,8 +39,14 @@ struct NodeOutcome {
 // fraction of the speed of light (`run --objective sol`; a kernel without one, as on the CPU, is
 // rewarded by its speedup).
 enum class Objective { kSpeedup, kSol };
-std::string_view ObjectiveName(Objective objective);
-std::optional<Objective> ObjectiveFromName(std::string_view name);
+
+template <>
+struct EnumTraits<Objective> {
+  static constexpr std::array<std::pair<Objective, std::string_view>, 2> kNames = {{
+      {Objective::kSpeedup, "speedup"},
+      {Objective::kSol, "sol"},
+  }};
+};
 
 // The reference reward: 0 if it does not compile or load, 0.05 if it runs but is wrong, else a
 // linear map of clip(speedup, 0.1, 10) onto [0.4, 1.6] (saturating at 10x); with the `kSol`

@@ -34,8 +34,8 @@ TEST(TreeTest, TheSolObjectiveRewardsTheFractionOfTheSpeedOfLight) {
   // The paper's objective ignores the fraction.
   EXPECT_DOUBLE_EQ(Reward({.compiled = true, .correct = true, .speedup = 10, .sol_fraction = 0.1}),
                    1.6);
-  EXPECT_EQ(ObjectiveFromName(ObjectiveName(Objective::kSol)), Objective::kSol);
-  EXPECT_FALSE(ObjectiveFromName("latency"));
+  EXPECT_EQ(EnumFromName<Objective>(EnumName(Objective::kSol)), Objective::kSol);
+  EXPECT_FALSE(EnumFromName<Objective>("latency"));
 }
 
 TEST(TreeTest, BackPropagationUpdatesEveryAncestor) {
