@@ -155,15 +155,16 @@ struct SearchRunner::Task {
   bool broken = false;  // The task itself failed (task_error): it takes no more steps.
 
   std::optional<TaskRoofline> roofline;  // The latest measured, for the proposer.
+  std::map<int, Step> steps;             // In flight, by number.
+  std::set<int> recorded;                // The numbers of its recorded steps.
 
+  // The next node's record, as prompts show it; keeps best_sol.
   void AddRecord(KernelRecord record) {
     if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction) {
       best_sol = std::max(best_sol.value_or(0), *record.sol_fraction);
     }
     records.push_back(std::move(record));
   }
-  std::map<int, Step> steps;  // In flight, by number.
-  std::set<int> recorded;     // The numbers of its recorded steps.
 };
 
 SearchRunner::SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& evaluator, RunDb& db,
