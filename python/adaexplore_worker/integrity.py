@@ -53,7 +53,9 @@ _HARNESS_CALLS = ("gc.get_objects", "gc.get_referrers", "sys._getframe", "inspec
 _HARNESS_MODULES = ("gc", "inspect", "ctypes", "_ctypes", "socket", "_socket", "sqlite3",
                     "_sqlite3")
 _REACHABLE_MODULES = ("os", "sys", "signal", "posix", "ctypes", "builtins", "gc", "inspect")
-_PROC = re.compile(r"/proc(?![\w.-])")  # /proc, /proc/..., not /processed.
+# /proc, /proc/..., not /processed; the harness's own globals in the candidate's module
+# (fallback.py's recorder, setup_marks.py's marks), reached by a string.
+_HARNESS_TEXT = re.compile(r"/proc(?![\w.-])|__adaexplore")
 _PROFILER = re.compile(r"profiler|kineto", re.IGNORECASE)
 _LAZY_HOOKS = ("__torch_function__", "__torch_dispatch__", "_make_subclass", "_make_wrapper_subclass")
 
@@ -175,7 +177,7 @@ def static_facts(source: str) -> dict[str, Any]:
         elif isinstance(node, ast.FunctionDef) and node.name in _LAZY_HOOKS:
             add("lazy_tensor", node)
         if isinstance(node, ast.Name) and node.id.startswith("__adaexplore"):
-            add("harness_access", node)  # The harness's recorder (fallback.py).
+            add("harness_access", node)  # The harness's recorder (fallback.py), its marks.
         if isinstance(node, ast.Attribute) and node.attr in _LAZY_HOOKS:
             add("lazy_tensor", node)
         if isinstance(node, ast.Call) and _dotted(node.func) in ("setattr",) and node.args:
@@ -198,9 +200,10 @@ def static_facts(source: str) -> dict[str, Any]:
                     add("streams", line)
                 if _PRECISION_PATTERN.search(text):
                     add("precision_flags", line)
-                if _PROC.search(text):
+                if _HARNESS_TEXT.search(text):
                     add("harness_access", line)
-        if isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Call)) and _PROC.search(_folded(node)):
+        if (isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Call))
+                and _HARNESS_TEXT.search(_folded(node))):
             add("harness_access", node)  # "/pr" + "oc/", f"/{'proc'}", "".join([...]).
     findings.sort(key=lambda f: (f["line"], f["rule"]))
     return {"parsed": True, "findings": findings}

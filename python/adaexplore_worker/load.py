@@ -11,7 +11,7 @@ import importlib.util
 import sys
 from typing import Callable
 
-from . import fallback, kinds
+from . import fallback, kinds, setup_marks
 from .protocol import TaskFile
 from .task import LoadError, Task
 
@@ -48,6 +48,8 @@ def load_candidate(path: str, module_name: str, recorder: Callable[[int], None],
         code = fallback.instrumented_code(f.read(), path)
     module = importlib.util.module_from_spec(spec)
     module.__dict__[fallback.RECORDER] = recorder
+    if task is not None and task.setup_marks is not None:
+        module.__dict__[setup_marks.MARKS] = task.setup_marks
     sys.modules[module_name] = module
     dirs = list(task.import_dirs) if task is not None else []
     sys.path[:0] = dirs

@@ -304,6 +304,11 @@ class TracedKernel(TypedDict, total=False):
     grid_blocks: int | None
 
 
+class SetupRanges(TypedDict):
+    opened: int  # By the harness's marks, during the traced call.
+    traced: int  # Found in the trace under the marks' name.
+
+
 class KernelTrace(TypedDict, total=False):
     """One call under the profiler (trace.py)."""
 
@@ -315,6 +320,10 @@ class KernelTrace(TypedDict, total=False):
     escaped_us: float | None
     escaped_kernels: int
     busy_us: float | None  # The call's kernel time: its work's union inside the window.
+    # Where the task's call makes its own inputs (setup_marks.py): the kernel time of the work
+    # not launched in its setup ranges, and how many ranges were opened and traced.
+    operator_us: float | None
+    setup_ranges: SetupRanges | None
 
 
 class Autotune(TypedDict, total=False):

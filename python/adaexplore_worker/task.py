@@ -51,6 +51,9 @@ class Task:
     import_dirs: list[str] = field(default_factory=list)
     # The expert kernel the candidate is also timed against (with expert_baseline), if any.
     expert: Expert | None = None
+    # Where the call makes its own inputs (a TritonBench-G test): its setup calls' marks
+    # (setup_marks.Marks), set as the global setup_marks.MARKS of the candidate's module too.
+    setup_marks: Any = None
 
 
 def exec_module(module: types.ModuleType, source: str, filename: str) -> None:

@@ -33,6 +33,7 @@ The worker only reports; the C++ side (src/eval/classify.cc) decides what the fi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -48,6 +49,7 @@ from . import inputs
 from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities
+from .setup_marks import Marks, setup_launches
 from .timing import Timer
 from .trials import all_passed
 
@@ -79,27 +81,33 @@ def kind_of(name: str, own: set[str]) -> str:
 
 
 def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
-               before: Callable[[], None] = lambda: None) -> dict[str, Any]:
+               before: Callable[[], None] = lambda: None,
+               marks: Marks | None = None) -> dict[str, Any]:
     """Runs call() once under the profiler (before() ahead of each try: the L2 flush); returns
     the kernels it launched (name, kind, device microseconds, merged by name), the microseconds
-    per kind and the call's kernel time (`busy_us`)."""
+    per kind and the call's kernel time (`busy_us`). With the task's setup `marks`, the host's
+    activity is traced too, and the kernel time of the work not launched in a setup range is
+    `operator_us` (setup_marks.py)."""
     caller = torch.cuda.current_stream(device)
+    activities = [ProfilerActivity.CUDA] + ([ProfilerActivity.CPU] if marks else [])
     for attempt in range(_HEAD_START_TRIES):
         cycles = _HEAD_START_CYCLES << attempt
         before()
         with tempfile.TemporaryDirectory(prefix="adx-trace-") as scratch:
             path = os.path.join(scratch, "trace.json")
-            with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            with profile(activities=activities) as prof:
                 torch.cuda._sleep(cycles)  # The head start (see the module's docstring).
-                call()
+                with marks.recording() if marks else contextlib.nullcontext():
+                    call()
                 with torch.cuda.stream(caller):
                     torch.cuda._sleep(1)  # The marker.
                 torch.cuda.synchronize(device)
             prof.export_chrome_trace(path)
             with open(path) as f:
                 events = json.load(f).get("traceEvents", [])
+        setup, traced = setup_launches(events, marks.name) if marks else (None, 0)
         work = [e for e in events if e.get("ph") == "X" and e.get("cat") in _GPU_WORK]
-        window = escaped_work(work)
+        window = escaped_work(work, setup)
         if window.held is not False:  # Held, or no window at all: tracing again cannot help.
             break
     kernels: dict[str, dict[str, Any]] = {}
@@ -125,7 +133,9 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
             "neutral_us": round(totals["neutral"], 3), "candidate_kernels": sorted(own)[:50],
             "escaped_us": round(window.escaped_us, 3) if window.held else None,
             "escaped_kernels": window.escaped_kernels if window.held else 0,
-            "busy_us": round(window.busy_us, 3), "head_start_cycles": cycles}
+            "busy_us": round(window.busy_us, 3), "head_start_cycles": cycles,
+            **({"operator_us": round(window.operator_us or 0.0, 3),
+                "setup_ranges": {"opened": marks.opened, "traced": traced}} if marks else {})}
 
 
 def launch_shape(args: dict[str, Any]) -> dict[str, int]:
@@ -149,26 +159,31 @@ class Window:
     when the marker was not queued before the head start ended (the escape figures then mean
     nothing). `busy_us`: how long the device was busy with the call's work inside the window
     (the union of its kernels', copies' and fills' intervals, so work overlapping on several
-    streams counts once): the call's kernel time."""
+    streams counts once): the call's kernel time. `operator_us`: the same, of the work not
+    launched in the task's setup ranges."""
     held: bool | None
     escaped_us: float = 0.0
     escaped_kernels: int = 0
     busy_us: float = 0.0
+    operator_us: float | None = None
 
 
-def escaped_work(work: list[dict[str, Any]]) -> Window:
+def escaped_work(work: list[dict[str, Any]], setup: set[int] | None = None) -> Window:
     """Removes the head start and the marker from `work` (the trace's kernels, copies and
     fills: the first and the last spin kernel launched, by correlation id; a candidate's own,
     launched during the call, come between); returns how long the rest ran outside the window
-    between them (microseconds) and how many did."""
+    between them (microseconds) and how many did. With `setup` (correlation ids of launches in
+    the task's setup ranges), `operator_us` is the kernel time of the work not launched there."""
     spins = sorted((e for e in work
                     if e.get("cat") == "kernel" and _SPIN.search(str(e.get("name")))),
                    key=lambda e: (int((e.get("args") or {}).get("correlation", 0)),
                                   float(e.get("ts", 0.0))))
     if len(spins) < 2:
-        return Window(held=None, busy_us=_union_us(
-            [(float(e.get("ts", 0.0)), float(e.get("ts", 0.0)) + float(e.get("dur", 0.0)))
-             for e in work]))
+        spans = [(float(e.get("ts", 0.0)), float(e.get("ts", 0.0)) + float(e.get("dur", 0.0)))
+                 for e in work]
+        return Window(held=None, busy_us=_union_us(spans), operator_us=None if setup is None
+                      else _union_us([span for span, e in zip(spans, work)
+                                      if _correlation(e) not in setup]))
     head_start, marker = spins[0], spins[-1]
     work.remove(head_start)
     work.remove(marker)
@@ -179,6 +194,7 @@ def escaped_work(work: list[dict[str, Any]]) -> Window:
     waited_for = opens
     escaped_us, escaped = 0.0, 0
     inside: list[tuple[float, float]] = []
+    operator: list[tuple[float, float]] = []
     for e in work:
         begin = float(e.get("ts", 0.0))
         end = begin + float(e.get("dur", 0.0))
@@ -189,8 +205,16 @@ def escaped_work(work: list[dict[str, Any]]) -> Window:
             escaped_us += outside
             escaped += 1
         inside.append((max(begin, opens), min(end, closes)))
+        if setup is not None and _correlation(e) not in setup:
+            operator.append(inside[-1])
     return Window(held=closes - waited_for <= _QUEUED_GAP_US, escaped_us=escaped_us,
-                  escaped_kernels=escaped, busy_us=_union_us(inside))
+                  escaped_kernels=escaped, busy_us=_union_us(inside),
+                  operator_us=None if setup is None else _union_us(operator))
+
+
+def _correlation(event: dict[str, Any]) -> int | None:
+    value = (event.get("args") or {}).get("correlation")
+    return value if isinstance(value, int) else None
 
 
 def _union_us(intervals: list[tuple[float, float]]) -> float:
@@ -224,7 +248,7 @@ def trace_phase(ctx: Context) -> None:
 
     flush = Timer(ctx.device, ctx.o.l2_flush).flush  # Each call starts as a timed run does.
     try:
-        found = trace_call(call, own, ctx.device, flush)
+        found = trace_call(call, own, ctx.device, flush, _marks(ctx))
     except Exception as e:  # noqa: BLE001 - the profiler's failure is a note, not a verdict.
         ctx.facts["notes"].append(f"no kernel trace: {type(e).__name__}: {e}")
         found = None
@@ -248,8 +272,13 @@ def _trace_reference(ctx: Context, flush: Callable[[], None]) -> None:
     try:
         first = ctx.references[0]
         fresh = inputs.clone_inputs(ctx.make_inputs(first["seed"], first["base"]))
-        found = trace_call(call, set(), ctx.device, flush)
+        found = trace_call(call, set(), ctx.device, flush, _marks(ctx))
     except Exception as e:  # noqa: BLE001 - the harness's own call: a note, not a verdict.
         ctx.facts["notes"].append(f"no kernel trace of the reference: {type(e).__name__}: {e}")
         return
-    ctx.facts["reference_trace"] = {"kernels": found["kernels"], "busy_us": found["busy_us"]}
+    ctx.facts["reference_trace"] = {key: found[key] for key in (
+        "kernels", "busy_us", "operator_us", "setup_ranges") if key in found}
+
+
+def _marks(ctx: Context) -> Marks | None:
+    return ctx.task.setup_marks if ctx.task is not None else None

@@ -76,7 +76,10 @@ def test_harness_access_sees_through_the_spellings_an_attacker_uses() -> None:
                    'import os\nkill = getattr(os, "kill")\n', 'import os\nos.killpg(0, 9)\n',
                    'import ctypes\n', 'from ctypes import CDLL\n', 'import socket\n',
                    'import sqlite3\n', 'm = __import__("sock" + "et")\n',
-                   'import importlib\nm = importlib.import_module("ctypes")\n'):
+                   'import importlib\nm = importlib.import_module("ctypes")\n',
+                   # The harness's globals in the candidate's module (setup_marks.py).
+                   'm = __adaexplore_setup__\n', 'm = globals()["__adaexplore_setup__"]\n',
+                   'm = globals()["__ada" + "explore_setup__"]\n'):
         assert "harness_access" in rules(source), source
     # What kernels do every day stays clean.
     for source in ('import os\np = os.path.join("a", "b")\n', 'import os\nn = os.cpu_count()\n',

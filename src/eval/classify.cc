@@ -112,9 +112,10 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
   r.reason = "matches the reference on every trial";
   ci::NoteReducedPrecision(facts.trials, profile, r);
   if (facts.timing) {
-    ci::ClassifyTiming(*facts.timing, profile, r);
-    ci::ClassifyExpert(facts, *facts.timing, profile, r);
-    ci::ClassifyKernelScope(facts, profile, r);
+    const EvalProfile timed = ci::TimedProfile(facts, profile, r);
+    ci::ClassifyTiming(*facts.timing, timed, r);
+    ci::ClassifyExpert(facts, *facts.timing, timed, r);
+    ci::ClassifyKernelScope(facts, timed, r);
   }
   r.speed_of_light_ms = ci::SpeedOfLightMs(facts, ceilings);
   if (!ci::ClassifySpeedOfLight(profile, r)) {

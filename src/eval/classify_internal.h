@@ -69,6 +69,7 @@ void CollectDegenerate(const Facts& facts, EvalResult& r);
 
 // classify_speedup.cc: the timing of a correct candidate, its speedups and their bound.
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r);
+EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r);
 void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r);
 void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile& p, EvalResult& r);
 std::optional<double> SpeedOfLightMs(const Facts& facts, const DeviceCeilings* ceilings);

@@ -134,15 +134,56 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
   }
 }
 
+namespace {
+
+// One side's kernel time in its traced call: where the task's call makes its own inputs, the
+// operator's (the work outside the test's setup ranges), unless the ranges the trace holds are
+// not the ones the worker opened: then the whole call's, said in a finding.
+std::optional<double> KernelTimeOf(const std::optional<KernelTrace>& trace, std::string_view side,
+                                   EvalResult& r) {
+  if (!trace) {
+    return std::nullopt;
+  }
+  std::optional<double> us = trace->busy_us;
+  if (trace->operator_us && trace->setup_ranges) {
+    const SetupRanges& ranges = *trace->setup_ranges;
+    if (ranges.opened == ranges.traced) {
+      us = trace->operator_us;
+    } else {
+      r.findings.push_back(fmt::format(
+          "the {}'s trace holds {} setup ranges where the harness opened {}: a range it did not "
+          "open hides work from the operator's kernel time, so the whole call's is used",
+          side, ranges.traced, ranges.opened));
+    }
+  }
+  return us && *us > 0 ? us : std::nullopt;
+}
+
+}  // namespace
+
+// The profile the timing is judged under: the profile itself, except that a task whose call
+// makes its own inputs (a TritonBench-G test: its trace has the operator's kernel time) is
+// compared in the kernel scope, whatever the profile says, since the call's time is mostly the
+// test's input creation.
+EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r) {
+  EvalProfile timed = profile;
+  if (facts.kernel_trace && facts.kernel_trace->operator_us &&
+      profile.speedup_scope == TimingScope::kCall) {
+    timed.speedup_scope = TimingScope::kKernel;
+    r.findings.push_back(
+        "the task's call makes its own inputs (a TritonBench-G test): the speedup compares the "
+        "operator's kernel time, without the test's setup calls (the call's timed runs stay in "
+        "candidate_timing and reference_timing)");
+  }
+  return timed;
+}
+
 // The kernel scope (verdict.h): each side's kernel time in its traced call, and their ratio;
 // the speedup itself when the profile compares kernels, none without a trace of both.
 void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r) {
-  const auto busy = [](const std::optional<KernelTrace>& trace) -> std::optional<double> {
-    return trace && trace->busy_us && *trace->busy_us > 0 ? trace->busy_us : std::nullopt;
-  };
   r.scope = p.speedup_scope;
-  r.candidate_kernel_us = busy(facts.kernel_trace);
-  r.reference_kernel_us = busy(facts.reference_trace);
+  r.candidate_kernel_us = KernelTimeOf(facts.kernel_trace, "candidate", r);
+  r.reference_kernel_us = KernelTimeOf(facts.reference_trace, "reference", r);
   if (r.candidate_kernel_us && r.reference_kernel_us) {
     r.speedup_kernel = *r.reference_kernel_us / *r.candidate_kernel_us;
   }

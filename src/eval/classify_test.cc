@@ -376,6 +376,40 @@ TEST(ClassifyTest, BothScopesAreReportedAndTheProfileSaysWhichTheSpeedupUses) {
   EXPECT_TRUE(r.findings[0].starts_with("no kernel time for both sides")) << r.findings[0];
 }
 
+TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTime) {
+  // A TritonBench-G test: the timed calls are mostly its input creation (1.0x), the traced
+  // operator's kernels 20 us against the reference's 40 us.
+  json facts = test_facts::CorrectFacts(1.0, 1.0);
+  const auto trace = [](double busy, double op, int opened, int traced) {
+    return json{{"kernels", json::array()},
+                {"busy_us", busy},
+                {"operator_us", op},
+                {"setup_ranges", {{"opened", opened}, {"traced", traced}}}};
+  };
+  facts["kernel_trace"] = trace(420.0, 20.0, 9, 9);
+  facts["reference_trace"] = trace(440.0, 40.0, 9, 9);
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.scope, TimingScope::kKernel);
+  EXPECT_DOUBLE_EQ(*r.speedup, 2.0);
+  EXPECT_DOUBLE_EQ(*r.candidate_kernel_us, 20.0);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_TRUE(r.findings[0].starts_with("the task's call makes its own inputs")) << r.findings[0];
+  EXPECT_DOUBLE_EQ(r.candidate_timing->median_ms, 1.0);  // The call's timing stays.
+  // A setup range the harness did not open (the candidate's forgery): the whole call counts.
+  facts["kernel_trace"] = trace(420.0, 20.0, 9, 10);
+  r = ClassifyFacts(facts);
+  EXPECT_DOUBLE_EQ(*r.candidate_kernel_us, 420.0);
+  EXPECT_NEAR(*r.speedup, 40.0 / 420.0, 1e-12);
+  ASSERT_EQ(r.findings.size(), 2U);
+  EXPECT_TRUE(
+      r.findings[1].starts_with("the candidate's trace holds 10 setup ranges where the "
+                                "harness opened 9"))
+      << r.findings[1];
+  // A task without setup marks keeps the profile's scope.
+  facts["kernel_trace"].erase("operator_us");
+  EXPECT_EQ(ClassifyFacts(facts).scope, TimingScope::kCall);
+}
+
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {
   const json findings = {
       {"parsed", true},

@@ -332,6 +332,19 @@ struct TracedKernel {
   }
 };
 
+// How many setup ranges the worker opened in a traced call, and how many the trace holds
+// (setup_marks.py): a difference is a range the candidate forged.
+struct SetupRanges {
+  int64_t opened = 0;
+  int64_t traced = 0;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("opened", s.opened);
+    visit("traced", s.traced);
+  }
+};
+
 // facts.kernel_trace: one call under the profiler (trace.py), device microseconds per kind.
 struct KernelTrace {
   std::vector<TracedKernel> kernels;  // The longest first.
@@ -344,6 +357,10 @@ struct KernelTrace {
   // How long the device was busy with the call's work inside its window (the union of its
   // kernels', copies' and fills' intervals): the call's kernel time.
   std::optional<double> busy_us;
+  // Where the task's call makes its own inputs (a TritonBench-G test): the kernel time of the
+  // work not launched in the test's setup ranges, the operator's, and the ranges' count.
+  std::optional<double> operator_us;
+  std::optional<SetupRanges> setup_ranges;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -353,6 +370,8 @@ struct KernelTrace {
     visit("escaped_us", s.escaped_us);
     visit("escaped_kernels", s.escaped_kernels);
     visit("busy_us", s.busy_us);
+    visit("operator_us", s.operator_us);
+    visit("setup_ranges", s.setup_ranges);
   }
 };
 

@@ -25,6 +25,7 @@ from typing import Any
 import torch
 
 from ..protocol import TaskFile
+from ..setup_marks import MARKS, Marks, mark_test
 from ..task import LoadError, Task
 
 SEPARATOR = "#" * 146
@@ -41,9 +42,10 @@ def split(text: str, name: str) -> tuple[str, str]:
                     f"code and its test: not a TritonBench-G operator file")
 
 
-def test_part(test: str, name: str) -> tuple[str, str]:
+def test_part(test: str, name: str, marks: Marks) -> tuple[str, str, list[str]]:
     """The test's imports and definitions (no module-level calls: the file's own
-    `result_gold = test_...()` is dropped) and the name of the test function it calls."""
+    `result_gold = test_...()` is dropped), its setup calls marked (setup_marks.py), the name of
+    the test function it calls and the names of every function it defines."""
     try:
         tree = ast.parse(test)
     except SyntaxError as e:
@@ -66,7 +68,9 @@ def test_part(test: str, name: str) -> tuple[str, str]:
                                                          if n.startswith("test")]
     if not candidates:
         raise LoadError(f"{name}: the test part defines no test_* function")
-    return ast.unparse(ast.Module(body=kept, type_ignores=[])), candidates[-1]
+    module = ast.Module(body=kept, type_ignores=[])
+    mark_test(module, marks)
+    return ast.unparse(module), candidates[-1], defined
 
 
 class _ToDevice(ast.NodeTransformer):
@@ -113,11 +117,12 @@ def flatten(value: Any) -> list[torch.Tensor]:
     return out  # None, strings and other objects carry no checkable value.
 
 
-def _import(path: str, module_name: str) -> types.ModuleType:
+def _import(path: str, module_name: str, marks: Marks) -> types.ModuleType:
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise LoadError(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
+    module.__dict__[MARKS] = marks
     spec.loader.exec_module(module)
     return module
 
@@ -143,7 +148,8 @@ def load_task(path: str, spec: TaskFile | None, device: str) -> Task:
     name = os.path.basename(path)
     with open(path, encoding="utf-8") as f:
         code, test = split(f.read(), name)
-    test_code, test_name = test_part(test, name)
+    marks = Marks()
+    test_code, test_name, test_functions = test_part(test, name, marks)
     try:
         code = for_device(code, device)
         test_code = for_device(test_code, device)
@@ -152,7 +158,8 @@ def load_task(path: str, spec: TaskFile | None, device: str) -> Task:
     composed = os.path.join(os.path.dirname(path), "task_composed.py")
     with open(composed, "w", encoding="utf-8") as f:
         f.write(code + "\n\n" + test_code + "\n")
-    module = _import(composed, TASK_MODULE)
+    module = _import(composed, TASK_MODULE, marks)
+    marks.admit(module, test_functions)
     model = _test_model(module, test_name)
 
     def get_inputs() -> list[Any]:
@@ -173,10 +180,11 @@ def load_task(path: str, spec: TaskFile | None, device: str) -> Task:
         return joined
 
     def adapt(candidate: types.ModuleType, entry_file: str) -> type:
+        marks.admit(candidate, test_functions)  # The test's functions, as this module has them.
         return _test_model(candidate, test_name)
 
     return Task(module=module, model_class=model, get_inputs=get_inputs,
                 get_init_inputs=lambda: [], kind="tritonbench", keeps_dtypes=True,
                 prepare_candidate=prepare, adapt_candidate=adapt,
                 description={"operator": name, "test": test_name},
-                may_leave_outputs_unwritten=True)
+                may_leave_outputs_unwritten=True, setup_marks=marks)

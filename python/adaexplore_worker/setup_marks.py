@@ -1,0 +1,203 @@
+"""A task's own work inside its call: where the call makes its inputs before it calls the operator
+(a TritonBench-G test function), the test's setup calls are marked, so that the kernel trace can
+leave their kernels out of the operator's kernel time (trace.py, `operator_us`).
+
+A test is rewritten once, when the task loads (`mark_test`). A call in it goes through `Marks`
+when its callee is torch's own (`torch.randn(...)`, `F.pad(...)` with `F` an alias of a torch
+module) or a torch.Tensor method (`x.cuda()`, `w.normal_()`). At the call, the callee resolved at
+load runs inside a profiler range whose name was drawn at load, and only while the trace records:
+a candidate that rebinds `torch.randn` or `Tensor.cuda` does not get its code into a range. A
+method call is marked only on an exact torch.Tensor (or Parameter), and no call is marked while a
+torch function or dispatch mode is active. Everything else is the operator's: the operator's
+functions, classes and instances, `backward()` and `torch.autograd` (which run the operator's
+backward), any call on a tensor subclass, and work launched on another thread. The marks fail
+toward the operator: work nobody marked counts as its.
+
+A candidate cannot use the marks for its own work: a marked callee opens a range only when the
+function calling it is one of the test's own (`Marks.admit`, their code objects), and naming the
+marks' global is a `harness_access` finding (integrity.py). A range the candidate forged (it
+would need the drawn name) shows in the count: `Marks.opened` is how many the harness opened, and
+the trace says how many it saw; the C++ side compares them.
+"""
+
+from __future__ import annotations
+
+import ast
+import secrets
+import sys
+import types
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import torch
+from torch.profiler import record_function
+
+MARKS = "__adaexplore_setup__"  # The global the rewritten test reaches its Marks by.
+# torch's callees that may run the operator's own code: never setup.
+_OPERATOR_PREFIXES = ("torch.autograd", "torch.compile", "torch.func", "torch.vmap",
+                      "torch.utils.checkpoint", "torch.cuda.graph", "torch.cuda.CUDAGraph")
+_OPERATOR_METHODS = frozenset({"backward", "register_hook", "apply_", "map_", "map2_"})
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+
+
+class Marks:
+    """The setup callees of one test, resolved at load, and the ranges opened while tracing."""
+
+    def __init__(self) -> None:
+        self.name = f"adaexplore.setup.{secrets.token_hex(8)}"
+        self.opened = 0
+        self._recording = False
+        self._callees: dict[str, Any] = {}
+        self._methods: dict[str, Any] = {}
+        self._codes: set[types.CodeType] = set()
+
+    def admit(self, module: types.ModuleType, functions: list[str]) -> None:
+        """The test's functions as `module` defined them (and the functions nested in them):
+        the only callers whose setup calls are marked."""
+        def add(code: types.CodeType) -> None:
+            self._codes.add(code)
+            for const in code.co_consts:
+                if isinstance(const, types.CodeType):
+                    add(const)
+        for name in functions:
+            code = getattr(module.__dict__.get(name), "__code__", None)
+            if isinstance(code, types.CodeType):
+                add(code)
+
+    def resolve(self, dotted: str) -> bool:
+        """Keeps `dotted` (a torch path: "torch.randn") as it is now; False where it is none."""
+        if dotted in self._callees:
+            return True
+        value: Any = torch
+        for part in dotted.split(".")[1:]:
+            value = getattr(value, part, None)
+            if value is None:
+                return False
+        if not callable(value):
+            return False
+        self._callees[dotted] = value
+        return True
+
+    def resolve_method(self, name: str) -> bool:
+        if name in _OPERATOR_METHODS or name.startswith("__"):
+            return False
+        method = getattr(torch.Tensor, name, None)
+        if not callable(method):
+            return False
+        self._methods[name] = method
+        return True
+
+    def fn(self, dotted: str) -> Callable[..., Any]:
+        """The callee the test names `dotted`, as it was at load, marked as setup."""
+        return self._marked(self._callees[dotted])
+
+    def method(self, receiver: Any, name: str) -> Callable[..., Any]:
+        """`receiver.name`: torch.Tensor's method as it was at load, marked, on a plain tensor;
+        on anything else the receiver's own attribute, unmarked."""
+        if type(receiver) not in _PLAIN_TENSORS:
+            return getattr(receiver, name)
+        return self._marked(self._methods[name].__get__(receiver, type(receiver)))
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Marks calls (and counts them) while the trace records; the count starts at zero."""
+        self.opened, self._recording = 0, True
+        try:
+            yield
+        finally:
+            self._recording = False
+
+    def _marked(self, callee: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if (not self._recording or sys._getframe(1).f_code not in self._codes or
+                    torch._C._len_torch_function_stack() > 0 or
+                    torch._C._len_torch_dispatch_stack() > 0):
+                return callee(*args, **kwargs)
+            self.opened += 1
+            with record_function(self.name):
+                return callee(*args, **kwargs)
+        return call
+
+
+def torch_aliases(tree: ast.Module) -> dict[str, str]:
+    """The module-level names a test binds to torch or its modules: {"F": "torch.nn.functional"}."""
+    aliases = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "torch" or a.name.startswith("torch."):
+                    if a.asname:
+                        aliases[a.asname] = a.name
+                    elif a.name == "torch":
+                        aliases["torch"] = "torch"
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and (
+                node.module == "torch" or node.module.startswith("torch.")):
+            for a in node.names:
+                aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+    return aliases
+
+
+class _MarkSetup(ast.NodeTransformer):
+    def __init__(self, marks: Marks, aliases: dict[str, str]) -> None:
+        self.marks = marks
+        self.aliases = aliases
+        self.marked = 0
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        dotted = self._torch_path(node.func)
+        if dotted is not None:
+            if dotted.startswith(_OPERATOR_PREFIXES) or not self.marks.resolve(dotted):
+                return node
+            node.func = self._marks_call("fn", [ast.Constant(dotted)])
+            self.marked += 1
+        elif isinstance(node.func, ast.Attribute) and self.marks.resolve_method(node.func.attr):
+            node.func = self._marks_call("method", [node.func.value, ast.Constant(node.func.attr)])
+            self.marked += 1
+        return node
+
+    def _torch_path(self, func: ast.AST) -> str | None:
+        parts: list[str] = []
+        while isinstance(func, ast.Attribute):
+            parts.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id not in self.aliases:
+            return None
+        return ".".join([self.aliases[func.id], *reversed(parts)])
+
+    @staticmethod
+    def _marks_call(attr: str, args: list[ast.expr]) -> ast.Call:
+        return ast.Call(func=ast.Attribute(value=ast.Name(MARKS, ast.Load()), attr=attr,
+                                           ctx=ast.Load()), args=args, keywords=[])
+
+
+def mark_test(tree: ast.Module, marks: Marks) -> int:
+    """Rewrites the functions of a test's module (in place) so that their setup calls go through
+    `marks`; returns how many calls it marked. Module-level statements are left alone."""
+    aliases = torch_aliases(tree)
+    rewrite = _MarkSetup(marks, aliases)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            rewrite.visit(node)
+    ast.fix_missing_locations(tree)
+    return rewrite.marked
+
+
+def setup_launches(events: list[dict[str, Any]], name: str) -> tuple[set[int], int]:
+    """From a trace's events (Chrome trace, CPU and CUDA activity): the correlation ids of the
+    launches (runtime or driver calls) made inside a range called `name` on the range's own
+    thread, and how many such ranges the trace holds."""
+    ranges = [(float(e.get("ts", 0.0)), float(e.get("ts", 0.0)) + float(e.get("dur", 0.0)),
+               e.get("tid")) for e in events
+              if e.get("ph") == "X" and e.get("cat") == "user_annotation" and e.get("name") == name]
+    setup: set[int] = set()
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") not in ("cuda_runtime", "cuda_driver"):
+            continue
+        correlation = (e.get("args") or {}).get("correlation")
+        if not isinstance(correlation, int):
+            continue
+        ts = float(e.get("ts", 0.0))
+        if any(tid == e.get("tid") and begin <= ts <= end for begin, end, tid in ranges):
+            setup.add(correlation)
+    return setup, len(ranges)

@@ -1,0 +1,176 @@
+"""The marks on a test's own setup calls (setup_marks.py) and the operator's kernel time the trace
+derives from them (trace.escaped_work). The profiler's CPU activity runs here; its CUDA activity
+(the launches the marks exclude) only on the GPU, so the launches are given as the Chrome trace
+holds them."""
+
+import ast
+import json
+import types
+from pathlib import Path
+
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+from adaexplore_worker.kinds import tritonbench
+from adaexplore_worker.setup_marks import MARKS, Marks, mark_test, setup_launches
+from adaexplore_worker.trace import escaped_work
+
+OPERATOR = '''
+import torch
+
+def scale(x):
+    return x * 3.0 + 1.0
+'''
+
+TEST = '''
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+def test_scale():
+    torch.manual_seed(0)
+    x = torch.randn(64, 64).float()
+    w = F.pad(x, (1, 1))
+    y = scale(x)
+    z = y.sum()
+    layer = nn.Identity()
+    z2 = layer(z)
+    z.requires_grad_(True)
+    (z * 2).backward()
+    g = torch.autograd.grad
+    return {"y": y, "w": w, "z": z2}
+'''
+
+
+def _module(code: str, marks: Marks, functions: list[str]) -> types.ModuleType:
+    module = types.ModuleType("adaexplore_test_setup_marks")
+    module.__dict__[MARKS] = marks
+    exec(compile(code, "<task>", "exec"), module.__dict__)
+    marks.admit(module, functions)
+    return module
+
+
+def _marked_test(marks: Marks) -> tuple[str, types.ModuleType]:
+    tree = ast.parse(TEST)
+    mark_test(tree, marks)
+    code = ast.unparse(tree)
+    return code, _module(OPERATOR + "\n" + code, marks, ["test_scale"])
+
+
+def _profiled(run: object, marks: Marks) -> list[dict]:
+    with profile(activities=[ProfilerActivity.CPU]) as prof, marks.recording():
+        run()  # type: ignore[operator]
+    path = Path(__file__).parent / f"trace-{marks.name}.json"
+    try:
+        prof.export_chrome_trace(str(path))
+        return json.loads(path.read_text())["traceEvents"]
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def test_torchs_own_calls_and_tensor_methods_are_marked_the_operators_are_not() -> None:
+    code, _ = _marked_test(Marks())
+    for setup in ("fn('torch.manual_seed')", "fn('torch.randn')", "fn('torch.nn.functional.pad')",
+                  "'float')", "'sum')", "fn('torch.nn.Identity')"):
+        assert setup in code, setup
+    # The operator, an instance of a torch class, backward and torch.autograd are never setup.
+    for operator in ("y = scale(x)", "layer(z)", ".backward()", "torch.autograd.grad"):
+        assert operator in code, operator
+    # requires_grad_ is a Tensor method; backward is not marked even on a plain tensor.
+    assert "'requires_grad_')" in code and "'backward')" not in code
+
+
+def test_the_profile_holds_the_setup_ranges_and_the_operators_work_outside_them() -> None:
+    marks = Marks()
+    _, module = _marked_test(marks)
+    events = _profiled(module.test_scale, marks)
+    ranges = [e for e in events if e.get("cat") == "user_annotation" and e["name"] == marks.name]
+    assert marks.opened == len(ranges) >= 6
+
+    def inside(op: dict) -> bool:
+        return any(r["ts"] <= op["ts"] <= r["ts"] + r["dur"] for r in ranges)
+    ops = [e for e in events if e.get("cat") == "cpu_op"]
+    assert all(inside(e) for e in ops if e["name"] in ("aten::randn", "aten::constant_pad_nd"))
+    # The operator's x * 3.0 + 1.0: outside every range.
+    assert [e for e in ops if e["name"] in ("aten::mul", "aten::add")]
+    assert not any(inside(e) for e in ops if e["name"] == "aten::add")
+
+
+def test_nothing_is_marked_outside_the_trace_or_for_a_caller_not_the_tests() -> None:
+    marks = Marks()
+    _, module = _marked_test(marks)
+    module.test_scale()  # Not recording: no range, no count.
+    assert marks.opened == 0
+
+    # The candidate's code calling the marks itself (it shares the module) opens no range.
+    def forged() -> torch.Tensor:
+        return getattr(module, MARKS).fn("torch.randn")(4)
+    events = _profiled(forged, marks)
+    assert marks.opened == 0
+    assert not [e for e in events if e.get("name") == marks.name]
+
+
+def test_a_rebound_torch_function_or_a_tensor_subclass_is_not_setup() -> None:
+    marks = Marks()
+    _, module = _marked_test(marks)
+    original = torch.randn
+    calls = []
+
+    def rebound(*args: object, **kwargs: object) -> torch.Tensor:
+        calls.append(args)
+        return original(*args, **kwargs)
+    torch.randn = rebound
+    try:
+        module.test_scale()
+    finally:
+        torch.randn = original
+    assert calls == []  # The test ran torch's randn as it was at load.
+
+    class Lazy(torch.Tensor):
+        pass
+    with marks.recording():
+        x = torch.zeros(3).as_subclass(Lazy)
+        marks.method(x, "sum")  # Returns the subclass's own attribute, unmarked.
+    assert marks.opened == 0
+
+
+def test_launches_in_a_setup_range_on_its_own_thread_are_setup() -> None:
+    name = "adaexplore.setup.0123"
+    events = [
+        {"ph": "X", "cat": "user_annotation", "name": name, "ts": 100, "dur": 50, "tid": 1},
+        {"ph": "X", "cat": "user_annotation", "name": "other", "ts": 300, "dur": 50, "tid": 1},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 120, "dur": 5,
+         "tid": 1, "args": {"correlation": 7}},  # Setup: in the range, on its thread.
+        {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "ts": 130, "dur": 5,
+         "tid": 2, "args": {"correlation": 8}},  # Another thread: the operator's.
+        {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "ts": 200, "dur": 5,
+         "tid": 1, "args": {"correlation": 9}},  # After the range.
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 310, "dur": 5,
+         "tid": 1, "args": {"correlation": 10}},  # In a range of another name.
+    ]
+    assert setup_launches(events, name) == ({7}, 1)
+
+
+def test_the_operators_kernel_time_leaves_the_setup_work_out() -> None:
+    def kernel(name: str, ts: float, dur: float, correlation: int | None) -> dict:
+        args = {} if correlation is None else {"correlation": correlation}
+        return {"cat": "kernel", "name": name, "ts": ts, "dur": dur, "args": args}
+    work = [kernel("spin_kernel", 0, 100, 1), kernel("normal_kernel", 100, 30, 2),
+            kernel("scale_kernel", 130, 10, 3), kernel("unknown_launch", 140, 5, None),
+            kernel("spin_kernel", 145, 1, 4)]
+    window = escaped_work(list(work), {2})
+    assert window.busy_us == 45.0
+    assert window.operator_us == 15.0  # A kernel with no correlation counts as the operator's.
+    assert escaped_work(list(work)).operator_us is None  # No marks: no operator time.
+
+
+def test_a_tritonbench_task_marks_its_test_and_hands_the_marks_to_the_candidate(
+        tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples" / "tritonbench"
+    task_file = tmp_path / "scale_add.py"
+    task_file.write_text((examples / "scale_add.py").read_text())
+    task = tritonbench.load_task(str(task_file), None, "cpu")
+    assert isinstance(task.setup_marks, Marks)
+    assert task.module.__dict__[MARKS] is task.setup_marks
+    composed = (tmp_path / "task_composed.py").read_text()
+    assert f"{MARKS}.fn('torch." in composed
