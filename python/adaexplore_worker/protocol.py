@@ -243,6 +243,7 @@ class ProfiledKernel(TypedDict, total=False):
     dram_fraction: float | None
     sm_fraction: float | None
     achieved_occupancy: float | None
+    theoretical_occupancy: float | None  # The launch's resources' bound (the C++ estimate's).
     occupancy_limiter: str
     l2_hit_rate: float | None
     own: bool

@@ -70,7 +70,7 @@ void TraceOccupancy(const KernelTrace& trace, const SmLimits& sm, ProfiledKernel
     }
   }
   if (weight > 0) {
-    call.achieved_occupancy = weighted / weight;
+    call.theoretical_occupancy = weighted / weight;
   }
 }
 

@@ -699,7 +699,8 @@ TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelT
   EXPECT_DOUBLE_EQ(*r.sol_fraction, 0.8);
   EXPECT_EQ(r.bottleneck, "memory_bound");
   EXPECT_EQ(r.profile_text,
-            "memory-bound at 80% of DRAM peak (SM 50%); occupancy 100% (estimated from the task's "
+            "memory-bound at 80% of DRAM peak (SM 50%); theoretical occupancy 100% (estimated from "
+            "the task's "
             "bytes and matrix flops over the traced kernel time, occupancy from the kernels' "
             "registers, shared memory and launch shape; no hardware counters)");
   EXPECT_EQ(r.profile_unavailable, "");
@@ -737,8 +738,9 @@ TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelT
   Classify(gemm, StrictProfile(), sgemm, &fp32);
   ASSERT_EQ(sgemm.verdict, Verdict::kCorrect) << sgemm.reason;
   EXPECT_EQ(sgemm.bottleneck, "compute_bound");
-  EXPECT_NE(sgemm.profile_text.find("compute-bound at 80% of SM peak (DRAM 10%); occupancy 9%, "
-                                    "limited by the grid (too few blocks to fill every SM)"),
+  EXPECT_NE(sgemm.profile_text.find(
+                "compute-bound at 80% of SM peak (DRAM 10%); theoretical occupancy 9%, "
+                "limited by the grid (too few blocks to fill every SM)"),
             std::string::npos)
       << sgemm.profile_text;
   // The same with TF32 allowed: the kernels may run at TF32's rate, unmeasured: withheld again.

@@ -37,13 +37,16 @@ std::string LimiterWords(const std::string& limiter) {
   return limiter;
 }
 
-// "; occupancy 25%, limited by registers", or "" without a figure.
+// "; occupancy 25%, limited by registers" (the achieved one), "; theoretical occupancy 25%, ..."
+// (the launch's resources only), or "" without a figure.
 std::string OccupancyWords(const ProfileSummary& s) {
-  if (!s.achieved_occupancy) {
+  const std::optional<double> occupancy =
+      s.achieved_occupancy ? s.achieved_occupancy : s.theoretical_occupancy;
+  if (!occupancy) {
     return "";
   }
   return fmt::format(
-      "; occupancy {}{}", Percent(*s.achieved_occupancy),
+      "; {}occupancy {}{}", s.achieved_occupancy ? "" : "theoretical ", Percent(*occupancy),
       s.occupancy_limiter.empty() ? "" : ", limited by " + LimiterWords(s.occupancy_limiter));
 }
 
@@ -102,6 +105,7 @@ std::optional<ProfileSummary> SummariseProfile(const ProfileFacts& call) {
   s.dram_fraction = Weighted(judged, &ProfiledKernel::dram_fraction);
   s.sm_fraction = Weighted(judged, &ProfiledKernel::sm_fraction);
   s.achieved_occupancy = Weighted(judged, &ProfiledKernel::achieved_occupancy);
+  s.theoretical_occupancy = Weighted(judged, &ProfiledKernel::theoretical_occupancy);
   const ProfiledKernel* longest = *std::max_element(
       judged.begin(), judged.end(), [](const ProfiledKernel* a, const ProfiledKernel* b) {
         return a->duration_us < b->duration_us;

@@ -44,8 +44,9 @@ struct ProfileSummary {
   std::optional<double> dram_fraction;
   std::optional<double> sm_fraction;
   std::optional<double> achieved_occupancy;
-  std::string occupancy_limiter;       // Of the longest own kernel.
-  double pytorch_share = 0;            // Of the kernels' time.
+  std::optional<double> theoretical_occupancy;  // Said only without an achieved one.
+  std::string occupancy_limiter;                // Of the longest own kernel.
+  double pytorch_share = 0;                     // Of the kernels' time.
   std::optional<double> device_share;  // Kernels' time over the call's, when the call's is known.
   std::string text;                    // The one line for prompts and reports.
 };

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace adaexplore {
 namespace {
 
@@ -25,6 +27,12 @@ TEST(KernelProfileTest, KernelsWhoseAnswerIsKnown) {
   ASSERT_TRUE(copy);
   EXPECT_EQ(copy->bottleneck, Bottleneck::kMemory);
   EXPECT_EQ(copy->text, "memory-bound at 91% of DRAM peak (SM 22%); occupancy 90%");
+  // Without hardware counters only the launch's resources are known: the line says which.
+  ProfiledKernel estimated = Kernel(900, 0.91, 0.22, 0.9, "registers");
+  estimated.theoretical_occupancy = std::exchange(estimated.achieved_occupancy, std::nullopt);
+  EXPECT_EQ(SummariseProfile({.tool = "trace", .kernels = {estimated}, .call_us = 910})->text,
+            "memory-bound at 91% of DRAM peak (SM 22%); theoretical occupancy 90%, limited by "
+            "registers");
   // torch.mm on large bf16 matrices, profiled as a task's reference (whose kernels are all its
   // own): the tensor pipes busy. As a candidate's call it would be PyTorch-dominated (below).
   std::optional<ProfileSummary> mm = SummariseProfile(

@@ -206,7 +206,10 @@ struct ProfiledKernel {
   double duration_us = 0;
   std::optional<double> dram_fraction;
   std::optional<double> sm_fraction;
-  std::optional<double> achieved_occupancy;
+  std::optional<double> achieved_occupancy;  // Measured by a hardware profiler.
+  // What the launch's resources allow (eval/occupancy.h): an upper bound of the achieved one,
+  // for a call profiled without hardware counters.
+  std::optional<double> theoretical_occupancy;
   std::string occupancy_limiter;  // "registers", "shared_memory", "block_size", "grid" or "".
   std::optional<double> l2_hit_rate;
   bool own = true;  // The candidate's kernel, not one of PyTorch's.
@@ -218,6 +221,7 @@ struct ProfiledKernel {
     visit("dram_fraction", s.dram_fraction);
     visit("sm_fraction", s.sm_fraction);
     visit("achieved_occupancy", s.achieved_occupancy);
+    visit("theoretical_occupancy", s.theoretical_occupancy);
     visit("occupancy_limiter", s.occupancy_limiter);
     visit("l2_hit_rate", s.l2_hit_rate);
     visit("own", s.own);
