@@ -22,6 +22,11 @@ from .stopping import Stopper
 from .timing import Timed, Timer
 
 
+def _timer(ctx: Context) -> Timer:
+    """The timed phases' timer: the L2 flush and the head start's cap the profile sets."""
+    return Timer(ctx.device, ctx.o.l2_flush, ctx.o.head_start_max_us)
+
+
 def rng_for(ctx: Context) -> random.Random:
     """The draws of the timed runs' inputs and order, from the job's seed."""
     return random.Random(ctx.o.seed * 7919 + 1)
@@ -50,13 +55,13 @@ def _series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
     with torch.no_grad():
         while stopped is None:
             x = fixed if fixed is not None else ctx.make_inputs(rng.getrandbits(32), "task")
-            _, ms, wall, tail = timer.time(model, x)
-            ctx.gpu_busy_ms += ms
-            if i >= warmup:
-                out.append(round(ms, 6))
+            timed = timer.time(model, x)
+            ctx.gpu_busy_ms += timed.ms
+            if i >= warmup and timed.kept:
+                out.append(round(timed.ms, 6))
                 if walls is not None and tails is not None:
-                    walls.append(round(wall, 6))
-                    tails.append(round(tail, 6))
+                    walls.append(round(timed.wall_ms, 6))
+                    tails.append(round(timed.tail_ms, 6))
                 stopped = stopper.done([out])
             i += 1
     return out, stopped
@@ -136,7 +141,7 @@ def time_reference_once(ctx: Context) -> dict[str, Any]:
     worker (under the exclusive lock, before any candidate is imported): what later jobs of the
     task reuse while their check agrees with it (`_reference_series`)."""
     assert ctx.ref_model is not None
-    timer = Timer(ctx.device, ctx.o.l2_flush)
+    timer = _timer(ctx)
     walls: list[float] = []
     tails: list[float] = []
     fixed = ctx.make_inputs(ctx.seeds[0], "task")
@@ -182,7 +187,7 @@ def _median(samples: list[float]) -> float:
 def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
                   compiled: Any) -> dict[str, Any]:
     """The task's own Model timed eagerly (and `compiled`, when there is one)."""
-    timer = Timer(ctx.device, ctx.o.l2_flush)
+    timer = _timer(ctx)
     reference_ms, stopped = ctx.guard(Status.TASK_ERROR,
                                       lambda: _series(ctx, timer, ctx.ref_model, rng, fixed))
     timing: dict[str, Any] = {
@@ -194,13 +199,14 @@ def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
     expert = time_expert(ctx, timer, rng)
     if expert is not None:
         timing["expert_ms"] = expert
+    timing.update(timer.head_start.facts() if ctx.on_gpu else {})
     return timing
 
 
 def time_candidate(ctx: Context) -> None:
     o = ctx.o
     assert ctx.ref_model is not None
-    timer = Timer(ctx.device, o.l2_flush)
+    timer = _timer(ctx)
     rng = rng_for(ctx)
     warmup, stopper = o.warmup_runs, Stopper(o)
     fresh, interleave, revalidate = (o.fresh_inputs_per_run, o.interleave_reference,
@@ -221,7 +227,7 @@ def time_candidate(ctx: Context) -> None:
 
     def record(kind: str, i: int, timed: Timed) -> None:
         ctx.gpu_busy_ms += timed.ms
-        if i >= warmup:
+        if i >= warmup and timed.kept:
             samples[f"{kind}_ms"].append(round(timed.ms, 6))
             samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
             samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
@@ -298,6 +304,7 @@ def time_candidate(ctx: Context) -> None:
                               "inputs_mutated_runs": mutated,
                               "revalidated_relative_error": worst_error}
     timing.update(alone)
+    timing.update(timer.head_start.facts() if ctx.on_gpu else {})
     if first_failure:
         timing["first_revalidation_failure"] = first_failure
     if o.compile_baseline:

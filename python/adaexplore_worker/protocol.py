@@ -89,6 +89,9 @@ class JobOptions:
     revalidate_atol: float
     revalidate_rtol: float
     l2_flush: bool
+    # The head start's cap (head_start.py): above 0, a run whose host outlasted the head start is
+    # not kept while its spin can still grow; 0: the flush alone, every run kept.
+    head_start_max_us: float
     compile_baseline: bool
     expert_baseline: bool  # Also time the task's expert kernel, where it has one (Task.expert).
     generate_on: Literal["device", "cpu"]
@@ -291,6 +294,9 @@ class Timing(TypedDict, total=False):
     inputs_mutated_runs: int
     revalidated_relative_error: float | None
     gpu_state: GpuState | None  # Before the first timed run and after the last (clocks.py).
+    host_late_runs: int  # Runs whose host outlasted the head start (head_start.py), GPU only.
+    host_late_dropped: int  # Of them, those not kept.
+    head_start_us: float | None  # The head start at the end.
 
 
 class TracedKernel(TypedDict, total=False):

@@ -10,6 +10,11 @@ tail: the host first waits for the end event alone, then for the whole device; o
 the device is idle by then and the second wait returns at once (a few microseconds, as for the
 reference), while work left on a side stream keeps it busy for as long as that work runs on.
 
+The flush is the run's head start. The host's time from the flush's launch to the end event's
+says whether the host outlasted it (the GPU then waited for the host inside the window):
+head_start.py counts such runs and, with a cap from the C++ side, grows a spin after the flush
+(torch.cuda._sleep) and keeps only the runs the head start covered (`Timed.kept`).
+
 CPU (Triton's interpreter): perf_counter around the call. Such times are reported but are not
 meaningful as kernel performance.
 """
@@ -20,6 +25,8 @@ import time
 from typing import Any, Callable, NamedTuple
 
 import torch
+
+from .head_start import HeadStart
 
 L2_FLUSH_BYTES = 512 << 20  # Comfortably above the H200's 60 MiB L2 (and any current GPU's).
 # Bound before any candidate is imported, and called only through these names: a candidate that
@@ -32,6 +39,8 @@ _record = torch.cuda.Event.record
 _elapsed_time = torch.cuda.Event.elapsed_time
 _event_synchronize = torch.cuda.Event.synchronize
 _zero = torch.Tensor.zero_
+_sleep = torch.cuda._sleep
+_CALIBRATION_CYCLES = 1_000_000  # About 0.5 ms of spin at the H200's boost clock.
 
 
 class Timed(NamedTuple):
@@ -39,15 +48,41 @@ class Timed(NamedTuple):
     ms: float  # The stream's events (the CPU: perf_counter).
     wall_ms: float  # Host wall time, to the end of the device-wide synchronise.
     tail_ms: float  # The device-wide synchronise once the end event was reached (GPU; else 0).
+    kept: bool = True  # False: the host outlasted the head start while it could still grow.
 
 
 class Timer:
-    def __init__(self, device: torch.device, l2_flush: bool) -> None:
+    def __init__(self, device: torch.device, l2_flush: bool, head_start_max_us: float = 0.0
+                 ) -> None:
         self.device = device
         self.on_gpu = device.type == "cuda"
         self._flush = None
+        flush_us = 0.0
         if self.on_gpu and l2_flush:
             self._flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device=device)
+            _zero(self._flush)  # The first write may pay for the pages; the second is timed.
+            flush_us = 1e3 * self._device_ms(lambda: _zero(self._flush))
+        self.head_start = HeadStart(flush_us, head_start_max_us if self.on_gpu else 0.0)
+        self._cycles_per_us = 0.0
+
+    def _device_ms(self, work: Callable[[], Any]) -> float:
+        _synchronize(self.device)
+        start = _Event(enable_timing=True)
+        end = _Event(enable_timing=True)
+        _record(start)
+        work()
+        _record(end)
+        _event_synchronize(end)
+        return float(_elapsed_time(start, end))
+
+    def _spin(self) -> None:
+        """The head start's spin after the flush, as long as head_start says (none at first)."""
+        if self.head_start.spin_us <= 0:
+            return
+        if not self._cycles_per_us:
+            self._cycles_per_us = _CALIBRATION_CYCLES / max(
+                1.0, 1e3 * self._device_ms(lambda: _sleep(_CALIBRATION_CYCLES)))
+        _sleep(int(self.head_start.spin_us * self._cycles_per_us))
 
     def flush(self) -> None:
         """Empties the L2 cache (its flush), as before each timed run; nothing without one."""
@@ -63,16 +98,20 @@ class Timer:
             wall = (_perf_counter() - t0) * 1e3
             return Timed(out, wall, wall, 0.0)
         _synchronize(self.device)  # Nothing earlier may run inside the window.
-        if self._flush is not None:
-            _zero(self._flush)
         start = _Event(enable_timing=True)
         end = _Event(enable_timing=True)
+        launched = _perf_counter()  # The head start's launch.
+        if self._flush is not None:
+            _zero(self._flush)
+        self._spin()
         _record(start)
         t0 = _perf_counter()
         out = fn(*args)
         _record(end)
+        host_us = (_perf_counter() - launched) * 1e6
         _event_synchronize(end)  # The timed stream's work is done.
         t1 = _perf_counter()
         _synchronize(self.device)  # Device-wide: every stream the call used.
         t2 = _perf_counter()
-        return Timed(out, float(_elapsed_time(start, end)), (t2 - t0) * 1e3, (t2 - t1) * 1e3)
+        return Timed(out, float(_elapsed_time(start, end)), (t2 - t0) * 1e3, (t2 - t1) * 1e3,
+                     kept=self.head_start.observe(host_us))

@@ -59,6 +59,26 @@ void ClassifyClocks(const Timing& timing, EvalResult& r) {
   }
 }
 
+// Timed runs whose host outlasted the head start (head_start.py): the GPU may have waited for the
+// host inside their window. Those kept make the call time partly the host's; said in a finding,
+// as are those the growing head start left out.
+void ClassifyHostLate(const Timing& timing, EvalResult& r) {
+  const int64_t kept = timing.host_late_runs - timing.host_late_dropped;
+  const double head_us = timing.head_start_us.value_or(0);
+  if (kept > 0) {
+    r.findings.push_back(fmt::format(
+        "in {} timed runs the host was still launching the call when the GPU's head start of "
+        "{:.0f} us ended: their times include the host's (a host-bound call, or a host slowed by "
+        "other work)",
+        kept, head_us));
+  }
+  if (timing.host_late_dropped > 0) {
+    r.findings.push_back(fmt::format(
+        "{} timed runs were not kept: the host outlasted the head start, which grew to {:.0f} us",
+        timing.host_late_dropped, head_us));
+  }
+}
+
 // A timing whose speedup is not known to the profile's settle_limit gives no number: its
 // uncertainty is the candidate's and the reference's median half-widths, summed (a ratio's
 // relative error is at most about the sum of its terms').
@@ -87,6 +107,9 @@ void ClassifySettled(const TimingStats& candidate, const TimingStats& reference,
 
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
   ClassifyClocks(timing, r);
+  if (timing.meaningful) {
+    ClassifyHostLate(timing, r);
+  }
   r.statistic = p.statistic;
   r.timing_meaningful = timing.meaningful;
   const TimingStats candidate = ComputeTimingStats(Samples(timing.candidate_ms));

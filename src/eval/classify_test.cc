@@ -376,6 +376,28 @@ TEST(ClassifyTest, BothScopesAreReportedAndTheProfileSaysWhichTheSpeedupUses) {
   EXPECT_TRUE(r.findings[0].starts_with("no kernel time for both sides")) << r.findings[0];
 }
 
+TEST(ClassifyTest, RunsWhoseHostOutlastedTheHeadStartAreSaid) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);
+  EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
+  // Two late runs left out while the head start grew, one kept at its cap.
+  facts["timing"]["host_late_runs"] = 3;
+  facts["timing"]["host_late_dropped"] = 2;
+  facts["timing"]["head_start_us"] = 4000.0;
+  const EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_DOUBLE_EQ(*r.speedup, 3.0);  // Findings only: the figure stands.
+  ASSERT_EQ(r.findings.size(), 2U);
+  EXPECT_TRUE(
+      r.findings[0].starts_with("in 1 timed runs the host was still launching the call "
+                                "when the GPU's head start of 4000 us ended"))
+      << r.findings[0];
+  EXPECT_EQ(r.findings[1],
+            "2 timed runs were not kept: the host outlasted the head start, which grew to 4000 us");
+  // A CPU's timing means nothing: nothing said.
+  facts["timing"]["meaningful"] = false;
+  EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
+}
+
 TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTime) {
   // A TritonBench-G test: the timed calls are mostly its input creation (1.0x), the traced
   // operator's kernels 20 us against the reference's 40 us.

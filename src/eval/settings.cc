@@ -148,6 +148,17 @@ std::vector<EvalSetting> MakeTable() {
                         "reference for every candidate)",
                 .min = 0},
                &JobOptions::reference_reuse_drift),
+      JobBound({.name = "head_start_max_us",
+                .kind = SettingKind::kNumber,
+                .flag = "--head-start-max-us",
+                .job_option = "head_start_max_us",
+                .fingerprint = true,
+                .default_text = "0",
+                .help = "let the head start (the L2 flush, then a spin) grow up to this many "
+                        "microseconds: a timed run whose host outlasted it is not kept while it "
+                        "can still grow (0: the flush alone, every run kept)",
+                .min = 0},
+               &JobOptions::head_start_max_us),
       Bound({.name = "settle_limit",
              .kind = SettingKind::kNumber,
              .flag = "--settle-limit",

@@ -293,10 +293,18 @@ struct Timing {
   int64_t inputs_mutated_runs = 0;
   std::optional<double> revalidated_relative_error;
   std::optional<GpuState> gpu_state;  // Unset: not on a GPU, or NVML could not be reached.
+  // Runs whose host outlasted the head start (the GPU may have waited for the host inside the
+  // window), those of them not kept, and the head start at the end (head_start.py). GPU only.
+  int64_t host_late_runs = 0;
+  int64_t host_late_dropped = 0;
+  std::optional<double> head_start_us;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("meaningful", s.meaningful);
+    visit("host_late_runs", s.host_late_runs);
+    visit("host_late_dropped", s.host_late_dropped);
+    visit("head_start_us", s.head_start_us);
     visit("gpu_state", s.gpu_state);
     visit("candidate_ms", s.candidate_ms);
     visit("candidate_wall_ms", s.candidate_wall_ms);

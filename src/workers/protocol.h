@@ -153,6 +153,10 @@ struct JobOptions {
   bool revalidate_timed = true;      // Check every timed output against the reference.
   double revalidate_atol = 2e-4;
   double revalidate_rtol = 2e-4;
+  // The head start's cap in microseconds: above 0, a timed run whose host outlasted the head
+  // start (the L2 flush, then a spin) is not kept while the spin can still grow to cover twice
+  // that host time (python/adaexplore_worker/head_start.py); 0: the flush alone, every run kept.
+  double head_start_max_us = 0;
   bool l2_flush = true;
   bool compile_baseline = false;  // Also time torch.compile(reference).
   bool expert_baseline = true;    // Also time the task's expert kernel, where it has one.
@@ -205,6 +209,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("revalidate_atol", o.revalidate_atol);
   visit("revalidate_rtol", o.revalidate_rtol);
   visit("l2_flush", o.l2_flush);
+  visit("head_start_max_us", o.head_start_max_us);
   visit("compile_baseline", o.compile_baseline);
   visit("expert_baseline", o.expert_baseline);
   visit("generate_on", o.generate_on);
