@@ -311,6 +311,14 @@ class TracedKernel(TypedDict, total=False):
     grid_blocks: int | None
 
 
+class KernelKinds(TypedDict):
+    """Kernel microseconds per kind (trace.kind_of)."""
+
+    own: float
+    pytorch: float
+    neutral: float
+
+
 class SetupRanges(TypedDict):
     opened: int  # By the harness's marks, during the traced call.
     traced: int  # Found in the trace under the marks' name.
@@ -331,6 +339,7 @@ class KernelTrace(TypedDict, total=False):
     # not launched in its setup ranges, and how many ranges were opened and traced.
     operator_us: float | None
     setup_ranges: SetupRanges | None
+    setup_kernel_us: KernelKinds | None  # Of the kernels launched in setup ranges.
 
 
 class Autotune(TypedDict, total=False):

@@ -86,8 +86,9 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
     """Runs call() once under the profiler (before() ahead of each try: the L2 flush); returns
     the kernels it launched (name, kind, device microseconds, merged by name), the microseconds
     per kind and the call's kernel time (`busy_us`). With the task's setup `marks`, the host's
-    activity is traced too, and the kernel time of the work not launched in a setup range is
-    `operator_us` (setup_marks.py)."""
+    activity is traced too: the kernel time of the work not launched in a setup range is
+    `operator_us`, and the kernels' microseconds per kind that were launched in one
+    `setup_kernel_us` (setup_marks.py)."""
     caller = torch.cuda.current_stream(device)
     activities = [ProfilerActivity.CUDA] + ([ProfilerActivity.CPU] if marks else [])
     for attempt in range(_HEAD_START_TRIES):
@@ -112,6 +113,7 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
             break
     kernels: dict[str, dict[str, Any]] = {}
     longest: dict[str, float] = {}
+    in_setup = {"own": 0.0, "pytorch": 0.0, "neutral": 0.0}  # Kernels launched in setup ranges.
     for e in work:
         if e.get("cat") != "kernel":
             continue
@@ -121,6 +123,8 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
         us = float(e.get("dur", 0.0))
         entry["us"] += us
         entry["launches"] += 1
+        if setup is not None and _correlation(e) in setup:
+            in_setup[entry["kind"]] += us
         if us >= longest.get(name, -1.0):
             longest[name] = us
             entry.update(launch_shape(e.get("args") or {}))
@@ -135,7 +139,9 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
             "escaped_kernels": window.escaped_kernels if window.held else 0,
             "busy_us": round(window.busy_us, 3), "head_start_cycles": cycles,
             **({"operator_us": round(window.operator_us or 0.0, 3),
-                "setup_ranges": {"opened": marks.opened, "traced": traced}} if marks else {})}
+                "setup_ranges": {"opened": marks.opened, "traced": traced},
+                "setup_kernel_us": {k: round(v, 3) for k, v in in_setup.items()}}
+               if marks else {})}
 
 
 def launch_shape(args: dict[str, Any]) -> dict[str, int]:

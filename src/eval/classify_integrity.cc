@@ -125,8 +125,9 @@ bool DecideKernelTrace(const Evidence& e, EvalResult& r) {
     return false;
   }
   const KernelTrace& trace = *e.facts.kernel_trace;
-  const double own = trace.own_us.value_or(0.0);
-  const double pytorch = trace.pytorch_us.value_or(0.0);
+  const KernelKinds kinds = OperatorKinds(trace);  // A test's own setup kernels are not judged.
+  const double own = kinds.own;
+  const double pytorch = kinds.pytorch;
   std::string names;
   for (const TracedKernel& k : trace.kernels) {
     if (k.kind == "pytorch" && names.size() < 240) {

@@ -69,6 +69,12 @@ void CollectDegenerate(const Facts& facts, EvalResult& r);
 
 // classify_speedup.cc: the timing of a correct candidate, its speedups and their bound.
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r);
+// Whether a trace's operator figures stand (a task whose call makes its own inputs): the trace
+// holds the setup ranges the worker opened, and only those (a range the candidate forged would
+// hide its work). And the operator's own and PyTorch kernel time: without the kernels launched in
+// setup ranges where its figures stand, else the whole call's.
+bool OperatorScopeHolds(const KernelTrace& trace);
+KernelKinds OperatorKinds(const KernelTrace& trace);
 EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r);
 void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r);
 void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile& p, EvalResult& r);

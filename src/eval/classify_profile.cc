@@ -91,11 +91,10 @@ std::optional<TraceEstimate> TraceProfile(const Facts& facts, const EvalProfile&
     return std::nullopt;
   }
   const KernelTrace& trace = *facts.kernel_trace;
+  const KernelKinds kinds = OperatorKinds(trace);
   const double kernel_s = *r.candidate_kernel_us / 1e6;
-  ProfiledKernel own{.name = "own",
-                     .duration_us = trace.own_us.value_or(0),
-                     .dram_fraction = r.sol_fraction,
-                     .own = true};
+  ProfiledKernel own{
+      .name = "own", .duration_us = kinds.own, .dram_fraction = r.sol_fraction, .own = true};
   MatrixPeak peak;
   if (ceilings != nullptr) {
     peak = PeakFor(facts, profile, *ceilings);
@@ -106,10 +105,13 @@ std::optional<TraceEstimate> TraceProfile(const Facts& facts, const EvalProfile&
   }
   return TraceEstimate{
       .call = {.tool = "trace",
-               .kernels = {own, ProfiledKernel{.name = "pytorch",
-                                               .duration_us = trace.pytorch_us.value_or(0),
-                                               .own = false}},
-               .call_us = r.candidate_timing->median_ms * 1e3},
+               .kernels = {own,
+                           ProfiledKernel{
+                               .name = "pytorch", .duration_us = kinds.pytorch, .own = false}},
+               // The timed call of a task that makes its own inputs is mostly that: no share.
+               .call_us = OperatorScopeHolds(trace)
+                              ? std::nullopt
+                              : std::optional<double>(r.candidate_timing->median_ms * 1e3)},
       .peak_their_own = peak.their_own};
 }
 

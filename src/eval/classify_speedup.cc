@@ -168,21 +168,32 @@ std::optional<double> KernelTimeOf(const std::optional<KernelTrace>& trace, std:
     return std::nullopt;
   }
   std::optional<double> us = trace->busy_us;
-  if (trace->operator_us && trace->setup_ranges) {
-    const SetupRanges& ranges = *trace->setup_ranges;
-    if (ranges.opened == ranges.traced) {
-      us = trace->operator_us;
-    } else {
-      r.findings.push_back(fmt::format(
-          "the {}'s trace holds {} setup ranges where the harness opened {}: a range it did not "
-          "open hides work from the operator's kernel time, so the whole call's is used",
-          side, ranges.traced, ranges.opened));
-    }
+  if (OperatorScopeHolds(*trace)) {
+    us = trace->operator_us;
+  } else if (trace->operator_us && trace->setup_ranges) {
+    r.findings.push_back(fmt::format(
+        "the {}'s trace holds {} setup ranges where the harness opened {}: a range it did not "
+        "open hides work from the operator's kernel time, so the whole call's is used",
+        side, trace->setup_ranges->traced, trace->setup_ranges->opened));
   }
   return us && *us > 0 ? us : std::nullopt;
 }
 
 }  // namespace
+
+bool OperatorScopeHolds(const KernelTrace& trace) {
+  return trace.operator_us && trace.setup_ranges &&
+         trace.setup_ranges->opened == trace.setup_ranges->traced;
+}
+
+KernelKinds OperatorKinds(const KernelTrace& trace) {
+  KernelKinds k{.own = trace.own_us.value_or(0), .pytorch = trace.pytorch_us.value_or(0)};
+  if (OperatorScopeHolds(trace) && trace.setup_kernel_us) {
+    k.own = std::max(0.0, k.own - trace.setup_kernel_us->own);
+    k.pytorch = std::max(0.0, k.pytorch - trace.setup_kernel_us->pytorch);
+  }
+  return k;
+}
 
 // The profile the timing is judged under: the profile itself, except that a task whose call
 // makes its own inputs (a TritonBench-G test: its trace has the operator's kernel time) is

@@ -430,6 +430,22 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   // A task without setup marks keeps the profile's scope.
   facts["kernel_trace"].erase("operator_us");
   EXPECT_EQ(ClassifyFacts(facts).scope, TimingScope::kCall);
+
+  // The test's torch.randn is PyTorch's kernel, launched in a setup range: not the candidate's
+  // PyTorch compute, even where the profile forbids that.
+  EvalProfile forbidden = StrictProfile();
+  forbidden.pytorch_compute = PytorchCompute::kForbidden;
+  json kernels = trace(420.0, 20.0, 9, 9);
+  kernels["own_us"] = 20.0;
+  kernels["pytorch_us"] = 400.0;
+  kernels["setup_kernel_us"] = {{"own", 0.0}, {"pytorch", 400.0}, {"neutral", 0.0}};
+  facts["kernel_trace"] = kernels;
+  EXPECT_EQ(ClassifyFacts(facts, forbidden).verdict, Verdict::kCorrect);
+  // With a forged range the whole call is judged: 95% PyTorch.
+  facts["kernel_trace"]["setup_ranges"]["traced"] = 10;
+  const EvalResult forged = ClassifyFacts(facts, forbidden);
+  EXPECT_EQ(forged.verdict, Verdict::kRejected);
+  EXPECT_EQ(forged.check, "kernel_trace");
 }
 
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {

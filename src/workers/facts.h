@@ -357,6 +357,20 @@ struct SetupRanges {
   }
 };
 
+// Kernel microseconds per kind (trace.kind_of).
+struct KernelKinds {
+  double own = 0;
+  double pytorch = 0;
+  double neutral = 0;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("own", s.own);
+    visit("pytorch", s.pytorch);
+    visit("neutral", s.neutral);
+  }
+};
+
 // facts.kernel_trace: one call under the profiler (trace.py), device microseconds per kind.
 struct KernelTrace {
   std::vector<TracedKernel> kernels;  // The longest first.
@@ -373,6 +387,7 @@ struct KernelTrace {
   // work not launched in the test's setup ranges, the operator's, and the ranges' count.
   std::optional<double> operator_us;
   std::optional<SetupRanges> setup_ranges;
+  std::optional<KernelKinds> setup_kernel_us;  // Of the kernels launched in setup ranges.
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -384,6 +399,7 @@ struct KernelTrace {
     visit("busy_us", s.busy_us);
     visit("operator_us", s.operator_us);
     visit("setup_ranges", s.setup_ranges);
+    visit("setup_kernel_us", s.setup_kernel_us);
   }
 };
 
