@@ -659,6 +659,18 @@ TEST(ClassifyTest, DegenerateTasksAreFlaggedWhateverTheVerdict) {
             2u);
 }
 
+// A hardware profile as the worker sends it: one own kernel of 2 ms in a call of 2.1 ms, at
+// these fractions of DRAM and SM peak, with the kernel's `extra` figures.
+json NcuProfile(double dram, double sm, const json& extra = json::object()) {
+  json kernel = {{"name", "k"},
+                 {"duration_us", 2000},
+                 {"dram_fraction", dram},
+                 {"sm_fraction", sm},
+                 {"own", true}};
+  kernel.update(extra);
+  return {{"tool", "ncu"}, {"call_us", 2100}, {"kernels", {kernel}}};
+}
+
 TEST(ClassifyTest, ACorrectKernelGetsItsSpeedOfLightFractionAndItsBottleneck) {
   const DeviceCeilings h200{.copy_bytes_per_s = 4e12, .bf16_flops_per_s = 8e14};
   json facts = {{"status", "ok"},
@@ -672,17 +684,9 @@ TEST(ClassifyTest, ACorrectKernelGetsItsSpeedOfLightFractionAndItsBottleneck) {
   EXPECT_DOUBLE_EQ(*unprofiled.sol_fraction, 0.5);  // 1 ms of bytes at peak over 2 ms.
   EXPECT_EQ(unprofiled.bottleneck, "");
   EXPECT_EQ(unprofiled.profile_unavailable, "not profiled: a search profiles each task's new best");
-  facts["profile"] = {{"tool", "ncu"},
-                      {"call_us", 2100},
-                      {"kernels",
-                       {{{"name", "k"},
-                         {"duration_us", 2000},
-                         {"dram_fraction", 0.45},
-                         {"sm_fraction", 0.2},
-                         {"achieved_occupancy", 0.25},
-                         {"occupancy_limiter", "registers"},
-                         {"l2_hit_rate", 0.4},
-                         {"own", true}}}}};
+  facts["profile"] = NcuProfile(
+      0.45, 0.2,
+      {{"achieved_occupancy", 0.25}, {"occupancy_limiter", "registers"}, {"l2_hit_rate", 0.4}});
   EvalResult r;
   Classify(facts, StrictProfile(), r, &h200);
   EXPECT_EQ(r.verdict, Verdict::kCorrect);
@@ -794,14 +798,7 @@ TEST(ClassifyTest, WithoutAHardwareProfileTheBottleneckIsEstimatedFromTheKernelT
   Classify(facts, StrictProfile(), elementwise, &h200);
   EXPECT_EQ(elementwise.bottleneck, "latency_bound");
   // A hardware profile, when there is one, wins over the estimate.
-  facts["profile"] = {{"tool", "ncu"},
-                      {"call_us", 2100},
-                      {"kernels",
-                       {{{"name", "k"},
-                         {"duration_us", 2000},
-                         {"dram_fraction", 0.3},
-                         {"sm_fraction", 0.7},
-                         {"own", true}}}}};
+  facts["profile"] = NcuProfile(0.3, 0.7);
   EvalResult profiled;
   Classify(facts, StrictProfile(), profiled, &h200);
   EXPECT_EQ(profiled.bottleneck, "compute_bound");
