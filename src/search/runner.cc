@@ -9,6 +9,7 @@
 #include "core/hash.h"
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
+#include "search/step_result.h"
 #include "store/stored_json.h"
 #include "task/task_file.h"
 #include "task/task_prompt.h"
@@ -25,81 +26,11 @@ MoveKind MoveFromName(const std::string& name) {
   return name == "small_step" ? MoveKind::kSmall : MoveKind::kLarge;
 }
 
-// A verdict past "does not compile or load" counts as compiled for the reward.
-bool Compiled(Verdict verdict) {
-  return verdict != Verdict::kCompileError && verdict != Verdict::kError &&
-         verdict != Verdict::kTaskError;
-}
-
-KernelRecord RecordOf(int node, const std::string& code, const EvalResult& result) {
-  KernelRecord record{.node = node,
-                      .code = code,
-                      .verdict = std::string(VerdictName(result.verdict)),
-                      .reason = result.reason,
-                      .error = result.error_text,
-                      .speedup = result.speedup,
-                      .sol_fraction = result.sol_fraction,
-                      .profile = result.profile_text};
-  if (result.candidate_timing && result.candidate_timing->runs > 0) {
-    record.runtime_ms = result.candidate_timing->median_ms;
-  }
-  if (result.reference_timing && result.reference_timing->runs > 0) {
-    record.reference_ms = result.reference_timing->median_ms;
-  }
-  return record;
-}
-
-// The task's speed of light as a GPU evaluation measured it, for the proposer; nullopt without
-// one (on the CPU, or without the device's ceilings).
-std::optional<TaskRoofline> RooflineOf(const EvalResult& result) {
-  if (!result.speed_of_light_ms) {
-    return std::nullopt;
-  }
-  TaskRoofline roofline{.speed_of_light_ms = *result.speed_of_light_ms};
-  const nlohmann::json& facts = result.facts.value("roofline", nlohmann::json::object());
-  if (facts.is_object()) {
-    if (facts.contains("io_bytes") && facts["io_bytes"].is_number()) {
-      roofline.io_bytes = facts["io_bytes"].get<double>();
-    }
-    if (facts.contains("flops") && facts["flops"].is_number()) {
-      roofline.flops = facts["flops"].get<double>();
-    }
-  }
-  if (result.reference_timing && result.reference_timing->runs > 0) {
-    roofline.reference_ms = result.reference_timing->median_ms;
-  }
-  return roofline;
-}
-
 nlohmann::json MessagesJson(const std::vector<ChatMessage>& messages) {
   nlohmann::json out = nlohmann::json::array();
   for (const ChatMessage& m : messages) {
     out.push_back({{"role", m.role}, {"content", m.content}});
   }
-  return out;
-}
-
-// True when `speedup` beats every correct node of `tree`.
-bool IsNewBest(const SearchTree& tree, double speedup) {
-  const std::optional<int> best = tree.GlobalBest();
-  if (!best) {
-    return true;
-  }
-  const NodeOutcome& outcome = tree.node(*best).outcome;
-  return !outcome.correct || speedup > outcome.speedup;
-}
-
-// A new best after its second measurement: the second's verdict when it is not correct (a
-// flaky kernel is not accepted), else the first with the lower of the two speedups; both results
-// are kept in "measurements".
-EvalResult Confirmed(const EvalResult& first, const EvalResult& second) {
-  EvalResult out = second.verdict == Verdict::kCorrect ? first : second;
-  if (second.verdict != Verdict::kCorrect) {
-    out.reason = fmt::format("not confirmed on {}: {}", second.worker, second.reason);
-  } else if (second.speedup && (!out.speedup || *second.speedup < *out.speedup)) {
-    out.speedup = second.speedup;
-  }
-  out.facts["measurements"] = {ToJson(first), ToJson(second)};
   return out;
 }
 

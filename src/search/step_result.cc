@@ -1,0 +1,70 @@
+#include "search/step_result.h"
+
+#include <fmt/format.h>
+
+namespace adaexplore {
+
+bool Compiled(Verdict verdict) {
+  return verdict != Verdict::kCompileError && verdict != Verdict::kError &&
+         verdict != Verdict::kTaskError;
+}
+
+KernelRecord RecordOf(int node, const std::string& code, const EvalResult& result) {
+  KernelRecord record{.node = node,
+                      .code = code,
+                      .verdict = std::string(VerdictName(result.verdict)),
+                      .reason = result.reason,
+                      .error = result.error_text,
+                      .speedup = result.speedup,
+                      .sol_fraction = result.sol_fraction,
+                      .profile = result.profile_text};
+  if (result.candidate_timing && result.candidate_timing->runs > 0) {
+    record.runtime_ms = result.candidate_timing->median_ms;
+  }
+  if (result.reference_timing && result.reference_timing->runs > 0) {
+    record.reference_ms = result.reference_timing->median_ms;
+  }
+  return record;
+}
+
+std::optional<TaskRoofline> RooflineOf(const EvalResult& result) {
+  if (!result.speed_of_light_ms) {
+    return std::nullopt;
+  }
+  TaskRoofline roofline{.speed_of_light_ms = *result.speed_of_light_ms};
+  const nlohmann::json& facts = result.facts.value("roofline", nlohmann::json::object());
+  if (facts.is_object()) {
+    if (facts.contains("io_bytes") && facts["io_bytes"].is_number()) {
+      roofline.io_bytes = facts["io_bytes"].get<double>();
+    }
+    if (facts.contains("flops") && facts["flops"].is_number()) {
+      roofline.flops = facts["flops"].get<double>();
+    }
+  }
+  if (result.reference_timing && result.reference_timing->runs > 0) {
+    roofline.reference_ms = result.reference_timing->median_ms;
+  }
+  return roofline;
+}
+
+bool IsNewBest(const SearchTree& tree, double speedup) {
+  const std::optional<int> best = tree.GlobalBest();
+  if (!best) {
+    return true;
+  }
+  const NodeOutcome& outcome = tree.node(*best).outcome;
+  return !outcome.correct || speedup > outcome.speedup;
+}
+
+EvalResult Confirmed(const EvalResult& first, const EvalResult& second) {
+  EvalResult out = second.verdict == Verdict::kCorrect ? first : second;
+  if (second.verdict != Verdict::kCorrect) {
+    out.reason = fmt::format("not confirmed on {}: {}", second.worker, second.reason);
+  } else if (second.speedup && (!out.speedup || *second.speedup < *out.speedup)) {
+    out.speedup = second.speedup;
+  }
+  out.facts["measurements"] = {ToJson(first), ToJson(second)};
+  return out;
+}
+
+}  // namespace adaexplore

@@ -1,0 +1,38 @@
+#pragma once
+
+// What the search reads of one evaluation: the record prompts show of a node, the task's roofline
+// for the proposer, whether the kernel compiled (for the reward), whether it is a new best, and a
+// new best's confirmation by a second measurement.
+//
+//   KernelRecord r = RecordOf(node, code, result);  // verdict, speedup, runtime, profile line
+//   if (result.speedup && IsNewBest(tree, *result.speedup)) { /* measure again */ }
+//   EvalResult kept = Confirmed(first, second);
+
+#include <optional>
+#include <string>
+
+#include "eval/verdict.h"
+#include "prompt/prompts.h"
+#include "search/tree.h"
+
+namespace adaexplore {
+
+// A verdict past "does not compile or load" counts as compiled for the reward.
+bool Compiled(Verdict verdict);
+
+// The node's record, as prompts show it.
+KernelRecord RecordOf(int node, const std::string& code, const EvalResult& result);
+
+// The task's speed of light as a GPU evaluation measured it, for the proposer; nullopt without
+// one (on the CPU, or without the device's ceilings).
+std::optional<TaskRoofline> RooflineOf(const EvalResult& result);
+
+// True when `speedup` beats every correct node of `tree`.
+bool IsNewBest(const SearchTree& tree, double speedup);
+
+// A new best after its second measurement: the second's verdict when it is not correct (a
+// flaky kernel is not accepted), else the first with the lower of the two speedups; both results
+// are kept in facts "measurements".
+EvalResult Confirmed(const EvalResult& first, const EvalResult& second);
+
+}  // namespace adaexplore

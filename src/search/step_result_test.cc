@@ -1,0 +1,67 @@
+#include "search/step_result.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+EvalResult Correct(double speedup, const std::string& worker = "gpu0") {
+  EvalResult r;
+  r.verdict = Verdict::kCorrect;
+  r.reason = "matches the reference on every trial";
+  r.speedup = speedup;
+  r.worker = worker;
+  return r;
+}
+
+TEST(StepResultTest, ANewBestIsConfirmedAtTheLowerOfItsTwoSpeedups) {
+  const EvalResult first = Correct(3.0, "gpu0");
+  EvalResult kept = Confirmed(first, Correct(2.5, "gpu1"));
+  EXPECT_EQ(kept.verdict, Verdict::kCorrect);
+  EXPECT_DOUBLE_EQ(*kept.speedup, 2.5);
+  ASSERT_EQ(kept.facts["measurements"].size(), 2U);
+  EXPECT_EQ(kept.facts["measurements"][1]["worker"], "gpu1");
+  // A faster second measurement does not raise it.
+  EXPECT_DOUBLE_EQ(*Confirmed(first, Correct(4.0)).speedup, 3.0);
+  // A second that is not correct is what counts: a flaky kernel is not accepted.
+  EvalResult flaky;
+  flaky.verdict = Verdict::kIncorrect;
+  flaky.reason = "output mismatch";
+  flaky.worker = "gpu1";
+  kept = Confirmed(first, flaky);
+  EXPECT_EQ(kept.verdict, Verdict::kIncorrect);
+  EXPECT_EQ(kept.reason, "not confirmed on gpu1: output mismatch");
+}
+
+TEST(StepResultTest, ANewBestBeatsEveryCorrectNode) {
+  SearchTree tree;
+  EXPECT_TRUE(IsNewBest(tree, 0.5));  // Nothing correct yet.
+  tree.Add(0, MoveKind::kLarge, {.compiled = true, .correct = true, .speedup = 2.0});
+  EXPECT_FALSE(IsNewBest(tree, 2.0));
+  EXPECT_TRUE(IsNewBest(tree, 2.1));
+}
+
+TEST(StepResultTest, TheRecordAndTheRooflineComeFromTheResult) {
+  EvalResult r = Correct(2.0);
+  r.candidate_timing = TimingStats{.runs = 20, .median_ms = 0.5};
+  r.reference_timing = TimingStats{.runs = 20, .median_ms = 1.0};
+  r.speed_of_light_ms = 0.25;
+  r.facts = {{"roofline", {{"io_bytes", 1e9}, {"flops", 2e9}}}};
+  const KernelRecord record = RecordOf(3, "code", r);
+  EXPECT_EQ(record.node, 3);
+  EXPECT_EQ(record.verdict, "correct");
+  EXPECT_DOUBLE_EQ(*record.runtime_ms, 0.5);
+  EXPECT_DOUBLE_EQ(*record.reference_ms, 1.0);
+  const std::optional<TaskRoofline> roofline = RooflineOf(r);
+  ASSERT_TRUE(roofline);
+  EXPECT_DOUBLE_EQ(roofline->speed_of_light_ms, 0.25);
+  EXPECT_DOUBLE_EQ(*roofline->io_bytes, 1e9);
+  EXPECT_DOUBLE_EQ(*roofline->reference_ms, 1.0);
+  r.speed_of_light_ms.reset();  // The CPU: no roofline.
+  EXPECT_FALSE(RooflineOf(r));
+  EXPECT_TRUE(Compiled(Verdict::kIncorrect));
+  EXPECT_FALSE(Compiled(Verdict::kCompileError));
+}
+
+}  // namespace
+}  // namespace adaexplore
