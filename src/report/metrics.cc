@@ -6,7 +6,7 @@
 namespace adaexplore {
 
 std::optional<double> TaskOutcome::vs_compile() const {
-  if (!correct || !speedup || !eager_ms || !compiled_ms || *eager_ms <= 0) {
+  if (!correct || !speedup || !eager_ms || !compiled_ms || *eager_ms <= 0 || scope != "call") {
     return std::nullopt;
   }
   return *speedup * *compiled_ms / *eager_ms;

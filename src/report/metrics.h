@@ -29,7 +29,10 @@ struct TaskOutcome {
   bool correct = false;
   std::optional<double> speedup;       // Of the best correct kernel.
   std::optional<double> sol_fraction;  // Of the best correct kernel, when measured.
-  bool degenerate = false;             // Trivial outputs pass the task's checks: a weak "correct".
+  // What the best's speedup compares (its result's "scope"): "call" (the timed runs), or "kernel"
+  // (the kernels' device time in one traced call).
+  std::string scope = "call";
+  bool degenerate = false;  // Trivial outputs pass the task's checks: a weak "correct".
   int steps = 0;
   int compiled_steps = 0;
   int correct_steps = 0;
@@ -44,7 +47,8 @@ struct TaskOutcome {
 
   // The best kernel against torch.compile: speedup x compiled_ms / eager_ms (the speedup is
   // measured against the reference timed beside the kernel; the baseline's own ratio of
-  // torch.compile to eager carries it over). Unset without a correct kernel or the timings.
+  // torch.compile to eager carries it over). Unset without a correct kernel or the timings, and
+  // for a speedup in kernel time (the baseline's timings are call times).
   std::optional<double> vs_compile() const;
 };
 

@@ -156,6 +156,7 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
       if (*step.speedup > best || !t.speedup) {  // The best kernel, the earliest on ties.
         t.sol_fraction =
             step.result.is_object() ? Number(step.result, "sol_fraction") : std::nullopt;
+        t.scope = step.result.is_object() ? TextOr(step.result, "scope", "call") : "call";
       }
       best = std::max(best, *step.speedup);
       t.speedup = best;
@@ -254,6 +255,7 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
       tasks.push_back({{"task", t.task},
                        {"correct", t.correct},
                        {"speedup", Optional(t.speedup)},
+                       {"scope", t.scope},
                        {"degenerate", t.degenerate},
                        {"seeded", t.seeded},
                        {"seed_speedup", Optional(t.seed_speedup)},
@@ -345,10 +347,13 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
         r.run.id);
     for (const TaskOutcome& t : r.tasks) {
       const std::optional<double> vs = t.vs_compile();
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", t.task,
-                         t.speedup ? fmt::format("{:.3g}x", *t.speedup) : "wrong", t.steps,
-                         t.compiled_steps, t.correct_steps, Ms(t.eager_ms), Ms(t.compiled_ms),
-                         vs ? fmt::format("{:.3g}x", *vs) : "-", TaskNote(t));
+      out +=
+          fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", t.task,
+                      t.speedup ? fmt::format("{:.3g}x{}", *t.speedup,
+                                              t.scope == "call" ? "" : " in " + t.scope + " time")
+                                : "wrong",
+                      t.steps, t.compiled_steps, t.correct_steps, Ms(t.eager_ms), Ms(t.compiled_ms),
+                      vs ? fmt::format("{:.3g}x", *vs) : "-", TaskNote(t));
     }
   }
   return out;
@@ -357,18 +362,18 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
 std::string ReportCsv(const std::vector<RunReport>& reports) {
   std::string out =
       "run,method,model,task,correct,speedup,steps,compiled_steps,correct_steps,"
-      "degenerate,eval_seconds,eager_ms,compiled_ms,vs_compile,environment,cpu_run\n";
+      "degenerate,eval_seconds,eager_ms,compiled_ms,vs_compile,environment,cpu_run,scope\n";
   for (const RunReport& r : reports) {
     for (const TaskOutcome& t : r.tasks) {
       auto figure = [](const std::optional<double>& v) {
         return v ? fmt::format("{:.6g}", *v) : std::string();
       };
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{},{},{},{},{}\n", r.run.id,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{},{},{},{},{},{}\n", r.run.id,
                          CsvField(r.run.method), CsvField(r.run.model), CsvField(t.task),
                          t.correct ? 1 : 0, figure(t.speedup), t.steps, t.compiled_steps,
                          t.correct_steps, t.degenerate ? 1 : 0, t.eval_seconds, figure(t.eager_ms),
                          figure(t.compiled_ms), figure(t.vs_compile()),
-                         CsvField(EnvironmentLine(r.run)), CpuRun(r.run) ? 1 : 0);
+                         CsvField(EnvironmentLine(r.run)), CpuRun(r.run) ? 1 : 0, t.scope);
     }
   }
   return out;

@@ -96,7 +96,7 @@ TEST_F(RunReportTest, MetricsPerRunAndPerMethod) {
   EXPECT_NE(markdown.find("degenerate: trivial outputs pass its checks"), std::string::npos);
   const std::string csv = ReportCsv(*reports);
   const std::string unknown =
-      R"(,"device not recorded (a run from an earlier version), profile strict",0)";
+      R"(,"device not recorded (a run from an earlier version), profile strict",0,call)";
   EXPECT_NE(csv.find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,,," + unknown + "\n"),
             std::string::npos)
       << csv;
@@ -162,6 +162,36 @@ TEST_F(RunReportTest, BaselinesJoinByTaskSourceAndProfile) {
   EXPECT_NE(markdown.find("| t1 | 3x | 3 | 2 | 2 | 2 | 1 | 1.5x |"), std::string::npos) << markdown;
   EXPECT_NE(ReportCsv(*reports).find("1,adaexplore,openai:m,t1,1,3,3,2,2,1,1800.000,2,1,1.5,"),
             std::string::npos);
+}
+
+TEST_F(RunReportTest, ASpeedupInKernelTimeSaysSo) {
+  {
+    Result<RunDb> db = RunDb::Open(path_);
+    ASSERT_TRUE(db.ok());
+    // A TritonBench-G operator: its speedup compares the operator's kernel time.
+    int64_t run = *db->CreateRun({.method = "adaexplore", .model = "openai:m"});
+    ASSERT_TRUE(db->AddTask(run, {.name = "add_value", .source = "s3", .steps = 1}).ok());
+    ASSERT_TRUE(
+        db->RecordStep(run, "add_value", Step(1, "correct", 2.0, {{"scope", "kernel"}})).ok());
+    ASSERT_TRUE(db->RecordBaseline({{"key", "k4"},
+                                    {"task", "add_value"},
+                                    {"task_sha256", Sha256Hex("s3")},
+                                    {"profile", "strict"},
+                                    {"eager_ms", 2.0},
+                                    {"compiled_ms", 1.0}})
+                    .ok());
+  }
+  Result<std::vector<RunReport>> reports = LoadRunReports(path_, 3);
+  ASSERT_TRUE(reports.ok());
+  const TaskOutcome& t = reports->front().tasks.front();
+  EXPECT_EQ(t.scope, "kernel");
+  EXPECT_FALSE(t.vs_compile());  // The baseline's call times do not carry over to kernel time.
+  EXPECT_EQ(ReportJson(*reports)["runs"][0]["tasks"][0]["scope"], "kernel");
+  const std::string markdown = ReportMarkdown(*reports);
+  EXPECT_NE(markdown.find("| add_value | 2x in kernel time | 1 |"), std::string::npos) << markdown;
+  EXPECT_TRUE(ReportCsv(*reports).ends_with(",kernel\n"));
+  // The runs before it compare calls.
+  EXPECT_EQ((*LoadRunReports(path_, 1)).front().tasks.front().scope, "call");
 }
 
 TEST_F(RunReportTest, OneRunAndMissingThings) {
