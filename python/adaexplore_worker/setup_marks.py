@@ -120,20 +120,27 @@ class Marks:
 
 
 def torch_aliases(tree: ast.Module) -> dict[str, str]:
-    """The module-level names a test binds to torch or its modules: {"F": "torch.nn.functional"}."""
-    aliases = {}
+    """The module-level names a test binds to torch or its modules: {"F": "torch.nn.functional"}.
+    `torch` is torch even where only the operator's code imports it (many TritonBench-G tests
+    import nothing): the marks resolve it from torch itself, not from the module, whose names the
+    candidate's code binds."""
+    aliases = {"torch": "torch"}
     for node in tree.body:
         if isinstance(node, ast.Import):
             for a in node.names:
+                bound = a.asname or a.name.split(".")[0]
                 if a.name == "torch" or a.name.startswith("torch."):
-                    if a.asname:
-                        aliases[a.asname] = a.name
-                    elif a.name == "torch":
-                        aliases["torch"] = "torch"
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and (
-                node.module == "torch" or node.module.startswith("torch.")):
+                    aliases[bound] = a.name if a.asname else "torch"
+                else:
+                    aliases.pop(bound, None)  # `import numpy as torch`: not torch.
+        elif isinstance(node, ast.ImportFrom):
+            of_torch = node.level == 0 and node.module is not None and (
+                node.module == "torch" or node.module.startswith("torch."))
             for a in node.names:
-                aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+                if of_torch:
+                    aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+                else:
+                    aliases.pop(a.asname or a.name, None)
     return aliases
 
 

@@ -164,6 +164,33 @@ def test_the_operators_kernel_time_leaves_the_setup_work_out() -> None:
     assert escaped_work(list(work)).operator_us is None  # No marks: no operator time.
 
 
+def test_torch_is_torch_unless_the_test_binds_the_name_to_something_else() -> None:
+    def calls(test: str) -> list[str]:
+        code = ast.unparse(_rewritten(test))
+        return [c for c in ("fn('torch.randn')", "fn('torch.nn.functional.relu')") if c in code]
+    # Many TritonBench-G tests import nothing: the operator's code imports torch.
+    assert calls("def t():\n    return torch.randn(3)\n") == ["fn('torch.randn')"]
+    assert calls("from torch.nn import functional as F\ndef t():\n    return F.relu(1)\n") == [
+        "fn('torch.nn.functional.relu')"]
+    assert calls("import numpy as torch\ndef t():\n    return torch.randn(3)\n") == []
+    assert calls("from numpy import random as torch\ndef t():\n    return torch.randn(3)\n") == []
+
+
+def _rewritten(test: str) -> ast.Module:
+    tree = ast.parse(test)
+    mark_test(tree, Marks())
+    return tree
+
+
+def test_on_the_cpu_a_tests_cuda_calls_become_cpu_calls_before_they_are_marked() -> None:
+    marks = Marks()
+    test = "import torch\n\ndef test_x():\n    x = torch.ones(4).cuda()\n    return x\n"
+    code = tritonbench.marked(tritonbench.for_device(test, "cpu"), marks)
+    assert "'cpu')()" in code and "cuda" not in code
+    module = _module(code, marks, ["test_x"])
+    assert module.test_x().device.type == "cpu"
+
+
 def test_a_tritonbench_task_marks_its_test_and_hands_the_marks_to_the_candidate(
         tmp_path: Path) -> None:
     examples = Path(__file__).resolve().parents[2] / "examples" / "tritonbench"

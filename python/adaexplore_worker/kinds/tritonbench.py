@@ -42,10 +42,10 @@ def split(text: str, name: str) -> tuple[str, str]:
                     f"code and its test: not a TritonBench-G operator file")
 
 
-def test_part(test: str, name: str, marks: Marks) -> tuple[str, str, list[str]]:
+def test_part(test: str, name: str) -> tuple[str, str, list[str]]:
     """The test's imports and definitions (no module-level calls: the file's own
-    `result_gold = test_...()` is dropped), its setup calls marked (setup_marks.py), the name of
-    the test function it calls and the names of every function it defines."""
+    `result_gold = test_...()` is dropped), the name of the test function it calls and the names
+    of every function it defines."""
     try:
         tree = ast.parse(test)
     except SyntaxError as e:
@@ -68,9 +68,15 @@ def test_part(test: str, name: str, marks: Marks) -> tuple[str, str, list[str]]:
                                                          if n.startswith("test")]
     if not candidates:
         raise LoadError(f"{name}: the test part defines no test_* function")
-    module = ast.Module(body=kept, type_ignores=[])
-    mark_test(module, marks)
-    return ast.unparse(module), candidates[-1], defined
+    return ast.unparse(ast.Module(body=kept, type_ignores=[])), candidates[-1], defined
+
+
+def marked(test_code: str, marks: Marks) -> str:
+    """The test with its setup calls marked (setup_marks.py): after for_device, which rewrites
+    `x.cuda()` as the plain method call it still is."""
+    tree = ast.parse(test_code)
+    mark_test(tree, marks)
+    return ast.unparse(tree)
 
 
 class _ToDevice(ast.NodeTransformer):
@@ -149,10 +155,10 @@ def load_task(path: str, spec: TaskFile | None, device: str) -> Task:
     with open(path, encoding="utf-8") as f:
         code, test = split(f.read(), name)
     marks = Marks()
-    test_code, test_name, test_functions = test_part(test, name, marks)
+    test_code, test_name, test_functions = test_part(test, name)
     try:
         code = for_device(code, device)
-        test_code = for_device(test_code, device)
+        test_code = marked(for_device(test_code, device), marks)
     except SyntaxError as e:
         raise LoadError(f"{name}: the operator code does not parse: {e}") from None
     composed = os.path.join(os.path.dirname(path), "task_composed.py")
