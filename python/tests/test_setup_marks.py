@@ -5,8 +5,13 @@ holds them."""
 
 import ast
 import json
+import os
+import subprocess
+import sys
 import types
 from pathlib import Path
+
+import pytest
 
 import torch
 from torch.profiler import ProfilerActivity, profile
@@ -201,3 +206,49 @@ def test_a_tritonbench_task_marks_its_test_and_hands_the_marks_to_the_candidate(
     assert task.module.__dict__[MARKS] is task.setup_marks
     composed = (tmp_path / "task_composed.py").read_text()
     assert f"{MARKS}.fn('torch." in composed
+
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "tritonbench-g" / "tasks"
+# One real TritonBench-G test under the CPU profiler, in Triton's interpreter (set before Triton
+# is imported, so in a process of its own): its ranges, their count, and where torch's ops ran.
+_PROFILE_ONE = """
+import json, sys, torch
+from torch.profiler import ProfilerActivity, profile
+from adaexplore_worker.kinds import tritonbench
+task = tritonbench.load_task(sys.argv[1], None, "cpu")
+marks = task.setup_marks
+model = task.model_class()
+with profile(activities=[ProfilerActivity.CPU]) as prof, marks.recording():
+    model(torch.tensor(7))
+prof.export_chrome_trace(sys.argv[2])
+events = json.load(open(sys.argv[2]))["traceEvents"]
+ranges = [e for e in events if e.get("cat") == "user_annotation" and e.get("name") == marks.name]
+inside = lambda e: any(r["ts"] <= e["ts"] <= r["ts"] + r["dur"] for r in ranges)
+ops = [e for e in events if e.get("cat") == "cpu_op"]
+print(json.dumps({"opened": marks.opened, "traced": len(ranges),
+                  "random_outside": sorted({e["name"] for e in ops if e["name"] in (
+                      "aten::randn", "aten::rand", "aten::randint") and not inside(e)}),
+                  "ops_outside": len([e for e in ops if not inside(e)])}))
+"""
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data absent")
+@pytest.mark.parametrize(("operator", "random_outside"), [
+    ("cosine_compute.py", []), ("embedding_triton_kernel.py", []),
+    ("fast_rms_layernorm.py", []),
+    # Its operator makes its own random inputs: the operator's work, outside every range.
+    ("batched_vecmat_mult.py", ["aten::randn"])])
+def test_a_real_tests_random_inputs_are_made_in_its_setup_ranges(
+        tmp_path: Path, operator: str, random_outside: list[str]) -> None:
+    task = tmp_path / operator
+    task.write_text((SHARED / operator).read_text())
+    run = subprocess.run(
+        [sys.executable, "-c", _PROFILE_ONE, str(task), str(tmp_path / "trace.json")],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "TRITON_INTERPRET": "1",
+             "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    assert found["opened"] == found["traced"] > 0
+    assert found["random_outside"] == random_outside  # The test's random inputs: in a range.
+    assert found["ops_outside"] > 0  # The operator's own work (its wrapper's allocations).
