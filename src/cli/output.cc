@@ -189,11 +189,13 @@ std::string FormatJsonLine(const EvalResult& r) {
     }
     details["trials"] = TrialSummaries(r.facts);
     // How many runs the timing made, why it stopped there (stopping.py), the check of a reused
-    // reference timing (measure.py), and the GPU's clocks before and after (clocks.py).
+    // reference timing (measure.py), the GPU's clocks before and after (clocks.py), and the runs
+    // whose host outlasted the head start (head_start.py).
     if (r.facts.contains("timing") && r.facts["timing"].is_object()) {
       nlohmann::json runs = nlohmann::json::object();
       for (const char* key : {"warmup_runs", "timed_runs", "max_timed_runs", "stopped",
-                              "reference_stopped", "reference_check", "gpu_state"}) {
+                              "reference_stopped", "reference_check", "gpu_state", "host_late_runs",
+                              "host_late_dropped", "head_start_us"}) {
         if (r.facts["timing"].contains(key)) {
           runs[key] = r.facts["timing"][key];
         }
