@@ -4,7 +4,9 @@ leave their kernels out of the operator's kernel time (trace.py, `operator_us`).
 
 A test is rewritten once, when the task loads (`mark_test`). A call in it goes through `Marks`
 when its callee is torch's own (`torch.randn(...)`, `F.pad(...)` with `F` an alias of a torch
-module) or a torch.Tensor method (`x.cuda()`, `w.normal_()`). At the call, the callee resolved at
+module) or a torch.Tensor method (`x.cuda()`, `w.normal_()`), and so does an arithmetic operator
+(`torch.rand(n) * 2 * math.pi`), marked only on plain tensors and numbers while torch.Tensor's
+own operator methods are in place. At the call, the callee resolved at
 load runs inside a profiler range whose name was drawn at load, and only while the trace records:
 a candidate that rebinds `torch.randn` or `Tensor.cuda` does not get its code into a range. A
 method call is marked only on an exact torch.Tensor (or Parameter), and no call is marked while a
@@ -23,6 +25,7 @@ the trace says how many it saw; the C++ side compares them.
 from __future__ import annotations
 
 import ast
+import operator
 import secrets
 import sys
 import types
@@ -38,6 +41,13 @@ _OPERATOR_PREFIXES = ("torch.autograd", "torch.compile", "torch.func", "torch.vm
                       "torch.utils.checkpoint", "torch.cuda.graph", "torch.cuda.CUDAGraph")
 _OPERATOR_METHODS = frozenset({"backward", "register_hook", "apply_", "map_", "map2_"})
 _PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+_PLAIN_OPERANDS = (*_PLAIN_TENSORS, int, float, bool, complex)
+# The arithmetic operators a test's setup uses, by the operator module's names, and the
+# torch.Tensor methods behind each (which a candidate could rebind).
+_BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
+           ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.MatMult: "matmul"}
+_UNARY = {ast.USub: "neg", ast.UAdd: "pos", ast.Invert: "invert"}
+_OPERATORS = {name: getattr(operator, name) for name in [*_BINARY.values(), *_UNARY.values()]}
 
 
 class Marks:
@@ -50,6 +60,9 @@ class Marks:
         self._callees: dict[str, Any] = {}
         self._methods: dict[str, Any] = {}
         self._codes: set[types.CodeType] = set()
+        self._dunders = {name: (getattr(torch.Tensor, f"__{name}__", None),
+                                getattr(torch.Tensor, f"__r{name}__", None))
+                         for name in _OPERATORS}
 
     def admit(self, module: types.ModuleType, functions: list[str]) -> None:
         """The test's functions as `module` defined them (and the functions nested in them):
@@ -98,6 +111,27 @@ class Marks:
             return getattr(receiver, name)
         return self._marked(self._methods[name].__get__(receiver, type(receiver)))
 
+    def op(self, name: str, *operands: Any) -> Any:
+        """`operands[0] <name> operands[1]` (or the unary `name`), marked when every operand is a
+        plain tensor or number, one at least a tensor, and torch.Tensor's methods for it are the
+        ones it had at load."""
+        compute = _OPERATORS[name]
+        if (self._recording and sys._getframe(1).f_code in self._codes
+                and all(type(x) in _PLAIN_OPERANDS for x in operands)
+                and any(type(x) in _PLAIN_TENSORS for x in operands)
+                and (getattr(torch.Tensor, f"__{name}__", None),
+                     getattr(torch.Tensor, f"__r{name}__", None)) == self._dunders[name]
+                and not self._modes()):
+            self.opened += 1
+            with record_function(self.name):
+                return compute(*operands)
+        return compute(*operands)
+
+    @staticmethod
+    def _modes() -> bool:
+        return (torch._C._len_torch_function_stack() > 0 or
+                torch._C._len_torch_dispatch_stack() > 0)
+
     @contextmanager
     def recording(self) -> Iterator[None]:
         """Marks calls (and counts them) while the trace records; the count starts at zero."""
@@ -110,8 +144,7 @@ class Marks:
     def _marked(self, callee: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
             if (not self._recording or sys._getframe(1).f_code not in self._codes or
-                    torch._C._len_torch_function_stack() > 0 or
-                    torch._C._len_torch_dispatch_stack() > 0):
+                    self._modes()):
                 return callee(*args, **kwargs)
             self.opened += 1
             with record_function(self.name):
@@ -162,6 +195,22 @@ class _MarkSetup(ast.NodeTransformer):
             node.func = self._marks_call("method", [node.func.value, ast.Constant(node.func.attr)])
             self.marked += 1
         return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        name = _BINARY.get(type(node.op))
+        if name is None:
+            return node
+        self.marked += 1
+        return self._marks_call("op", [ast.Constant(name), node.left, node.right])
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        name = _UNARY.get(type(node.op))
+        if name is None:
+            return node
+        self.marked += 1
+        return self._marks_call("op", [ast.Constant(name), node.operand])
 
     def _torch_path(self, func: ast.AST) -> str | None:
         parts: list[str] = []

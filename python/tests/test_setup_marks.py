@@ -5,6 +5,7 @@ holds them."""
 
 import ast
 import json
+import math
 import os
 import subprocess
 import sys
@@ -113,6 +114,32 @@ def test_nothing_is_marked_outside_the_trace_or_for_a_caller_not_the_tests() -> 
     events = _profiled(forged, marks)
     assert marks.opened == 0
     assert not [e for e in events if e.get("name") == marks.name]
+
+
+def test_arithmetic_on_plain_tensors_is_marked_and_on_anything_else_is_not() -> None:
+    marks = Marks()
+    tree = ast.parse("import math\ndef t(x, y):\n    return (x * 2 * math.pi, -x, x @ y, 3 - 1)\n")
+    mark_test(tree, marks)
+    module = _module(ast.unparse(tree), marks, ["t"])
+    x = torch.ones(2, 2)
+    with marks.recording():
+        out = module.t(x, x)
+    assert marks.opened == 4  # Two multiplications, the negation, the matmul; not 3 - 1.
+    assert torch.equal(out[0], x * 2 * math.pi) and out[3] == 2
+
+    class Lazy(torch.Tensor):
+        pass
+    with marks.recording():
+        module.t(x.as_subclass(Lazy), x)  # A subclass can hook its operators: not setup.
+    assert marks.opened == 0
+    original = torch.Tensor.__mul__
+    torch.Tensor.__mul__ = lambda a, b: original(a, b)  # type: ignore[method-assign]
+    try:
+        with marks.recording():
+            module.t(x, x)
+    finally:
+        torch.Tensor.__mul__ = original  # type: ignore[method-assign]
+    assert marks.opened == 2  # A rebound __mul__: the multiplications are not marked.
 
 
 def test_a_rebound_torch_function_or_a_tensor_subclass_is_not_setup() -> None:
@@ -226,20 +253,22 @@ ranges = [e for e in events if e.get("cat") == "user_annotation" and e.get("name
 inside = lambda e: any(r["ts"] <= e["ts"] <= r["ts"] + r["dur"] for r in ranges)
 ops = [e for e in events if e.get("cat") == "cpu_op"]
 print(json.dumps({"opened": marks.opened, "traced": len(ranges),
-                  "random_outside": sorted({e["name"] for e in ops if e["name"] in (
-                      "aten::randn", "aten::rand", "aten::randint") and not inside(e)}),
+                  "setup_outside": sorted({e["name"] for e in ops if e["name"] in (
+                      "aten::randn", "aten::rand", "aten::randint", "aten::mul")
+                      and not inside(e)}),
                   "ops_outside": len([e for e in ops if not inside(e)])}))
 """
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data absent")
-@pytest.mark.parametrize(("operator", "random_outside"), [
+@pytest.mark.parametrize(("operator", "setup_outside"), [
+    # torch.rand(n) * 2 * math.pi: the multiplications are the test's too.
     ("cosine_compute.py", []), ("embedding_triton_kernel.py", []),
     ("fast_rms_layernorm.py", []),
     # Its operator makes its own random inputs: the operator's work, outside every range.
     ("batched_vecmat_mult.py", ["aten::randn"])])
-def test_a_real_tests_random_inputs_are_made_in_its_setup_ranges(
-        tmp_path: Path, operator: str, random_outside: list[str]) -> None:
+def test_a_real_tests_inputs_are_made_in_its_setup_ranges(
+        tmp_path: Path, operator: str, setup_outside: list[str]) -> None:
     task = tmp_path / operator
     task.write_text((SHARED / operator).read_text())
     run = subprocess.run(
@@ -250,5 +279,5 @@ def test_a_real_tests_random_inputs_are_made_in_its_setup_ranges(
     assert run.returncode == 0, run.stderr[-2000:]
     found = json.loads(run.stdout.strip().splitlines()[-1])
     assert found["opened"] == found["traced"] > 0
-    assert found["random_outside"] == random_outside  # The test's random inputs: in a range.
+    assert found["setup_outside"] == setup_outside  # The test's inputs: made in a range.
     assert found["ops_outside"] > 0  # The operator's own work (its wrapper's allocations).

@@ -107,8 +107,8 @@ void ClassifySettled(const TimingStats& candidate, const TimingStats& reference,
 
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
   ClassifyClocks(timing, r);
-  if (timing.meaningful) {
-    ClassifyHostLate(timing, r);
+  if (timing.meaningful && p.speedup_scope == TimingScope::kCall) {
+    ClassifyHostLate(timing, r);  // Of the timed runs: nothing to a kernel-time speedup.
   }
   r.statistic = p.statistic;
   r.timing_meaningful = timing.meaningful;

@@ -393,6 +393,11 @@ TEST(ClassifyTest, RunsWhoseHostOutlastedTheHeadStartAreSaid) {
       << r.findings[0];
   EXPECT_EQ(r.findings[1],
             "2 timed runs were not kept: the host outlasted the head start, which grew to 4000 us");
+  // A speedup in kernel time does not rest on the timed runs: nothing said of them.
+  EvalProfile kernel = StrictProfile();
+  kernel.speedup_scope = TimingScope::kKernel;
+  EXPECT_TRUE(ClassifyFacts(facts, kernel).findings.size() == 1U &&
+              ClassifyFacts(facts, kernel).findings[0].starts_with("no kernel time"));
   // A CPU's timing means nothing: nothing said.
   facts["timing"]["meaningful"] = false;
   EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
