@@ -7,7 +7,8 @@ compiles), the GPU waits for it inside the window and the run times the host. Ea
 time, from the head start's launch to the end event's, says whether that may have happened: a
 run is *late* when the host took longer than the head start.
 
-`HeadStart` counts late runs, which every result reports (`host_late_runs`). With a cap
+`HeadStart` counts late runs, which every result reports (`host_late_runs`: every run the timer
+made, warm-ups and both sides included). With a cap
 (`head_start_max_us`, from the C++ side; 0 leaves the head start at the flush alone), a late run
 is not kept while the head start can still grow, and the spin grows so that the head start
 covers twice the late host time, up to the cap. At the cap a late run is kept: a call whose host
@@ -34,8 +35,8 @@ class HeadStart:
 
     def observe(self, host_us: float) -> bool:
         """Whether the run whose host took `host_us` is kept; grows the spin after a late one."""
-        if self.head_us <= 0 or host_us <= self.head_us:
-            return True
+        if host_us <= self.head_us or (self.head_us <= 0 and self.max_us <= 0):
+            return True  # Covered; or no head start at all, the host's time by design.
         self.late += 1
         if self.max_us <= 0 or self.head_us >= self.max_us:
             return True

@@ -11,10 +11,11 @@ Rules (names are stable; the C++ side and the docs use them):
   precision_flags    TF32 / matmul-precision / reduced-precision switches
   timer_patch        rebinding timers or synchronisation (torch.cuda.Event, synchronize, time.*)
   lazy_tensor        torch.Tensor subclasses and the hooks that make lazy outputs
-  harness_access     reaching into the harness: gc, frames, sys.modules, /proc (however the
-                     path is spelt), os.write, signals to other processes, ctypes, sockets,
-                     sqlite3, getattr on os/sys/signal with a computed name, the profiler (a
-                     kernel that checks whether it is being traced)
+  harness_access     reaching into the harness: gc, frames, sys.modules, __globals__,
+                     rebinding torch's functions, /proc (however the path is spelt), os.write,
+                     signals to other processes, ctypes, sockets, sqlite3, getattr on
+                     os/sys/signal with a computed name, the profiler (a kernel that checks
+                     whether it is being traced)
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ _REACHABLE_MODULES = ("os", "sys", "signal", "posix", "ctypes", "builtins", "gc"
 # (fallback.py's recorder, setup_marks.py's marks), reached by a string.
 _HARNESS_TEXT = re.compile(r"/proc(?![\w.-])|__adaexplore")
 _PROFILER = re.compile(r"profiler|kineto", re.IGNORECASE)
+# torch's settings a kernel may set (each judged by its own rule: precision_flags,
+# torch_compile), unlike rebinding one of torch's functions.
+_TORCH_SETTINGS = ("torch.backends", "torch._dynamo", "torch._inductor")
 _LAZY_HOOKS = ("__torch_function__", "__torch_dispatch__", "_make_subclass", "_make_wrapper_subclass")
 
 
@@ -174,6 +178,8 @@ def static_facts(source: str) -> dict[str, Any]:
                 name = _dotted(target)
                 if any(name == t or name.startswith(t + ".") for t in _TIMER_TARGETS):
                     add("timer_patch", node)
+                elif name.startswith("torch.") and not name.startswith(_TORCH_SETTINGS):
+                    add("harness_access", node)  # Rebinding torch's own (setup_marks.py).
         elif isinstance(node, ast.FunctionDef) and node.name in _LAZY_HOOKS:
             add("lazy_tensor", node)
         if isinstance(node, ast.Name) and node.id.startswith("__adaexplore"):
@@ -183,6 +189,10 @@ def static_facts(source: str) -> dict[str, Any]:
         if isinstance(node, ast.Call) and _dotted(node.func) in ("setattr",) and node.args:
             if _dotted(node.args[0]) in _TIMER_TARGETS + ("torch.cuda", "time", "torch"):
                 add("timer_patch", node)
+            elif _dotted(node.args[0]).startswith(("torch.Tensor", "torch.nn")):
+                add("harness_access", node)  # Rebinding torch's own (setup_marks.py).
+        if isinstance(node, ast.Attribute) and node.attr in ("__globals__", "__closure__"):
+            add("harness_access", node)  # A module's names: the harness's marks among them.
 
     docstrings = _docstring_nodes(tree)
     for node in ast.walk(tree):

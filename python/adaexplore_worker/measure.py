@@ -225,9 +225,9 @@ def time_candidate(ctx: Context) -> None:
     previous: list[Any] | None = None  # The last run's candidate inputs.
     first_failure: dict[str, Any] | None = None
 
-    def record(kind: str, i: int, timed: Timed) -> None:
+    def record(kind: str, i: int, timed: Timed, kept: bool) -> None:
         ctx.gpu_busy_ms += timed.ms
-        if i >= warmup and timed.kept:
+        if i >= warmup and kept:
             samples[f"{kind}_ms"].append(round(timed.ms, 6))
             samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
             samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
@@ -252,7 +252,7 @@ def time_candidate(ctx: Context) -> None:
                 x = cx = fixed
             if not interleave:
                 cand = _timed_candidate(ctx, timer, cx, i)
-                record("candidate", i, cand)
+                record("candidate", i, cand, cand.kept)
                 # The reference is timed on its own below; its output for these inputs is made
                 # untimed, for the re-validation.
                 ref_out = ctx.ref_model(*x) if revalidate and i >= warmup else None
@@ -274,9 +274,9 @@ def time_candidate(ctx: Context) -> None:
                 ref_out = ref.out
                 if expert_at == 2:
                     expert_ms.append(_timed_expert(ctx, timer, expert, x))
-            if interleave:
-                record("candidate", i, cand)
-                record("reference", i, ref)
+            if interleave:  # A pair is kept whole or not at all: the series stay paired.
+                record("candidate", i, cand, cand.kept and ref.kept)
+                record("reference", i, ref, cand.kept and ref.kept)
             out = cand.out
             if revalidate and i >= warmup:
                 checked += 1

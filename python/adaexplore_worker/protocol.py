@@ -322,6 +322,7 @@ class KernelKinds(TypedDict):
 class SetupRanges(TypedDict):
     opened: int  # By the harness's marks, during the traced call.
     traced: int  # Found in the trace under the marks' name.
+    intact: bool  # torch.Tensor's attributes as at load, all through the call.
 
 
 class KernelTrace(TypedDict, total=False):
@@ -340,6 +341,7 @@ class KernelTrace(TypedDict, total=False):
     operator_us: float | None
     setup_ranges: SetupRanges | None
     setup_kernel_us: KernelKinds | None  # Of the kernels launched in setup ranges.
+    setup_kernels: dict[str, int]  # Their names, and launches of each.
 
 
 class Autotune(TypedDict, total=False):

@@ -15,11 +15,18 @@ functions, classes and instances, `backward()` and `torch.autograd` (which run t
 backward), any call on a tensor subclass, and work launched on another thread. The marks fail
 toward the operator: work nobody marked counts as its.
 
-A candidate cannot use the marks for its own work: a marked callee opens a range only when the
-function calling it is one of the test's own (`Marks.admit`, their code objects), and naming the
-marks' global is a `harness_access` finding (integrity.py). A range the candidate forged (it
-would need the drawn name) shows in the count: `Marks.opened` is how many the harness opened, and
-the trace says how many it saw; the C++ side compares them.
+A candidate cannot use the marks for its own work without reaching into them: a marked callee
+opens a range only when the function calling it is one of the test's own (`Marks.admit`, their
+code objects) and every argument is a plain tensor, number or the like (no subclass, no object of
+the candidate's). Nothing is marked once a callable of torch.Tensor or torch.nn.functional
+differs from what it was at load, or one of torch's from what it was when the traced call began
+(`Marks.intact`, which the trace reports). Rebinding torch's own, naming the marks' global or
+reading a function's `__globals__` is a `harness_access` finding (integrity.py). A range the
+candidate forged (it would need the drawn name) shows in the count: `Marks.opened` is how many
+the harness opened, and the trace says how many it saw. The marks live in the candidate's process
+all the same, so the C++ side trusts the operator's time only when both sides' ranges stand and
+the candidate's setup launched the same kernels as the reference's (same test, same seed); and
+the trace never counts the candidate's own kernels as setup.
 """
 
 from __future__ import annotations
@@ -42,6 +49,15 @@ _OPERATOR_PREFIXES = ("torch.autograd", "torch.compile", "torch.func", "torch.vm
 _OPERATOR_METHODS = frozenset({"backward", "register_hook", "apply_", "map_", "map2_"})
 _PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 _PLAIN_OPERANDS = (*_PLAIN_TENSORS, int, float, bool, complex)
+# What a marked call's arguments may be: anything else (a tensor subclass, an object of the
+# candidate's, a function) could run the candidate's code inside the range.
+_PLAIN_ARGUMENTS = (*_PLAIN_OPERANDS, str, bytes, type(None), type(Ellipsis), slice, range,
+                    torch.dtype, torch.device, torch.Size, torch.layout, torch.memory_format)
+# Where torch's own Python code looks names up at call time: a candidate that rebinds one of
+# them could run its code inside a range, so the trace says whether they stayed as they were:
+# torch.Tensor's and torch.nn.functional's since the task loaded, torch's own since the traced
+# call began (torch itself rebinds some, manual_seed among them, once its profiler is loaded).
+_WATCHED_FROM_LOAD = (torch.Tensor, torch._C.TensorBase, torch.nn.functional)
 # The arithmetic operators a test's setup uses, by the operator module's names, and the
 # torch.Tensor methods behind each (which a candidate could rebind).
 _BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
@@ -60,6 +76,8 @@ class Marks:
         self._callees: dict[str, Any] = {}
         self._methods: dict[str, Any] = {}
         self._codes: set[types.CodeType] = set()
+        self.intact = True  # _WATCHED's callables as at load, through the last recording.
+        self._watched = [(owner, dict(vars(owner))) for owner in _WATCHED_FROM_LOAD]
         self._dunders = {name: (getattr(torch.Tensor, f"__{name}__", None),
                                 getattr(torch.Tensor, f"__r{name}__", None))
                          for name in _OPERATORS}
@@ -116,7 +134,7 @@ class Marks:
         plain tensor or number, one at least a tensor, and torch.Tensor's methods for it are the
         ones it had at load."""
         compute = _OPERATORS[name]
-        if (self._recording and sys._getframe(1).f_code in self._codes
+        if (self._recording and self.intact and sys._getframe(1).f_code in self._codes
                 and all(type(x) in _PLAIN_OPERANDS for x in operands)
                 and any(type(x) in _PLAIN_TENSORS for x in operands)
                 and (getattr(torch.Tensor, f"__{name}__", None),
@@ -127,6 +145,19 @@ class Marks:
                 return compute(*operands)
         return compute(*operands)
 
+    def _unchanged(self) -> bool:
+        """Whether every watched owner's callables are the ones it had, and none was added (a
+        method set on torch.Tensor shadows TensorBase's without replacing an entry)."""
+        def function(value: Any) -> bool:
+            return callable(value) and not isinstance(value, types.ModuleType)
+        for owner, then in self._watched:
+            now = vars(owner)
+            if any(function(value) and now.get(key) is not value for key, value in then.items()):
+                return False
+            if any(key not in then and function(value) for key, value in now.items()):
+                return False
+        return True
+
     @staticmethod
     def _modes() -> bool:
         return (torch._C._len_torch_function_stack() > 0 or
@@ -135,21 +166,41 @@ class Marks:
     @contextmanager
     def recording(self) -> Iterator[None]:
         """Marks calls (and counts them) while the trace records; the count starts at zero."""
-        self.opened, self._recording = 0, True
+        watched = self._watched
+        self._watched = [*watched, (torch, dict(vars(torch)))]
+        self.opened, self.intact = 0, self._unchanged()
+        self._recording = True
         try:
             yield
         finally:
             self._recording = False
+            self.intact = self.intact and self._unchanged()
+            self._watched = watched
 
     def _marked(self, callee: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
-            if (not self._recording or sys._getframe(1).f_code not in self._codes or
-                    self._modes()):
+            if (not self._recording or not self.intact or
+                    sys._getframe(1).f_code not in self._codes or self._modes() or
+                    not _plain(args, 3) or not _plain(tuple(kwargs.values()), 3)):
                 return callee(*args, **kwargs)
             self.opened += 1
             with record_function(self.name):
                 return callee(*args, **kwargs)
         return call
+
+
+def _plain(values: tuple[Any, ...] | list[Any], depth: int) -> bool:
+    """Whether every value is a plain argument (_PLAIN_ARGUMENTS), in lists, tuples and dicts
+    nested up to `depth`."""
+    for v in values:
+        if type(v) in _PLAIN_ARGUMENTS:
+            continue
+        if depth > 0 and type(v) in (list, tuple) and _plain(v, depth - 1):
+            continue
+        if depth > 0 and type(v) is dict and _plain(list(v.keys()) + list(v.values()), depth - 1):
+            continue
+        return False
+    return True
 
 
 def torch_aliases(tree: ast.Module) -> dict[str, str]:

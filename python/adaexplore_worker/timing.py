@@ -77,12 +77,15 @@ class Timer:
 
     def _spin(self) -> None:
         """The head start's spin after the flush, as long as head_start says (none at first)."""
-        if self.head_start.spin_us <= 0:
-            return
-        if not self._cycles_per_us:
+        if self.head_start.spin_us > 0 and self._cycles_per_us:
+            _sleep(int(self.head_start.spin_us * self._cycles_per_us))
+
+    def _calibrate(self) -> None:
+        """The spin's cycles per microsecond, measured once the head start first needs a spin
+        (between runs, never inside one)."""
+        if self.head_start.spin_us > 0 and not self._cycles_per_us:
             self._cycles_per_us = _CALIBRATION_CYCLES / max(
                 1.0, 1e3 * self._device_ms(lambda: _sleep(_CALIBRATION_CYCLES)))
-        _sleep(int(self.head_start.spin_us * self._cycles_per_us))
 
     def flush(self) -> None:
         """Empties the L2 cache (its flush), as before each timed run; nothing without one."""
@@ -113,5 +116,7 @@ class Timer:
         t1 = _perf_counter()
         _synchronize(self.device)  # Device-wide: every stream the call used.
         t2 = _perf_counter()
+        kept = self.head_start.observe(host_us)
+        self._calibrate()
         return Timed(out, float(_elapsed_time(start, end)), (t2 - t0) * 1e3, (t2 - t1) * 1e3,
-                     kept=self.head_start.observe(host_us))
+                     kept=kept)

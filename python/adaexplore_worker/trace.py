@@ -108,12 +108,16 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
                 events = json.load(f).get("traceEvents", [])
         setup, traced = setup_launches(events, marks.name) if marks else (None, 0)
         work = [e for e in events if e.get("ph") == "X" and e.get("cat") in _GPU_WORK]
+        if setup is not None:  # The candidate's own kernels are never setup, wherever launched.
+            setup -= {_correlation(e) for e in work if e.get("cat") == "kernel"
+                      and kind_of(str(e.get("name", "")), own) == "own"}
         window = escaped_work(work, setup)
         if window.held is not False:  # Held, or no window at all: tracing again cannot help.
             break
     kernels: dict[str, dict[str, Any]] = {}
     longest: dict[str, float] = {}
     in_setup = {"own": 0.0, "pytorch": 0.0, "neutral": 0.0}  # Kernels launched in setup ranges.
+    setup_kernels: dict[str, int] = {}  # Their names and launches.
     for e in work:
         if e.get("cat") != "kernel":
             continue
@@ -125,6 +129,7 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
         entry["launches"] += 1
         if setup is not None and _correlation(e) in setup:
             in_setup[entry["kind"]] += us
+            setup_kernels[name[:200]] = setup_kernels.get(name[:200], 0) + 1
         if us >= longest.get(name, -1.0):
             longest[name] = us
             entry.update(launch_shape(e.get("args") or {}))
@@ -139,8 +144,10 @@ def trace_call(call: Callable[[], Any], own: set[str], device: torch.device,
             "escaped_kernels": window.escaped_kernels if window.held else 0,
             "busy_us": round(window.busy_us, 3), "head_start_cycles": cycles,
             **({"operator_us": round(window.operator_us or 0.0, 3),
-                "setup_ranges": {"opened": marks.opened, "traced": traced},
-                "setup_kernel_us": {k: round(v, 3) for k, v in in_setup.items()}}
+                "setup_ranges": {"opened": marks.opened, "traced": traced,
+                                 "intact": marks.intact},
+                "setup_kernel_us": {k: round(v, 3) for k, v in in_setup.items()},
+                "setup_kernels": dict(sorted(setup_kernels.items())[:100])}
                if marks else {})}
 
 
@@ -283,7 +290,8 @@ def _trace_reference(ctx: Context, flush: Callable[[], None]) -> None:
         ctx.facts["notes"].append(f"no kernel trace of the reference: {type(e).__name__}: {e}")
         return
     ctx.facts["reference_trace"] = {key: found[key] for key in (
-        "kernels", "busy_us", "operator_us", "setup_ranges") if key in found}
+        "kernels", "busy_us", "operator_us", "setup_ranges", "setup_kernel_us", "setup_kernels")
+        if key in found}
 
 
 def _marks(ctx: Context) -> Marks | None:

@@ -45,3 +45,10 @@ def test_without_a_flush_or_spin_nothing_is_late() -> None:
     # No head start at all (a profile without the flush): the call time is the host's by design.
     h = HeadStart(flush_us=0.0, max_us=0.0)
     assert h.observe(500.0) and h.late == 0
+
+
+def test_a_cap_without_a_flush_grows_a_spin_alone() -> None:
+    h = HeadStart(flush_us=0.0, max_us=2000.0)
+    assert not h.observe(300.0)
+    assert h.head_us == h.spin_us == 600.0
+    assert h.observe(300.0)

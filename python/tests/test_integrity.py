@@ -79,9 +79,15 @@ def test_harness_access_sees_through_the_spellings_an_attacker_uses() -> None:
                    'import importlib\nm = importlib.import_module("ctypes")\n',
                    # The harness's globals in the candidate's module (setup_marks.py).
                    'm = __adaexplore_setup__\n', 'm = globals()["__adaexplore_setup__"]\n',
-                   'm = globals()["__ada" + "explore_setup__"]\n'):
+                   'm = globals()["__ada" + "explore_setup__"]\n',
+                   # A function's module names, or rebinding what torch runs.
+                   'def f():\n    pass\ng = f.__globals__\n',
+                   'import torch\ntorch.floor_divide = print\n',
+                   'import torch\ntorch.Tensor.reciprocal = print\n',
+                   'import torch\nsetattr(torch.Tensor, "cuda", print)\n'):
         assert "harness_access" in rules(source), source
     # What kernels do every day stays clean.
-    for source in ('import os\np = os.path.join("a", "b")\n', 'import os\nn = os.cpu_count()\n',
+    for source in ('import torch\ntorch.backends.cuda.matmul.allow_tf32 = False\n',
+                   'import os\np = os.path.join("a", "b")\n', 'import os\nn = os.cpu_count()\n',
                    'import os\nf = getattr(os, "environ")\n', 'x = "/processed" [:0]\n'):
         assert "harness_access" not in rules(source), source

@@ -138,8 +138,8 @@ def test_arithmetic_on_plain_tensors_is_marked_and_on_anything_else_is_not() -> 
         with marks.recording():
             module.t(x, x)
     finally:
-        torch.Tensor.__mul__ = original  # type: ignore[method-assign]
-    assert marks.opened == 2  # A rebound __mul__: the multiplications are not marked.
+        del torch.Tensor.__mul__  # TensorBase's own again.
+    assert marks.opened == 0 and not marks.intact  # A rebound __mul__: nothing is marked.
 
 
 def test_a_rebound_torch_function_or_a_tensor_subclass_is_not_setup() -> None:
@@ -160,10 +160,54 @@ def test_a_rebound_torch_function_or_a_tensor_subclass_is_not_setup() -> None:
 
     class Lazy(torch.Tensor):
         pass
+    x = torch.zeros(3).as_subclass(Lazy)
+    _, module = _marked_test(marks)
+
+    assert marks.resolve("torch.cat") and marks.resolve("torch.add")
+
+    def tests_own_frame() -> None:  # Admitted as the test's: only the receiver decides.
+        marks.method(x, "sum")()
+        marks.fn("torch.cat")([torch.zeros(2), x])  # A subclass among a call's arguments.
+        marks.fn("torch.add")(torch.zeros(3), other=x)
+    marks.admit(types.SimpleNamespace(__dict__={"f": tests_own_frame}), ["f"])
     with marks.recording():
-        x = torch.zeros(3).as_subclass(Lazy)
-        marks.method(x, "sum")  # Returns the subclass's own attribute, unmarked.
+        tests_own_frame()
     assert marks.opened == 0
+    with marks.recording():  # The same calls on plain tensors are marked.
+        marks.fn("torch.cat")([torch.zeros(2), torch.ones(2)])
+    assert marks.opened == 0  # Not from an admitted frame: this test function's own.
+
+
+def test_a_rebound_tensor_method_stops_every_mark_and_the_trace_says_so() -> None:
+    marks = Marks()
+    _, module = _marked_test(marks)
+    with marks.recording():
+        module.test_scale()
+    assert marks.intact and marks.opened > 0
+    original = torch.Tensor.reciprocal
+    torch.Tensor.reciprocal = lambda self: original(self)  # type: ignore[method-assign]
+    try:
+        with marks.recording():
+            module.test_scale()
+    finally:
+        del torch.Tensor.reciprocal  # TensorBase's own again.
+    assert not marks.intact and marks.opened == 0
+
+    def rebinds_during_the_call() -> None:  # Rebound and put back inside the traced call.
+        torch.floor_divide = print  # type: ignore[assignment]
+    floor_divide = torch.floor_divide
+    with marks.recording():
+        try:
+            rebinds_during_the_call()
+        finally:
+            torch.floor_divide = floor_divide
+        torch.floor_divide = print  # type: ignore[assignment]
+        torch.floor_divide = floor_divide
+    assert marks.intact  # Put back before the call ended: nothing ran rebound.
+    with marks.recording():
+        rebinds_during_the_call()
+    torch.floor_divide = floor_divide
+    assert not marks.intact
 
 
 def test_launches_in_a_setup_range_on_its_own_thread_are_setup() -> None:

@@ -125,7 +125,7 @@ bool DecideKernelTrace(const Evidence& e, EvalResult& r) {
     return false;
   }
   const KernelTrace& trace = *e.facts.kernel_trace;
-  const KernelKinds kinds = OperatorKinds(trace);  // A test's own setup kernels are not judged.
+  const KernelKinds kinds = OperatorKinds(e.facts);  // A test's own setup kernels are not judged.
   const double own = kinds.own;
   const double pytorch = kinds.pytorch;
   std::string names;

@@ -69,12 +69,16 @@ void CollectDegenerate(const Facts& facts, EvalResult& r);
 
 // classify_speedup.cc: the timing of a correct candidate, its speedups and their bound.
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r);
-// Whether a trace's operator figures stand (a task whose call makes its own inputs): the trace
-// holds the setup ranges the worker opened, and only those (a range the candidate forged would
-// hide its work). And the operator's own and PyTorch kernel time: without the kernels launched in
-// setup ranges where its figures stand, else the whole call's.
-bool OperatorScopeHolds(const KernelTrace& trace);
-KernelKinds OperatorKinds(const KernelTrace& trace);
+// Why the operator's figures of a task whose call makes its own inputs do not stand, or nullopt
+// when they do (both traces hold exactly the setup ranges their worker opened, torch intact, and
+// the two setups launched the same kernels: the test and its seed are the same on both sides, so
+// a setup that differs holds work of the candidate's). Without them both sides' kernel times are
+// their whole calls'.
+std::optional<std::string> OperatorScopeBroken(const Facts& facts);
+bool OperatorScopeHolds(const Facts& facts);
+// The candidate's own and PyTorch kernel time: without the kernels launched in setup ranges where
+// the operator's figures stand, else the whole call's.
+KernelKinds OperatorKinds(const Facts& facts);
 EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r);
 void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r);
 void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile& p, EvalResult& r);

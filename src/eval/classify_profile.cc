@@ -91,7 +91,7 @@ std::optional<TraceEstimate> TraceProfile(const Facts& facts, const EvalProfile&
     return std::nullopt;
   }
   const KernelTrace& trace = *facts.kernel_trace;
-  const KernelKinds kinds = OperatorKinds(trace);
+  const KernelKinds kinds = OperatorKinds(facts);
   const double kernel_s = *r.candidate_kernel_us / 1e6;
   ProfiledKernel own{
       .name = "own", .duration_us = kinds.own, .dram_fraction = r.sol_fraction, .own = true};
@@ -109,7 +109,7 @@ std::optional<TraceEstimate> TraceProfile(const Facts& facts, const EvalProfile&
                            ProfiledKernel{
                                .name = "pytorch", .duration_us = kinds.pytorch, .own = false}},
                // The timed call of a task that makes its own inputs is mostly that: no share.
-               .call_us = OperatorScopeHolds(trace)
+               .call_us = trace.operator_us
                               ? std::nullopt
                               : std::optional<double>(r.candidate_timing->median_ms * 1e3)},
       .peak_their_own = peak.their_own};

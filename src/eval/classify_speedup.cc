@@ -59,22 +59,23 @@ void ClassifyClocks(const Timing& timing, EvalResult& r) {
   }
 }
 
-// Timed runs whose host outlasted the head start (head_start.py): the GPU may have waited for the
-// host inside their window. Those kept make the call time partly the host's; said in a finding,
-// as are those the growing head start left out.
+// Runs whose host outlasted the head start (head_start.py; warm-ups and both sides counted): the
+// GPU may have waited for the host inside their window. Those kept make the call time partly the
+// host's; said in a finding, as are those the growing head start left out.
 void ClassifyHostLate(const Timing& timing, EvalResult& r) {
   const int64_t kept = timing.host_late_runs - timing.host_late_dropped;
   const double head_us = timing.head_start_us.value_or(0);
   if (kept > 0) {
     r.findings.push_back(fmt::format(
-        "in {} timed runs the host was still launching the call when the GPU's head start of "
-        "{:.0f} us ended: their times include the host's (a host-bound call, or a host slowed by "
-        "other work)",
+        "in {} runs (warm-ups and both sides counted) the host was still launching the call when "
+        "the GPU's head start of {:.0f} us ended: their times include the host's (a host-bound "
+        "call, or a host slowed by other work)",
         kept, head_us));
   }
   if (timing.host_late_dropped > 0) {
     r.findings.push_back(fmt::format(
-        "{} timed runs were not kept: the host outlasted the head start, which grew to {:.0f} us",
+        "{} late runs were not kept (nor the other side's run beside each): the host outlasted "
+        "the head start, which grew to {:.0f} us",
         timing.host_late_dropped, head_us));
   }
 }
@@ -159,36 +160,60 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
 
 namespace {
 
-// One side's kernel time in its traced call: where the task's call makes its own inputs, the
-// operator's (the work outside the test's setup ranges), unless the ranges the trace holds are
-// not the ones the worker opened: then the whole call's, said in a finding.
-std::optional<double> KernelTimeOf(const std::optional<KernelTrace>& trace, std::string_view side,
-                                   EvalResult& r) {
+// One side's kernel time in its traced call: the operator's (the work outside the test's setup
+// ranges) where `operator_scope`, else the whole call's.
+std::optional<double> KernelTimeOf(const std::optional<KernelTrace>& trace, bool operator_scope) {
   if (!trace) {
     return std::nullopt;
   }
-  std::optional<double> us = trace->busy_us;
-  if (OperatorScopeHolds(*trace)) {
-    us = trace->operator_us;
-  } else if (trace->operator_us && trace->setup_ranges) {
-    r.findings.push_back(fmt::format(
-        "the {}'s trace holds {} setup ranges where the harness opened {}: a range it did not "
-        "open hides work from the operator's kernel time, so the whole call's is used",
-        side, trace->setup_ranges->traced, trace->setup_ranges->opened));
-  }
+  const std::optional<double> us = operator_scope ? trace->operator_us : trace->busy_us;
   return us && *us > 0 ? us : std::nullopt;
+}
+
+// Why one side's setup ranges do not stand, or nullopt.
+std::optional<std::string> RangesBroken(const KernelTrace& trace, std::string_view side) {
+  if (!trace.operator_us || !trace.setup_ranges) {
+    return fmt::format("the {}'s trace has no setup ranges", side);
+  }
+  const SetupRanges& ranges = *trace.setup_ranges;
+  if (!ranges.intact) {
+    return fmt::format("torch.Tensor's attributes changed during the {}'s traced call", side);
+  }
+  if (ranges.opened != ranges.traced) {
+    return fmt::format("the {}'s trace holds {} setup ranges where the harness opened {}", side,
+                       ranges.traced, ranges.opened);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
 
-bool OperatorScopeHolds(const KernelTrace& trace) {
-  return trace.operator_us && trace.setup_ranges &&
-         trace.setup_ranges->opened == trace.setup_ranges->traced;
+std::optional<std::string> OperatorScopeBroken(const Facts& facts) {
+  if (!facts.kernel_trace || !facts.reference_trace) {
+    return "a side was not traced";
+  }
+  for (const auto& [trace, side] : {std::pair{&*facts.kernel_trace, "candidate"},
+                                    std::pair{&*facts.reference_trace, "reference"}}) {
+    if (std::optional<std::string> why = RangesBroken(*trace, side)) {
+      return why;
+    }
+  }
+  if (facts.kernel_trace->setup_kernels != facts.reference_trace->setup_kernels) {
+    return "the candidate's setup launched other kernels than the reference's, from the same "
+           "test and seed";
+  }
+  return std::nullopt;
 }
 
-KernelKinds OperatorKinds(const KernelTrace& trace) {
+bool OperatorScopeHolds(const Facts& facts) { return !OperatorScopeBroken(facts).has_value(); }
+
+KernelKinds OperatorKinds(const Facts& facts) {
+  if (!facts.kernel_trace) {
+    return {};
+  }
+  const KernelTrace& trace = *facts.kernel_trace;
   KernelKinds k{.own = trace.own_us.value_or(0), .pytorch = trace.pytorch_us.value_or(0)};
-  if (OperatorScopeHolds(trace) && trace.setup_kernel_us) {
+  if (trace.setup_kernel_us && OperatorScopeHolds(facts)) {
     k.own = std::max(0.0, k.own - trace.setup_kernel_us->own);
     k.pytorch = std::max(0.0, k.pytorch - trace.setup_kernel_us->pytorch);
   }
@@ -216,8 +241,15 @@ EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalRes
 // the speedup itself when the profile compares kernels, none without a trace of both.
 void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r) {
   r.scope = p.speedup_scope;
-  r.candidate_kernel_us = KernelTimeOf(facts.kernel_trace, "candidate", r);
-  r.reference_kernel_us = KernelTimeOf(facts.reference_trace, "reference", r);
+  const bool marked = facts.kernel_trace && facts.kernel_trace->operator_us;
+  const std::optional<std::string> broken = marked ? OperatorScopeBroken(facts) : std::nullopt;
+  if (broken) {
+    r.findings.push_back(fmt::format(
+        "{}: the operator's kernel time does not stand, so both sides' whole calls are compared",
+        *broken));
+  }
+  r.candidate_kernel_us = KernelTimeOf(facts.kernel_trace, marked && !broken);
+  r.reference_kernel_us = KernelTimeOf(facts.reference_trace, marked && !broken);
   if (r.candidate_kernel_us && r.reference_kernel_us) {
     r.speedup_kernel = *r.reference_kernel_us / *r.candidate_kernel_us;
   }

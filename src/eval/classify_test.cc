@@ -388,11 +388,12 @@ TEST(ClassifyTest, RunsWhoseHostOutlastedTheHeadStartAreSaid) {
   EXPECT_DOUBLE_EQ(*r.speedup, 3.0);  // Findings only: the figure stands.
   ASSERT_EQ(r.findings.size(), 2U);
   EXPECT_TRUE(
-      r.findings[0].starts_with("in 1 timed runs the host was still launching the call "
-                                "when the GPU's head start of 4000 us ended"))
+      r.findings[0].starts_with("in 1 runs (warm-ups and both sides counted) the host was still "
+                                "launching the call when the GPU's head start of 4000 us ended"))
       << r.findings[0];
   EXPECT_EQ(r.findings[1],
-            "2 timed runs were not kept: the host outlasted the head start, which grew to 4000 us");
+            "2 late runs were not kept (nor the other side's run beside each): the host "
+            "outlasted the head start, which grew to 4000 us");
   // A speedup in kernel time does not rest on the timed runs: nothing said of them.
   EvalProfile kernel = StrictProfile();
   kernel.speedup_scope = TimingScope::kKernel;
@@ -405,13 +406,14 @@ TEST(ClassifyTest, RunsWhoseHostOutlastedTheHeadStartAreSaid) {
 
 TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTime) {
   // A TritonBench-G test: the timed calls are mostly its input creation (1.0x), the traced
-  // operator's kernels 20 us against the reference's 40 us.
+  // operator's kernels 20 us against the reference's 40 us; both setups launched 4 randn kernels.
   json facts = test_facts::CorrectFacts(1.0, 1.0);
   const auto trace = [](double busy, double op, int opened, int traced) {
     return json{{"kernels", json::array()},
                 {"busy_us", busy},
                 {"operator_us", op},
-                {"setup_ranges", {{"opened", opened}, {"traced", traced}}}};
+                {"setup_ranges", {{"opened", opened}, {"traced", traced}, {"intact", true}}},
+                {"setup_kernels", {{"normal_kernel", 4}}}};
   };
   facts["kernel_trace"] = trace(420.0, 20.0, 9, 9);
   facts["reference_trace"] = trace(440.0, 40.0, 9, 9);
@@ -422,35 +424,45 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   ASSERT_EQ(r.findings.size(), 1U);
   EXPECT_TRUE(r.findings[0].starts_with("the task's call makes its own inputs")) << r.findings[0];
   EXPECT_DOUBLE_EQ(r.candidate_timing->median_ms, 1.0);  // The call's timing stays.
-  // A setup range the harness did not open (the candidate's forgery): the whole call counts.
-  facts["kernel_trace"] = trace(420.0, 20.0, 9, 10);
-  r = ClassifyFacts(facts);
-  EXPECT_DOUBLE_EQ(*r.candidate_kernel_us, 420.0);
-  EXPECT_NEAR(*r.speedup, 40.0 / 420.0, 1e-12);
-  ASSERT_EQ(r.findings.size(), 2U);
-  EXPECT_TRUE(
-      r.findings[1].starts_with("the candidate's trace holds 10 setup ranges where the "
-                                "harness opened 9"))
-      << r.findings[1];
+  // Whatever breaks the operator's figures on either side, both sides' whole calls are compared
+  // (440 / 420), never one side's operator against the other's whole call.
+  const auto whole_calls = [&](const json& broken, const std::string& why) {
+    const EvalResult w = ClassifyFacts(broken);
+    EXPECT_DOUBLE_EQ(*w.candidate_kernel_us, 420.0) << why;
+    EXPECT_DOUBLE_EQ(*w.reference_kernel_us, 440.0) << why;
+    ASSERT_EQ(w.findings.size(), 2U) << why;
+    EXPECT_TRUE(w.findings[1].starts_with(why)) << w.findings[1];
+  };
+  json forged = facts;  // A setup range the harness did not open.
+  forged["kernel_trace"]["setup_ranges"]["traced"] = 10;
+  whole_calls(forged, "the candidate's trace holds 10 setup ranges where the harness opened 9");
+  forged = facts;  // A range forged during the reference's call, in the candidate's process.
+  forged["reference_trace"]["setup_ranges"]["traced"] = 10;
+  whole_calls(forged, "the reference's trace holds 10 setup ranges where the harness opened 9");
+  json hidden = facts;  // The candidate's own work run inside the test's setup.
+  hidden["kernel_trace"]["setup_kernels"]["at::native::gemm"] = 1;
+  whole_calls(hidden, "the candidate's setup launched other kernels than the reference's");
+  json rebound = facts;  // torch.Tensor's attributes changed during the call.
+  rebound["kernel_trace"]["setup_ranges"]["intact"] = false;
+  whole_calls(rebound, "torch.Tensor's attributes changed during the candidate's traced call");
   // A task without setup marks keeps the profile's scope.
-  facts["kernel_trace"].erase("operator_us");
-  EXPECT_EQ(ClassifyFacts(facts).scope, TimingScope::kCall);
+  json unmarked = facts;
+  unmarked["kernel_trace"].erase("operator_us");
+  EXPECT_EQ(ClassifyFacts(unmarked).scope, TimingScope::kCall);
 
   // The test's torch.randn is PyTorch's kernel, launched in a setup range: not the candidate's
   // PyTorch compute, even where the profile forbids that.
   EvalProfile forbidden = StrictProfile();
   forbidden.pytorch_compute = PytorchCompute::kForbidden;
-  json kernels = trace(420.0, 20.0, 9, 9);
-  kernels["own_us"] = 20.0;
-  kernels["pytorch_us"] = 400.0;
-  kernels["setup_kernel_us"] = {{"own", 0.0}, {"pytorch", 400.0}, {"neutral", 0.0}};
-  facts["kernel_trace"] = kernels;
+  facts["kernel_trace"]["own_us"] = 20.0;
+  facts["kernel_trace"]["pytorch_us"] = 400.0;
+  facts["kernel_trace"]["setup_kernel_us"] = {{"own", 0.0}, {"pytorch", 400.0}, {"neutral", 0.0}};
   EXPECT_EQ(ClassifyFacts(facts, forbidden).verdict, Verdict::kCorrect);
   // With a forged range the whole call is judged: 95% PyTorch.
   facts["kernel_trace"]["setup_ranges"]["traced"] = 10;
-  const EvalResult forged = ClassifyFacts(facts, forbidden);
-  EXPECT_EQ(forged.verdict, Verdict::kRejected);
-  EXPECT_EQ(forged.check, "kernel_trace");
+  const EvalResult rejected = ClassifyFacts(facts, forbidden);
+  EXPECT_EQ(rejected.verdict, Verdict::kRejected);
+  EXPECT_EQ(rejected.check, "kernel_trace");
 }
 
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {

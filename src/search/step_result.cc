@@ -18,6 +18,13 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
                       .speedup = result.speedup,
                       .sol_fraction = result.sol_fraction,
                       .profile = result.profile_text};
+  if (result.scope == TimingScope::kKernel) {  // The times the speedup compares.
+    if (result.candidate_kernel_us && result.reference_kernel_us) {
+      record.runtime_ms = *result.candidate_kernel_us / 1e3;
+      record.reference_ms = *result.reference_kernel_us / 1e3;
+    }
+    return record;
+  }
   if (result.candidate_timing && result.candidate_timing->runs > 0) {
     record.runtime_ms = result.candidate_timing->median_ms;
   }

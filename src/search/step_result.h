@@ -20,7 +20,8 @@ namespace adaexplore {
 // A verdict past "does not compile or load" counts as compiled for the reward.
 bool Compiled(Verdict verdict);
 
-// The node's record, as prompts show it.
+// The node's record, as prompts show it: its times are the ones its speedup compares (the
+// kernels' in the kernel scope, the timed calls' otherwise).
 KernelRecord RecordOf(int node, const std::string& code, const EvalResult& result);
 
 // The task's speed of light as a GPU evaluation measured it, for the proposer; nullopt without

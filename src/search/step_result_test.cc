@@ -57,6 +57,14 @@ TEST(StepResultTest, TheRecordAndTheRooflineComeFromTheResult) {
   EXPECT_DOUBLE_EQ(roofline->speed_of_light_ms, 0.25);
   EXPECT_DOUBLE_EQ(*roofline->io_bytes, 1e9);
   EXPECT_DOUBLE_EQ(*roofline->reference_ms, 1.0);
+  // A speedup in kernel time: the record's times are the kernels'.
+  EvalResult kernel = r;
+  kernel.scope = TimingScope::kKernel;
+  kernel.candidate_kernel_us = 20.0;
+  kernel.reference_kernel_us = 40.0;
+  const KernelRecord in_kernel_time = RecordOf(3, "code", kernel);
+  EXPECT_DOUBLE_EQ(*in_kernel_time.runtime_ms, 0.02);
+  EXPECT_DOUBLE_EQ(*in_kernel_time.reference_ms, 0.04);
   r.speed_of_light_ms.reset();  // The CPU: no roofline.
   EXPECT_FALSE(RooflineOf(r));
   EXPECT_TRUE(Compiled(Verdict::kIncorrect));

@@ -345,15 +345,18 @@ struct TracedKernel {
 };
 
 // How many setup ranges the worker opened in a traced call, and how many the trace holds
-// (setup_marks.py): a difference is a range the candidate forged.
+// (setup_marks.py): a difference is a range the candidate forged. `intact`: torch.Tensor's
+// attributes were the ones they were when the task loaded, all through the call.
 struct SetupRanges {
   int64_t opened = 0;
   int64_t traced = 0;
+  bool intact = true;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("opened", s.opened);
     visit("traced", s.traced);
+    visit("intact", s.intact);
   }
 };
 
@@ -387,7 +390,8 @@ struct KernelTrace {
   // work not launched in the test's setup ranges, the operator's, and the ranges' count.
   std::optional<double> operator_us;
   std::optional<SetupRanges> setup_ranges;
-  std::optional<KernelKinds> setup_kernel_us;  // Of the kernels launched in setup ranges.
+  std::optional<KernelKinds> setup_kernel_us;    // Of the kernels launched in setup ranges.
+  std::map<std::string, int64_t> setup_kernels;  // Their names, and launches of each.
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -400,6 +404,7 @@ struct KernelTrace {
     visit("operator_us", s.operator_us);
     visit("setup_ranges", s.setup_ranges);
     visit("setup_kernel_us", s.setup_kernel_us);
+    visit("setup_kernels", s.setup_kernels);
   }
 };
 
