@@ -199,7 +199,7 @@ def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
     expert = time_expert(ctx, timer, rng)
     if expert is not None:
         timing["expert_ms"] = expert
-    timing.update(timer.head_start.facts() if ctx.on_gpu else {})
+    timing.update(timer.facts())
     return timing
 
 
@@ -304,7 +304,7 @@ def time_candidate(ctx: Context) -> None:
                               "inputs_mutated_runs": mutated,
                               "revalidated_relative_error": worst_error}
     timing.update(alone)
-    timing.update(timer.head_start.facts() if ctx.on_gpu else {})
+    timing.update(timer.facts())
     if first_failure:
         timing["first_revalidation_failure"] = first_failure
     if o.compile_baseline:

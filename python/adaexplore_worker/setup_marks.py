@@ -134,23 +134,33 @@ class Marks:
         plain tensor or number, one at least a tensor, and torch.Tensor's methods for it are the
         ones it had at load."""
         compute = _OPERATORS[name]
-        if (self._recording and self.intact and sys._getframe(1).f_code in self._codes
+        if (self._admits(sys._getframe(1).f_code)
                 and all(type(x) in _PLAIN_OPERANDS for x in operands)
                 and any(type(x) in _PLAIN_TENSORS for x in operands)
                 and (getattr(torch.Tensor, f"__{name}__", None),
-                     getattr(torch.Tensor, f"__r{name}__", None)) == self._dunders[name]
-                and not self._modes()):
-            self.opened += 1
-            with record_function(self.name):
-                return compute(*operands)
+                     getattr(torch.Tensor, f"__r{name}__", None)) == self._dunders[name]):
+            return self._in_range(compute, *operands)
         return compute(*operands)
 
-    def _unchanged(self) -> bool:
+    def _admits(self, caller: types.CodeType) -> bool:
+        """Whether a call from `caller` may open a range now: recording, torch intact, one of the
+        test's own functions calling, and no torch function or dispatch mode active."""
+        return (self._recording and self.intact and caller in self._codes
+                and torch._C._len_torch_function_stack() == 0
+                and torch._C._len_torch_dispatch_stack() == 0)
+
+    def _in_range(self, compute: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        self.opened += 1
+        with record_function(self.name):
+            return compute(*args, **kwargs)
+
+    @staticmethod
+    def _unchanged(watched: list[tuple[Any, dict[str, Any]]]) -> bool:
         """Whether every watched owner's callables are the ones it had, and none was added (a
         method set on torch.Tensor shadows TensorBase's without replacing an entry)."""
         def function(value: Any) -> bool:
             return callable(value) and not isinstance(value, types.ModuleType)
-        for owner, then in self._watched:
+        for owner, then in watched:
             now = vars(owner)
             if any(function(value) and now.get(key) is not value for key, value in then.items()):
                 return False
@@ -158,34 +168,24 @@ class Marks:
                 return False
         return True
 
-    @staticmethod
-    def _modes() -> bool:
-        return (torch._C._len_torch_function_stack() > 0 or
-                torch._C._len_torch_dispatch_stack() > 0)
-
     @contextmanager
     def recording(self) -> Iterator[None]:
         """Marks calls (and counts them) while the trace records; the count starts at zero."""
-        watched = self._watched
-        self._watched = [*watched, (torch, dict(vars(torch)))]
-        self.opened, self.intact = 0, self._unchanged()
+        watched = [*self._watched, (torch, dict(vars(torch)))]
+        self.opened, self.intact = 0, self._unchanged(watched)
         self._recording = True
         try:
             yield
         finally:
             self._recording = False
-            self.intact = self.intact and self._unchanged()
-            self._watched = watched
+            self.intact = self.intact and self._unchanged(watched)
 
     def _marked(self, callee: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
-            if (not self._recording or not self.intact or
-                    sys._getframe(1).f_code not in self._codes or self._modes() or
-                    not _plain(args, 3) or not _plain(tuple(kwargs.values()), 3)):
-                return callee(*args, **kwargs)
-            self.opened += 1
-            with record_function(self.name):
-                return callee(*args, **kwargs)
+            if (self._admits(sys._getframe(1).f_code) and _plain(args, 3)
+                    and _plain(tuple(kwargs.values()), 3)):
+                return self._in_range(callee, *args, **kwargs)
+            return callee(*args, **kwargs)
         return call
 
 
@@ -249,19 +249,19 @@ class _MarkSetup(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
-        name = _BINARY.get(type(node.op))
-        if name is None:
-            return node
-        self.marked += 1
-        return self._marks_call("op", [ast.Constant(name), node.left, node.right])
+        return self._operator(node, _BINARY.get(type(node.op)), [node.left, node.right])
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
-        name = _UNARY.get(type(node.op))
+        return self._operator(node, _UNARY.get(type(node.op)), [node.operand])
+
+    def _operator(self, node: ast.AST, name: str | None, operands: list[ast.expr]) -> ast.AST:
+        """`node` (an arithmetic operator of its rewritten `operands`) as a call of Marks.op,
+        when it is one."""
         if name is None:
             return node
         self.marked += 1
-        return self._marks_call("op", [ast.Constant(name), node.operand])
+        return self._marks_call("op", [ast.Constant(name), *operands])
 
     def _torch_path(self, func: ast.AST) -> str | None:
         parts: list[str] = []
@@ -288,23 +288,3 @@ def mark_test(tree: ast.Module, marks: Marks) -> int:
             rewrite.visit(node)
     ast.fix_missing_locations(tree)
     return rewrite.marked
-
-
-def setup_launches(events: list[dict[str, Any]], name: str) -> tuple[set[int], int]:
-    """From a trace's events (Chrome trace, CPU and CUDA activity): the correlation ids of the
-    launches (runtime or driver calls) made inside a range called `name` on the range's own
-    thread, and how many such ranges the trace holds."""
-    ranges = [(float(e.get("ts", 0.0)), float(e.get("ts", 0.0)) + float(e.get("dur", 0.0)),
-               e.get("tid")) for e in events
-              if e.get("ph") == "X" and e.get("cat") == "user_annotation" and e.get("name") == name]
-    setup: set[int] = set()
-    for e in events:
-        if e.get("ph") != "X" or e.get("cat") not in ("cuda_runtime", "cuda_driver"):
-            continue
-        correlation = (e.get("args") or {}).get("correlation")
-        if not isinstance(correlation, int):
-            continue
-        ts = float(e.get("ts", 0.0))
-        if any(tid == e.get("tid") and begin <= ts <= end for begin, end, tid in ranges):
-            setup.add(correlation)
-    return setup, len(ranges)

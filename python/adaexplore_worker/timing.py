@@ -65,6 +65,10 @@ class Timer:
         self.head_start = HeadStart(flush_us, head_start_max_us if self.on_gpu else 0.0)
         self._cycles_per_us = 0.0
 
+    def facts(self) -> dict[str, float | int]:
+        """What the head start says of the runs this timer made (GPU only; nothing on a CPU)."""
+        return self.head_start.facts() if self.on_gpu else {}
+
     def _device_ms(self, work: Callable[[], Any]) -> float:
         _synchronize(self.device)
         start = _Event(enable_timing=True)

@@ -49,7 +49,7 @@ from . import inputs
 from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities
-from .setup_marks import Marks, setup_launches
+from .setup_marks import Marks
 from .timing import Timer
 from .trials import all_passed
 
@@ -223,6 +223,25 @@ def escaped_work(work: list[dict[str, Any]], setup: set[int] | None = None) -> W
     return Window(held=closes - waited_for <= _QUEUED_GAP_US, escaped_us=escaped_us,
                   escaped_kernels=escaped, busy_us=_union_us(inside),
                   operator_us=None if setup is None else _union_us(operator))
+
+
+def setup_launches(events: list[dict[str, Any]], name: str) -> tuple[set[int], int]:
+    """From a trace's events (Chrome trace, CPU and CUDA activity): the correlation ids of the
+    launches (runtime or driver calls) made inside a range called `name` (the task's setup marks,
+    setup_marks.py) on the range's own thread, and how many such ranges the trace holds."""
+    ranges = [(float(e.get("ts", 0.0)), float(e.get("ts", 0.0)) + float(e.get("dur", 0.0)),
+               e.get("tid")) for e in events
+              if e.get("ph") == "X" and e.get("cat") == "user_annotation" and e.get("name") == name]
+    setup: set[int] = set()
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") not in ("cuda_runtime", "cuda_driver"):
+            continue
+        correlation = _correlation(e)
+        ts = float(e.get("ts", 0.0))
+        if correlation is not None and any(tid == e.get("tid") and begin <= ts <= end
+                                           for begin, end, tid in ranges):
+            setup.add(correlation)
+    return setup, len(ranges)
 
 
 def _correlation(event: dict[str, Any]) -> int | None:

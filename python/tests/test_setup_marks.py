@@ -18,8 +18,8 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 from adaexplore_worker.kinds import tritonbench
-from adaexplore_worker.setup_marks import MARKS, Marks, mark_test, setup_launches
-from adaexplore_worker.trace import escaped_work
+from adaexplore_worker.setup_marks import MARKS, Marks, mark_test
+from adaexplore_worker.trace import escaped_work, setup_launches
 
 OPERATOR = '''
 import torch

@@ -75,6 +75,8 @@ void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r);
 // a setup that differs holds work of the candidate's). Without them both sides' kernel times are
 // their whole calls'.
 std::optional<std::string> OperatorScopeBroken(const Facts& facts);
+// Whether the task's call makes its own inputs: its trace has the operator's kernel time.
+bool CallMakesItsInputs(const Facts& facts);
 bool OperatorScopeHolds(const Facts& facts);
 // The candidate's own and PyTorch kernel time: without the kernels launched in setup ranges where
 // the operator's figures stand, else the whole call's.

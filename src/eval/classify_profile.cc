@@ -109,7 +109,7 @@ std::optional<TraceEstimate> TraceProfile(const Facts& facts, const EvalProfile&
                            ProfiledKernel{
                                .name = "pytorch", .duration_us = kinds.pytorch, .own = false}},
                // The timed call of a task that makes its own inputs is mostly that: no share.
-               .call_us = trace.operator_us
+               .call_us = CallMakesItsInputs(facts)
                               ? std::nullopt
                               : std::optional<double>(r.candidate_timing->median_ms * 1e3)},
       .peak_their_own = peak.their_own};

@@ -207,6 +207,10 @@ std::optional<std::string> OperatorScopeBroken(const Facts& facts) {
 
 bool OperatorScopeHolds(const Facts& facts) { return !OperatorScopeBroken(facts).has_value(); }
 
+bool CallMakesItsInputs(const Facts& facts) {
+  return facts.kernel_trace && facts.kernel_trace->operator_us;
+}
+
 KernelKinds OperatorKinds(const Facts& facts) {
   if (!facts.kernel_trace) {
     return {};
@@ -226,8 +230,7 @@ KernelKinds OperatorKinds(const Facts& facts) {
 // test's input creation.
 EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r) {
   EvalProfile timed = profile;
-  if (facts.kernel_trace && facts.kernel_trace->operator_us &&
-      profile.speedup_scope == TimingScope::kCall) {
+  if (CallMakesItsInputs(facts) && profile.speedup_scope == TimingScope::kCall) {
     timed.speedup_scope = TimingScope::kKernel;
     r.findings.push_back(
         "the task's call makes its own inputs (a TritonBench-G test): the speedup compares the "
@@ -241,7 +244,7 @@ EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalRes
 // the speedup itself when the profile compares kernels, none without a trace of both.
 void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r) {
   r.scope = p.speedup_scope;
-  const bool marked = facts.kernel_trace && facts.kernel_trace->operator_us;
+  const bool marked = CallMakesItsInputs(facts);
   const std::optional<std::string> broken = marked ? OperatorScopeBroken(facts) : std::nullopt;
   if (broken) {
     r.findings.push_back(fmt::format(
