@@ -324,7 +324,10 @@ def test_a_reference_timed_on_its_own_is_timed_once_per_task_and_checked_for_dri
     agree times it again."""
     # A drift no CPU timing reaches, however loaded the machine: a µs call's median of two runs
     # can move tenfold here.
-    options = {**ALONE, "reference_reuse_drift": 1e6, "timed_runs": 5, "min_timed_runs": 2}
+    # Exactly 5 timed runs: two CPU runs that agree within timing_precision would stop a series
+    # at min_timed_runs (seen once in CI).
+    options = {**ALONE, "reference_reuse_drift": 1e6, "timed_runs": 5, "min_timed_runs": 2,
+               "timing_precision": 0.0, "timing_budget_ms": 0.0}
     first = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-4",
                                    options=options)
     second = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-4",
