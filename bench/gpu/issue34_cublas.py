@@ -1,8 +1,9 @@
 """Why one honest kernel (level 2 problem 95: cuBLAS fp32 GEMM + a Triton epilogue) came back
 1 element past the tolerance inside the sandbox and within it outside: the same fp32 GEMM on the
-same inputs, in forked children with the sandbox off, entered (namespaces and mount view), and
-confined (capabilities, no_new_privs, Landlock, seccomp) after or before CUDA starts, or one
-protection alone before it starts (only_caps, only_nnp, only_landlock, only_seccomp). Prints a
+same inputs, in forked children with the sandbox off, entered (namespaces, mount view, and since
+the judge's reach was closed every protection: capabilities, no_new_privs, Landlock, seccomp, all
+before CUDA starts), sealed after CUDA started, or one protection alone before it starts
+(only_caps, only_nnp, only_landlock, only_seccomp). Prints a
 checksum of each result and its largest difference from the first: cuBLAS choosing another
 algorithm in one of them shows as a difference.
 """
@@ -40,9 +41,7 @@ def variant(mode: str) -> dict:
     def answer(fd: int) -> dict:
         box = sandbox.enter(plan, close_in_relays=(fd,))
         os.environ.update(files.cache_environment())
-        if mode == "confined_first":
-            sandbox.confine(box)
-        elif mode.startswith("only_"):  # One protection alone before CUDA starts.
+        if mode.startswith("only_"):  # One protection alone before CUDA starts.
             from adaexplore_worker import privileges, syscall_filter
             privileges.set_no_new_privs()
             {"only_caps": privileges.drop_capabilities,
@@ -51,14 +50,14 @@ def variant(mode: str) -> dict:
              "only_seccomp": syscall_filter.install,
              "only_nnp": lambda: None}[mode]()
         torch.ones(1, device="cuda")  # CUDA starts (the reference phase would).
-        if mode == "confined":
-            sandbox.confine(box)
+        if mode == "sealed":  # Confined since `enter`; the init now seals the view too.
+            sandbox.seal(box)
         return {**gemm(), "missing": box.missing() if mode != "off" else []}
 
     return probe.in_child(answer, 120, mode)
 
 
 if __name__ == "__main__":
-    modes = sys.argv[1:] or ["off", "entered", "confined", "confined_first", "off"]
+    modes = sys.argv[1:] or ["off", "entered", "sealed", "off"]
     for mode in modes:
         print(mode, variant(mode), flush=True)

@@ -10,7 +10,7 @@ import os
 import time
 from typing import Any
 
-from . import job_files
+from . import errors, job_files
 from .child_state import Child
 from .protocol import ProtocolError, Status, check_facts
 
@@ -28,10 +28,12 @@ def final(child: Child, status: int, containment: dict[str, Any],
     facts["containment"] = containment
     if child.static is not None:
         facts["static"] = child.static  # Read before the fork, so a child that dies has them.
-    facts["stdout"] = job_files.tail(os.path.join(child.files.job_dir, "stdout.txt"))
-    facts["stderr"] = job_files.tail(os.path.join(child.files.job_dir, "stderr.txt"))
+    facts["stdout"] = job_files.tail(child.files.job_dir, "stdout.txt")
+    facts["stderr"] = job_files.tail(child.files.job_dir, "stderr.txt")
     if child.stray_lines:
         facts["stray_lines"] = child.stray_lines
+    if child.threads_checked["sweeps"]:
+        facts["threads_checked"] = child.threads_checked
     if child.pauses and child.killed_for is None and isinstance(facts.get("notes"), list):
         facts["notes"].append(f"paused {child.pauses} time(s), {child.paused_s:.1f} s in all, "
                               f"while other candidates were timed: its check held the GPU "
@@ -69,6 +71,11 @@ def reported(child: Child, status: int, memory_limit_bytes: int) -> dict[str, An
                 **exit_info}
     if child.killed_for == "cancelled":
         return {"status": Status.CANCELLED, **exit_info}
+    if child.killed_for == "unconfined":
+        return {"status": Status.HARNESS_ERROR, **exit_info, "error": errors.unclassified(
+            "Unconfined", "the worker found threads of the evaluation without the sandbox's "
+            "confinement (" + "; ".join(child.threads_checked["unconfined"][:4]) + "): it "
+            "stopped the evaluation; no result of it is the kernel's", "")}
     if child.killed_for == "attacked":
         return {"status": Status.CRASH, **exit_info,
                 "message": f"the candidate's process tree sent {child.attacked_with} to the "

@@ -17,6 +17,7 @@ from .protocol import Job
 from .channel import Channel, sanitize
 
 PR_SET_PDEATHSIG = 1
+SWEEP_WAIT_SECONDS = 5.0
 
 
 def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
@@ -25,7 +26,9 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
     """Exits with os._exit."""
     code = 0
     try:
-        os.setpgid(0, 0)
+        # Its own session and process group, without the controlling terminal: nothing below
+        # can open /dev/tty and type into the user's shell (TIOCSTI) or write to the terminal.
+        os.setsid()
         _die_with_parent()
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)
@@ -51,10 +54,10 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
         from . import child
         channel = Channel(fd)
 
-        def confine() -> None:
+        def confine() -> None:  # The evaluator is confined already (sandbox.enter).
             begun = time.perf_counter()
-            sandbox.confine(box)
-            spent["sandbox.confine"] = time.perf_counter() - begun
+            sandbox.seal(box)
+            spent["sandbox.seal"] = time.perf_counter() - begun
             missing = box.missing() if sandbox_plan.enabled else []
             if require_sandbox and missing:
                 raise child.SandboxIncomplete(missing, box.facts.get("reasons", {}))
@@ -70,6 +73,7 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
                 f"killed {len(left)} process(es) the evaluation left running: pids "
                 + ", ".join(map(str, left[:10])))
         channel.send({"type": "result", "nonce": job.nonce, "facts": sanitize(facts)})
+        _wait_for_the_sweep(fd)
     except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
         code = 70
         try:
@@ -83,6 +87,17 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
             except Exception:  # noqa: BLE001
                 pass
         os._exit(code)  # Skips atexit handlers, including any the candidate registered.
+
+
+def _wait_for_the_sweep(fd: int) -> None:
+    """The zygote reads every thread of this process once more before it exits (a short
+    evaluation would end between its periodic sweeps); at most SWEEP_WAIT_SECONDS."""
+    import select
+    try:
+        if select.select([fd], [], [], SWEEP_WAIT_SECONDS)[0]:
+            os.read(fd, 1 << 16)  # "swept", or the zygote went away.
+    except OSError:
+        pass
 
 
 def socketpair() -> tuple[int, int]:

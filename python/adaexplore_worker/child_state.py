@@ -52,3 +52,6 @@ class Child:
     # back: facts.timing.gpu_state.
     gpu_before: dict[str, Any] | None = None
     gpu_after: dict[str, Any] | None = None
+    # The zygote's sweeps of its threads (zygote._check_threads): facts.threads_checked.
+    threads_checked: dict[str, Any] = field(default_factory=lambda: {
+        "sweeps": 0, "threads_max": 0, "unconfined": []})

@@ -62,6 +62,12 @@ class GpuLock:
         self.paused.clear()
         return resumed
 
+    def involved(self, job_id: str) -> bool:
+        """Whether the child holds the lock (or is paused holding it) or waits for it: a
+        request then is not the harness's (it asks once, and only when it holds nothing)."""
+        return (job_id in self.shared or job_id in self.paused or self.exclusive == job_id
+                or any(item[0] == job_id for item in self.queue))
+
     def release(self, job_id: str) -> None:
         self.shared.discard(job_id)
         self.paused.discard(job_id)

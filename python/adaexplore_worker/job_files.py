@@ -14,8 +14,10 @@ The zygote's loop is the only user; not thread-safe.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 import shutil
 import sys
 from dataclasses import dataclass
@@ -109,15 +111,29 @@ def readable_paths() -> list[str]:
     return out
 
 
-def tail(path: str) -> str:
+def tail(folder: str, name: str) -> str:
+    """The end of `name` in `folder`, a folder the candidate writes: read only if it is a plain
+    file there, never through a link it left in its place (to a host file), never a pipe or a
+    device (which would block the reader)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - OUTPUT_TAIL_BYTES))
-            data = f.read()
+        folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return ""
+    try:
+        fd = os.open(name, flags, dir_fd=folder_fd)
+    except OSError as e:
+        return (f"[{name} was replaced by a symbolic link: not read]"
+                if e.errno == errno.ELOOP else "")
+    finally:
+        os.close(folder_fd)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return f"[{name} is not a plain file]"
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(max(0, size - OUTPUT_TAIL_BYTES))
+        data = f.read(OUTPUT_TAIL_BYTES)
     text = data.decode("utf-8", errors="replace")
     return ("[... earlier output dropped ...]\n" + text) if size > OUTPUT_TAIL_BYTES else text
 

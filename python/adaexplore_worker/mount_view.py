@@ -35,13 +35,14 @@ MNT_DETACH = 2
 # reports them with the same values as mount takes them.
 LOCKED_FLAGS = MS_NOSUID | MS_NODEV | MS_NOEXEC | 1024 | 2048 | 4096  # NOATIME, NODIRATIME, RELATIME
 SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
-DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+DEVICES = ("null", "zero", "full", "random", "urandom")  # Never tty: the user's terminal.
 GPU_DEVICES = ("nvidia*", "nvidia-caps", "dri")
 # Files under /etc no candidate needs and a root-run one could read and print into its errors.
 MASKED = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/ssh",
           "/etc/sudoers", "/etc/sudoers.d", "/etc/security/opasswd")
 PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs")
 PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "ppc64le": 203}
+DECOY = "/.landlock-decoy"
 
 
 @dataclass
@@ -53,6 +54,7 @@ class View:
     readable: list[str]  # The Python installation, the worker's package, the task's data.
     harness_only: list[str] = field(default_factory=list)  # Writable until `detach`.
     shm_bytes: int = 1 << 30
+    decoy: str = ""  # A folder bound read-write at DECOY (the sandbox's self-test).
 
 
 def build(view: View) -> None:
@@ -71,6 +73,9 @@ def build(view: View) -> None:
         _bind(libc, view.root, path, read_only=True)
     for path in _existing([*view.writable, *view.harness_only]):
         _bind(libc, view.root, path, read_only=False)
+    if view.decoy:
+        os.makedirs(view.root + DECOY)
+        _mount(libc, view.decoy, view.root + DECOY, None, MS_BIND)
     _bind(libc, view.root, "/sys", read_only=True)
     for path in _existing(MASKED):
         _mask(libc, view.root, path)

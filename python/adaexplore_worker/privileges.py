@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from typing import Any
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
@@ -76,6 +77,44 @@ def effective_capabilities() -> int:
             if line.startswith("CapEff:"):
                 return int(line.split()[1], 16)
     return -1
+
+
+THREAD_CHECKS = ("no_capabilities", "no_new_privs", "seccomp")  # What /proc shows per thread.
+
+
+def thread_states(pid: int, checks: tuple[str, ...] = THREAD_CHECKS) -> dict[str, Any]:
+    """Every thread of process `pid` as /proc shows it: {"threads": n, "unconfined": [...]},
+    each unconfined one as "pid/tid name: CapEff=..., NoNewPrivs=0, Seccomp=0" (what it lacks
+    of `checks`). Landlock's domain is not shown in /proc: it travels with the same
+    inheritance as the filter."""
+    try:
+        tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return {"threads": 0, "unconfined": []}
+    unconfined = []
+    for tid in tids:
+        status = _status(f"/proc/{pid}/task/{tid}/status")
+        if not status:
+            continue  # Ended since the listing.
+        lacks = []
+        if "no_capabilities" in checks and (int(status.get("CapEff", "0"), 16)
+                                            or int(status.get("CapPrm", "0"), 16)):
+            lacks.append(f"CapEff={status.get('CapEff')} CapPrm={status.get('CapPrm')}")
+        if "no_new_privs" in checks and status.get("NoNewPrivs") != "1":
+            lacks.append(f"NoNewPrivs={status.get('NoNewPrivs')}")
+        if "seccomp" in checks and status.get("Seccomp") != "2":
+            lacks.append(f"Seccomp={status.get('Seccomp')}")
+        if lacks:
+            unconfined.append(f"{pid}/{tid} {status.get('Name', '?')}: " + ", ".join(lacks))
+    return {"threads": len(tids), "unconfined": unconfined}
+
+
+def _status(path: str) -> dict[str, str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return {k: v.strip() for k, _, v in (line.partition(":") for line in f)}
+    except OSError:
+        return {}
 
 
 def landlock_abi() -> int:

@@ -84,9 +84,15 @@ def command(pid: int) -> str:
 
 
 def kill_group(pgid: int) -> None:
+    """Kills the group `pgid` leads, or the process alone where it has not made its group yet."""
     try:
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+    except ProcessLookupError:
+        try:
+            os.kill(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    except PermissionError:
         pass
 
 

@@ -434,6 +434,8 @@ class Facts(TypedDict, total=False):
     stdout: str
     stderr: str
     stray_lines: int
+    # The zygote's sweeps of the child's threads from outside: sweeps, threads_max, unconfined.
+    threads_checked: dict
     containment: dict  # The protections in force (containment.py): read-only file system etc.
 
 

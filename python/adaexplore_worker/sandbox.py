@@ -10,10 +10,17 @@ namespace (only when not root: it gives the capabilities the rest needs), then P
 mount, IPC and UTS namespaces: the candidate sees and signals only its own process tree (not the
 worker, not adaexplore, not its neighbours, not the user's shell), has a network with a loopback
 and nothing listening, and a file system holding only what the evaluation needs
-(mount_view.py). `confine` runs in the evaluator after the task's phases, before the
-candidate is imported: the harness-only mounts (the reference cache) go, then the capabilities,
-no_new_privs, Landlock's write rules (privileges.py) and the seccomp filter
-(syscall_filter.py). Nothing the candidate does after that can lift any of them.
+(mount_view.py).
+
+The evaluator is confined as soon as it exists, while it is the only thread of its process (a
+fork copies one thread): the capabilities go, then no_new_privs, Landlock's write rules
+(privileges.py) and the seccomp filter (syscall_filter.py). Those are per thread, and a thread
+inherits them from the one that creates it, so every thread the process ever has (torch's OpenMP
+pool, the CUDA driver's threads and callbacks, the candidate's own) holds them too; confined
+later, the threads the task's phases start would stay free. The task's phases run confined as
+well: they write only where the candidate may, plus the harness-written paths (FlashInfer's
+kernel cache), which `seal` has the namespace's init remount read-only before the candidate is
+imported (the evaluator may no longer mount). Nothing the candidate does can lift any of them.
 
 Each protection is tried on its own, so a machine that lacks one (no user namespaces, an old
 kernel without Landlock) still gets the others; the returned facts say what is in force and
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import select
 import signal
 import socket
 import struct
@@ -59,6 +67,7 @@ class Plan:
     harness_only: list[str] = field(default_factory=list)  # Detached before the candidate.
     frozen: list[str] = field(default_factory=list)  # Writable by the harness, then read-only.
     shm_bytes: int = 1 << 30
+    decoy: str = ""  # The self-test's: bound read-write at mount_view.DECOY, never writable.
 
 
 @dataclass
@@ -89,6 +98,7 @@ class Sandbox:
 
     plan: Plan
     facts: dict[str, Any] = field(default_factory=dict)
+    seal_fds: tuple[int, int] | None = None  # To the namespace's init: request, answer.
 
     def record(self, name: str, done: bool, reason: str = "") -> None:
         self.facts[name] = done
@@ -116,6 +126,7 @@ def enter(plan: Plan, close_in_relays: tuple[int, ...] = ()) -> Sandbox:
         return box
     namespaces = _unshare(box)
     if not namespaces:
+        _confine(box)  # Still this process's only thread: the zygote's child.
         return box
     status_read, status_write = os.pipe()
     init = os.fork()
@@ -125,29 +136,63 @@ def enter(plan: Plan, close_in_relays: tuple[int, ...] = ()) -> Sandbox:
     _die_with_parent(expected_parent=0)  # The outer process, outside the namespace.
     box.record("mount_view", *_build_view(plan))
     _loopback_up()
+    sealed = box.facts["mount_view"] and bool(plan.harness_only or plan.frozen)
+    seal_request, seal_answer = (_pipe(), _pipe()) if sealed else ((-1, -1), (-1, -1))
     evaluator = os.fork()
     if evaluator != 0:
-        _init(evaluator, status_write, close_in_relays)
+        _close(seal_request[1], seal_answer[0])
+        _init(evaluator, status_write, close_in_relays, plan,
+              (seal_request[0], seal_answer[1]) if sealed else None)
     os.close(status_write)
+    _close(seal_request[0], seal_answer[1])
+    if sealed:
+        box.seal_fds = (seal_request[1], seal_answer[0])
     _die_with_parent(expected_parent=1)
     box.facts["pid"] = os.getpid()
+    _confine(box)
     return box
 
 
-def confine(box: Sandbox) -> None:
-    """In the evaluator, before any candidate code: what it may do from here on."""
-    if not box.plan.enabled:
+def seal(box: Sandbox) -> None:
+    """In the evaluator after the task's phases, before any candidate code: the namespace's
+    init detaches the harness-only mounts and remounts the harness-written ones read-only."""
+    if box.seal_fds is None:
         return
-    if box.facts.get("mount_view"):
-        failed = mount_view.detach(box.plan.harness_only)
-        failed += mount_view.freeze(box.plan.frozen)
-        if failed:
-            box.record("mount_view", False, "could not detach or freeze " + ", ".join(failed))
+    request, answer = box.seal_fds
+    box.seal_fds = None
+    try:
+        os.write(request, b"s")
+        failed = os.read(answer, 4096).decode("utf-8", "replace")
+    except OSError as e:
+        failed = f"the namespace's init did not answer: {e}"
+    finally:
+        os.close(request)
+        os.close(answer)
+    if failed:
+        box.record("mount_view", False, "could not detach or freeze " + failed)
+
+
+def confined_threads() -> dict[str, Any]:
+    """Every thread of this process as /proc shows it: how many, and those holding a
+    capability, without no_new_privs or without the seccomp filter."""
+    return privileges.thread_states(os.getpid())
+
+
+def _confine(box: Sandbox) -> None:
+    """In the evaluator while it is the only thread of its process: what it, and every thread
+    and process it will ever start, may do from here on."""
+    threads = privileges.thread_states(os.getpid())["threads"]
+    if threads != 1:  # Only a bug of ours could start one before this; say so, do not go on.
+        for name in ("no_capabilities", "no_new_privs", "landlock", "seccomp"):
+            box.record(name, False, f"{threads} threads before confinement; each would stay "
+                                    f"unconfined")
+        return
     box.record("no_capabilities", *_attempt(privileges.drop_capabilities))
     if box.facts["no_capabilities"] and privileges.effective_capabilities() != 0:
         box.record("no_capabilities", False, "capabilities remain after capset")
     box.record("no_new_privs", *_attempt(privileges.set_no_new_privs))
-    writable = [*box.plan.writable, *_scratch_places(box)]
+    # The harness-written paths stay writable in the rules: `seal` makes them read-only mounts.
+    writable = [*box.plan.writable, *_scratch_places(box), *box.plan.frozen]
     box.record("landlock", *_attempt(lambda: privileges.restrict_writes(writable), box.facts,
                                      "landlock_abi"))
     box.record("seccomp", *_attempt(lambda: len(syscall_filter.install()), box.facts,
@@ -156,12 +201,15 @@ def confine(box: Sandbox) -> None:
 
 def _scratch_places(box: Sandbox) -> list[str]:
     """Where else the candidate may write: its private /dev and /tmp inside the mount view;
-    without one, only the devices a kernel opens for writing and the shared /dev/shm."""
+    without one, only the devices a kernel opens for writing and the shared /dev/shm. Either
+    way its own process's /proc folder (its threads' names, its own settings): CUDA cannot start
+    without a write there, and no other process's is in it."""
+    own = [os.path.realpath("/proc/self")]  # CUDA's start writes there (H200: else error 304).
     if box.facts.get("mount_view"):
-        return ["/dev", "/tmp"]
+        return ["/dev", "/tmp", *own]
     nodes = ["/dev/null", "/dev/zero", "/dev/full", "/dev/shm"]
     nodes += [f"/dev/{n}" for n in os.listdir("/dev") if n.startswith("nvidia")]
-    return nodes
+    return [*nodes, *own]
 
 
 def _unshare(box: Sandbox) -> bool:
@@ -199,7 +247,7 @@ def _record_no_namespaces(box: Sandbox, reason: str = "no user namespace") -> No
 def _build_view(plan: Plan) -> tuple[bool, str]:
     view = mount_view.View(root=plan.root, writable=plan.writable, readable=plan.readable,
                            harness_only=[*plan.harness_only, *plan.frozen],
-                           shm_bytes=plan.shm_bytes)
+                           shm_bytes=plan.shm_bytes, decoy=plan.decoy)
     try:
         mount_view.build(view)
         os.chdir(plan.job_dir)
@@ -233,20 +281,64 @@ def _outer(init: int, status_read: int, close: tuple[int, ...]) -> None:
     _exit_like(status)
 
 
-def _init(evaluator: int, status_write: int, close: tuple[int, ...]) -> None:
-    """Pid 1 of the namespace: reaps every orphan; when the evaluator ends, passes its status
-    on and exits, which kills whatever is left in the namespace."""
+def _init(evaluator: int, status_write: int, close: tuple[int, ...], plan: Plan,
+          seal_fds: tuple[int, int] | None) -> None:
+    """Pid 1 of the namespace: reaps every orphan; seals the mount view once when the
+    evaluator asks (`seal`); when the evaluator ends, passes its status on and exits, which
+    kills whatever is left in the namespace."""
     for fd in close:
         os.close(fd)
     ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # Its memory is not the candidate's.
+    wake_read, wake_write = _pipe()
+    os.set_blocking(wake_write, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_write)
+    while True:
+        _reap_as_init(evaluator, status_write)  # First: a child may have ended already.
+        readers = [wake_read] + ([seal_fds[0]] if seal_fds is not None else [])
+        ready, _, _ = select.select(readers, [], [])
+        if seal_fds is not None and seal_fds[0] in ready:
+            _seal_once(plan, seal_fds)
+            seal_fds = None
+        if wake_read in ready:
+            os.read(wake_read, 4096)
+
+
+def _reap_as_init(evaluator: int, status_write: int) -> None:
+    """Reaps every ended child; the evaluator's end is the namespace's."""
     while True:
         try:
-            pid, status = os.waitpid(-1, 0)
+            pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             os._exit(0)
+        if pid == 0:
+            return
         if pid == evaluator:
             os.write(status_write, struct.pack("i", status))
             os._exit(0)
+
+
+def _seal_once(plan: Plan, fds: tuple[int, int]) -> None:
+    """Answers the evaluator's one request (an empty answer: all done); the request's end
+    closed unasked (the evaluator died) seals nothing. Never listens again."""
+    request, answer = fds
+    if os.read(request, 1):
+        failed = mount_view.detach(plan.harness_only) + mount_view.freeze(plan.frozen)
+        try:
+            os.write(answer, ", ".join(failed).encode("utf-8", "replace"))
+        except OSError:
+            pass
+    _close(request, answer)
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _pipe() -> tuple[int, int]:
+    return os.pipe2(os.O_CLOEXEC)
 
 
 def _exit_like(status: int) -> None:

@@ -1,5 +1,5 @@
 """The sandbox checked from inside at worker start: a throwaway child enters it exactly as a
-candidate's process does (sandbox.enter, then sandbox.confine) and tries what a hostile kernel
+candidate's process does (sandbox.enter, which confines it) and tries what a hostile kernel
 would: open an internet socket, remount the root read-write, start a user namespace, trace a
 process, read the worker's environment through /proc, write outside its job folder, read a
 neighbour's job folder. Each attempt that fails as it should is a protection verified in force.
@@ -12,12 +12,13 @@ that is enough (--require-sandbox).
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import os
 import shutil
 import socket
 from typing import Any
 
-from . import probe, sandbox
+from . import mount_view, probe, sandbox
 
 TIMEOUT_SECONDS = 60
 PTRACE_TRACEME = 0
@@ -25,12 +26,18 @@ PTRACE_TRACEME = 0
 
 def run(plan: sandbox.Plan, worker_pid: int, neighbour: str) -> dict[str, Any]:
     """`neighbour`: a file in another job's folder the probe must not see."""
+    decoy = os.path.join(os.path.dirname(os.path.dirname(plan.job_dir)), "selftest-decoy")
+    os.makedirs(decoy, exist_ok=True)
+    # Bound read-write at mount_view.DECOY, never among Landlock's folders: only Landlock
+    # refuses a write there.
+    plan = dataclasses.replace(plan, decoy=decoy)
+
     def answer(write_end: int) -> dict[str, Any]:
         box = sandbox.enter(plan, close_in_relays=(write_end,))
-        sandbox.confine(box)
         return {**box.facts, "verified": _attempts(plan, worker_pid, neighbour)}
 
     facts = probe.in_child(answer, TIMEOUT_SECONDS, "the sandbox self-test")
+    shutil.rmtree(decoy, ignore_errors=True)
     shutil.rmtree(plan.root, ignore_errors=True)
     escaped = os.path.exists(_escape_path(plan))  # Inside, a private folder may have taken it.
     if escaped:
@@ -66,9 +73,9 @@ def _attempts(plan: sandbox.Plan, worker_pid: int, neighbour: str) -> dict[str, 
                                               "ptrace"))
     refused("worker_environment", lambda: _read(f"/proc/{worker_pid}/environ", b"PYTHONPATH"))
     refused("write_outside", lambda: _write(_escape_path(plan)))
-    # Writable as far as the mounts go (the process's own name), but not among Landlock's
-    # folders: refused only if Landlock is in force.
-    refused("write_unlisted", lambda: _overwrite("/proc/self/comm", "probe"))
+    # Writable as far as the mounts go, but not among Landlock's folders: refused only if
+    # Landlock is in force.
+    refused("write_unlisted", lambda: _write(os.path.join(mount_view.DECOY, "x")))
     refused("write_system", lambda: _write("/etc/adaexplore-escaped"))
     refused("neighbour_folder", lambda: _read(neighbour, b""))
     out["own_pid"] = "held" if os.getpid() == 2 else f"failed (pid {os.getpid()})"
@@ -83,12 +90,6 @@ def _read(path: str, must_hold: bytes) -> bool | str:
 
 def _escape_path(plan: sandbox.Plan) -> str:
     return os.path.join(os.path.dirname(os.path.dirname(plan.job_dir)), "escaped-selftest")
-
-
-def _overwrite(path: str, text: str) -> bool:
-    with open(path, "w", encoding="ascii") as f:
-        f.write(text)
-    return True
 
 
 def _write(path: str) -> bool:

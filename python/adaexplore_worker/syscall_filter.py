@@ -5,8 +5,9 @@ that would change what the harness sees or reach beyond the machine's GPU.
 Refused with EPERM: mounting and namespaces (a remount would undo the read-only file system, a
 new user namespace would give back capabilities), tracing and reading other processes' memory,
 kernel keyrings, BPF, modules, kexec, the clock, io_uring (it runs calls the filter never sees),
-and sockets of any family but AF_UNIX (the candidate's network namespace has only a loopback;
-this closes it even where namespaces are not available). clone3 answers ENOSYS, so the C library
+the terminal requests that type into a session or drive the console (TIOCSTI, TIOCLINUX), and
+sockets of any family but AF_UNIX (the candidate's network namespace has only a loopback; this
+closes it even where namespaces are not available). clone3 answers ENOSYS, so the C library
 falls back to clone, whose flags the filter can read (a clone3 argument is a pointer it cannot).
 Other architectures' system calls kill the process (libseccomp's default for a foreign arch).
 
@@ -30,6 +31,9 @@ DENIED = (
     "io_uring_setup", "io_uring_enter", "io_uring_register",
 )
 AF_UNIX = 1
+# Terminal requests that act on the user's session: typing into its input (TIOCSTI) and the
+# console's selection and keyboard (TIOCLINUX). The kernel reads the request as 32 bits.
+TERMINAL_REQUESTS = {"TIOCSTI": 0x5412, "TIOCLINUX": 0x541C}
 NAMESPACE_FLAGS = (0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000
                    | 0x40000000)  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 
@@ -48,6 +52,8 @@ def install() -> list[str]:
             refused.append(name)
         except (OSError, ValueError, RuntimeError):
             continue  # Not a system call on this architecture.
+    for request in TERMINAL_REQUESTS.values():
+        f.add_rule(deny, "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, request))
     f.add_rule(deny, "socket", seccomp.Arg(0, seccomp.NE, AF_UNIX))
     f.add_rule(deny, "socketpair", seccomp.Arg(0, seccomp.NE, AF_UNIX))
     for flag in _namespace_bits():
@@ -57,7 +63,8 @@ def install() -> list[str]:
     except (OSError, ValueError, RuntimeError):
         pass
     f.load()
-    return [*refused, "socket (all but AF_UNIX)", "clone (new namespaces)", "clone3"]
+    return [*refused, *(f"ioctl {name}" for name in TERMINAL_REQUESTS),
+            "socket (all but AF_UNIX)", "clone (new namespaces)", "clone3"]
 
 
 def _namespace_bits() -> list[int]:

@@ -40,7 +40,7 @@ from collections import deque
 from typing import Any
 
 from . import (child_facts, child_process, clocks, errors, integrity, job_files, load,
-               process_tree, refcache, sandbox)
+               privileges, process_tree, refcache, sandbox)
 from .child_state import Child
 from .gpu_lock import GpuLock
 from .lock_patience import LockPatience
@@ -158,7 +158,11 @@ class Zygote:
                 child.stray_lines += 1
                 continue
             kind = message.get("type")
-            if kind == "acquire":
+            if kind == "acquire" and self.lock.involved(child.job_id):
+                # The harness asks once, holding nothing: a second request (held or waiting)
+                # would make the child wait on itself, its wait credited to its limit forever.
+                child.stray_lines += 1
+            elif kind == "acquire":
                 child.wait_since = child.asked_lock = time.monotonic()
                 self.lock.request(child.job_id, "exclusive" if message.get("mode") == "exclusive"
                                   else "shared")
@@ -180,6 +184,11 @@ class Zygote:
                 child.wait_since = time.monotonic()
                 self.slot_queue.append(child.job_id)
                 self._grant_slots()
+            elif kind == "phase" and (child.phase not in TASK_PHASES
+                                      and str(message.get("phase")) in TASK_PHASES):
+                # Phases only move forward: once the task's are over (its limit restarted once,
+                # its memory share back to a child's), only candidate code could go back.
+                child.stray_lines += 1
             elif kind == "phase":
                 before, child.phase = child.phase, str(message.get("phase"))[:64]
                 if before == "reference":
@@ -193,6 +202,16 @@ class Zygote:
                             "remaining_s": self._remaining(child)})
             elif kind == "result":
                 child.results.append(message)
+                if child.killed_for is None and len(child.results) == 1:
+                    # A last sweep while its processes still live (the child waits for this
+                    # answer before it exits): a short evaluation is checked too.
+                    processes = process_tree.processes_now()
+                    self._check_threads(child, processes,
+                                        process_tree.relays(child.pid, processes))
+                    try:
+                        child.channel.send({"type": "swept"})
+                    except OSError:
+                        child.open = False
             elif kind == "references" and child.phase == "reference" and child.plan is not None:
                 # Only the harness's own code runs in the reference phase: the candidate has not
                 # been imported, so it cannot have sent this.
@@ -309,12 +328,8 @@ class Zygote:
             os.close(ours)
             child_process.main(job, theirs, files, plan, static, box, STOP_SIGNALS,
                                self.sandboxing.required)
-        os.close(theirs)
-        try:
-            os.setpgid(pid, pid)  # Also done in the child; whichever runs first wins the race.
-        except OSError:
-            pass
-        os.set_blocking(ours, False)
+        os.close(theirs)  # The child makes its own session and group (kill_group covers a
+        os.set_blocking(ours, False)  # child that has not yet).
         self.children[job_id] = Child(job_id=job_id, pid=pid, channel=Channel(ours),
                                       nonce=job.nonce,
                                       deadline=time.monotonic() + job.timeout_s,
@@ -389,11 +404,36 @@ class Zygote:
         for child in self.children.values():
             if child.killed_for is not None:
                 continue
-            rss = process_tree.tree_rss(child.pid, processes,
-                                        process_tree.relays(child.pid, processes))
+            relays = process_tree.relays(child.pid, processes)
+            self._check_threads(child, processes, relays)
+            if child.killed_for is not None:
+                continue
+            rss = process_tree.tree_rss(child.pid, processes, relays)
             child.peak_rss = max(child.peak_rss, rss)
             if child.memory_limit_bytes and rss > self._memory_limit(child):
                 self._kill(child, "memory")
+
+    def _check_threads(self, child: Child, processes: dict[int, tuple[int, int]],
+                       relays: set[int]) -> None:
+        """Every thread of every process of the child's tree but the sandbox's relays, once
+        its evaluator is confined (it says a first phase only after): each must hold what the
+        self-test found in force. Read from outside, so the candidate cannot answer for them;
+        one that does not is the harness's failure, and the evaluation stops."""
+        checks = tuple(c for c in privileges.THREAD_CHECKS if self.sandboxing.containment.get(c))
+        if not self.sandboxing.enabled or not checks or child.phase == "starting":
+            return
+        record = child.threads_checked
+        record["sweeps"] += 1
+        for pid in process_tree.tree(child.pid, processes):
+            if pid in relays:
+                continue
+            states = privileges.thread_states(pid, checks)
+            record["threads_max"] = max(record["threads_max"], states["threads"])
+            record["unconfined"].extend(states["unconfined"][:8])
+        if record["unconfined"]:
+            _log(f"job {child.job_id}: threads without their confinement: "
+                 + "; ".join(record["unconfined"][:4]))
+            self._kill(child, "unconfined")
 
     def _memory_limit(self, child: Child) -> int:
         """The job's limit is a share of the worker's memory among its children at once. The

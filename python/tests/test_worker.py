@@ -344,15 +344,17 @@ def test_the_adaptive_timing_stops_early_on_a_steady_kernel_only(worker: Worker,
     # 50 ms sleeps: a loaded machine's scheduling jitter (a millisecond or two) stays well inside
     # the 5% precision (at 5 ms it did not, once, under a full CI run's load, nor at 20 ms once in
     # a full pytest run). A looser precision is no fix: the noisy kernel then stops early now and
-    # then, its first few runs close together by chance; so does a uniform spread of sleeps (once
-    # in CI): half its runs sleep 1 ms and half 20 ms, so its median is never known to 5%.
+    # then, its first few runs close together by chance; so did a uniform spread of sleeps (once in
+    # CI) and a random pick of two (its first runs alike, once in a full run): its runs alternate
+    # 1 ms and 20 ms, so its median is never known to 5%.
     slow_task = _slowed_task(tmp_path, 0.05)
     steady = _slowed_relu(tmp_path, 0.05)
     noisy = tmp_path / "relu_noisy.py"
     noisy.write_text(
         Path(kernel("relu", "ok")).read_text() +
-        "\n\nimport random as _random\nimport time as _time\n_forward = ModelNew.forward\n\n"
-        "def _slow(self, *args):\n    _time.sleep(_random.choice((0.001, 0.02)))\n"
+        "\n\nimport itertools as _itertools\nimport time as _time\n"
+        "_forward = ModelNew.forward\n_sleeps = _itertools.cycle((0.001, 0.02))\n\n"
+        "def _slow(self, *args):\n    _time.sleep(next(_sleeps))\n"
         "    return _forward(self, *args)\n\nModelNew.forward = _slow\n")
     adaptive = {"warmup_runs": 1, "timed_runs": 60, "min_timed_runs": 5,
                 "timing_precision": 0.05, "timing_budget_ms": 0, "trials": 1,

@@ -295,6 +295,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"stdout", "string"},
       {"stderr", "string"},
       {"stray_lines", "integer"},
+      {"threads_checked", "object"},  // The zygote's sweeps of the child's threads.
       {"containment", "object"},
   };
   return kFields;

@@ -1,0 +1,189 @@
+"""A hostile candidate against the worker's judge, written as its author would: the payload sits
+in a module the kernel writes into its folder and imports (the static rules never see it), and
+reaches the harness through `gc`, `ctypes` and the threads of its own process. Real zygote,
+real sandbox, on the CPU (Triton's interpreter)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Worker, kernel, task
+
+# The kernel writes the payload beside itself and imports it: nothing of it is in the source
+# the static checks read.
+CARRIER = '''
+import os as _os, sys as _sys
+_open = open
+with _open(_os.path.join(_os.getcwd(), "payload_{name}.py"), "w") as _f:
+    _f.write({payload!r})
+_sys.path.insert(0, _os.getcwd())
+__import__("payload_{name}")
+'''
+
+# The task's phases start torch's CPU pool before the candidate is imported: a relu over 4M
+# elements runs on every intra-op thread.
+POOL_TASK = '''
+import torch
+import torch.nn as nn
+
+torch.set_num_threads(2)
+_warm = torch.randn(1 << 22).relu_().sum()  # At load: the pool exists before any candidate.
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+
+
+def get_inputs():
+    return [torch.randn(16, 1000)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+# Runs on each thread of torch's OpenMP pool through libgomp's own entry point, the route the
+# last attack round took to a full-root thread: what the thread holds, and what it may do.
+GOMP_PAYLOAD = r'''
+import ctypes, os, json
+found = []
+def on_thread(_):
+    status = {}
+    with open("/proc/thread-self/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("CapEff", "NoNewPrivs", "Seccomp"):
+                status[key] = value.strip()
+    tries = {}
+    for name, act in (("mknod", lambda: os.mknod(os.path.join(os.getcwd(), "blk%d" % os.getpid()),
+                                                  0o600 | 0o060000, os.makedev(8, 0))),
+                      ("mount", lambda: ctypes.CDLL(None, use_errno=True).mount(
+                          b"tmpfs", os.getcwd().encode(), b"tmpfs", 0, None) == 0 or
+                          (_ for _ in ()).throw(OSError(ctypes.get_errno(), "mount")))):
+        try:
+            act()
+            tries[name] = "done"
+        except OSError as e:
+            tries[name] = "refused"
+    found.append({"tid": ctypes.CDLL(None).syscall(186), **status, **tries})
+maps = open("/proc/self/maps").read()
+gomp = sorted({line.split()[-1] for line in maps.splitlines() if "libgomp" in line})
+FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+callback = FN(on_thread)
+if gomp:
+    ctypes.CDLL(gomp[0]).GOMP_parallel(callback, None, 2, 0)
+threads = []
+for tid in os.listdir("/proc/self/task"):
+    with open(f"/proc/self/task/{tid}/status") as f:
+        threads.append({k: v.strip() for k, _, v in (l.partition(":") for l in f)
+                        if k in ("Name", "CapEff", "NoNewPrivs", "Seccomp")})
+print("FOUND", json.dumps({"gomp": gomp, "pool": found, "threads": threads}), flush=True)
+'''
+
+# Finds the harness's channel to the zygote in its own heap and talks to it.
+CHANNEL = r'''
+import gc, os, time
+def _open(o):
+    try:
+        os.fstat(o.fd)
+        return True
+    except OSError:
+        return False
+# The zygote's own channel object came along with the fork, its descriptor closed: the live one.
+channel = next(o for o in gc.get_objects() if type(o).__name__ == "Channel" and _open(o))
+'''
+REWIND_PAYLOAD = CHANNEL + r'''
+for _ in range(60):  # Every half second, back to the task's phases: a fresh limit each time.
+    channel.send({"type": "phase", "phase": "reference"})
+    channel.send({"type": "phase", "phase": "import"})
+    time.sleep(0.5)
+'''
+SELF_WAIT_PAYLOAD = CHANNEL + r'''
+channel.send({"type": "acquire", "mode": "shared"})
+channel.send({"type": "acquire", "mode": "exclusive"})  # Waits on itself; credited for ever?
+time.sleep(60)
+'''
+
+
+def _hostile(tmp_path: Path, name: str, payload: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(Path(kernel("relu", "ok")).read_text()
+                    + CARRIER.format(name=name, payload=payload))
+    return str(path)
+
+
+def _found(facts: dict) -> dict:
+    line = next(l for l in facts["stdout"].splitlines() if l.startswith("FOUND "))
+    return json.loads(line[len("FOUND "):])
+
+
+def test_every_thread_is_confined_even_those_the_tasks_phases_started(worker: Worker,
+                                                                       tmp_path: Path) -> None:
+    pool_task = tmp_path / "pool_task.py"
+    pool_task.write_text(POOL_TASK)
+    facts = worker.evaluate(str(pool_task), _hostile(tmp_path, "gomp", GOMP_PAYLOAD),
+                            options={"measure": False})
+    found = _found(facts)
+    assert found["gomp"], "torch's libgomp is loaded"
+    assert len(found["pool"]) == 2 and len(found["threads"]) >= 2, found
+    for state in found["pool"] + found["threads"]:
+        assert (state["CapEff"], state["NoNewPrivs"], state["Seccomp"]) == (
+            "0000000000000000", "1", "2"), state
+    assert all(t["mknod"] == t["mount"] == "refused" for t in found["pool"]), found["pool"]
+    # The zygote read every thread from outside as well, and found none unconfined.
+    assert facts["threads_checked"]["unconfined"] == []
+    assert facts["threads_checked"]["sweeps"] >= 1
+    assert facts["status"] == "ok"
+
+
+def test_phases_only_move_forward_so_the_limit_is_never_renewed(worker: Worker,
+                                                                tmp_path: Path) -> None:
+    began = time.monotonic()
+    facts = worker.evaluate(task("relu"), _hostile(tmp_path, "rewind", REWIND_PAYLOAD),
+                            timeout_s=6, options={"measure": False})
+    assert facts["status"] == "timeout", facts.get("status")
+    assert facts["wall_s"] - facts["waited_s"] < 12, facts  # 6 s, not the 30 s it asked for.
+    assert time.monotonic() - began < 25
+    assert facts["stray_lines"] >= 2
+
+
+def test_a_second_lock_request_is_not_a_wait_on_itself(worker: Worker, tmp_path: Path) -> None:
+    began = time.monotonic()
+    facts = worker.evaluate(task("relu"), _hostile(tmp_path, "selfwait", SELF_WAIT_PAYLOAD),
+                            timeout_s=6, options={"measure": False})
+    assert facts["status"] == "timeout", facts.get("status")
+    assert time.monotonic() - began < 30
+    assert facts["stray_lines"] >= 1
+    # The worker is not frozen: the next candidate gets its verdict.
+    assert worker.evaluate(task("relu"), kernel("relu", "ok"),
+                           options={"measure": False})["status"] == "ok"
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_output_files_replaced_by_a_link_or_a_pipe_read_nothing_of_the_host(
+        worker: Worker, tmp_path: Path, kind: str) -> None:
+    secret = tmp_path / "host_secret.txt"
+    secret.write_text("adx-host-secret-31f9\n")
+    make = (f"os.symlink({str(secret)!r}, name)" if kind == "symlink" else "os.mkfifo(name)")
+    payload = f'''
+import os
+print("before", flush=True)
+for name in ("stdout.txt", "stderr.txt"):
+    os.unlink(name)
+    {make}
+'''
+    began = time.monotonic()
+    facts = worker.evaluate(task("relu"), _hostile(tmp_path, kind, payload),
+                            options={"measure": False})
+    assert time.monotonic() - began < 60  # A pipe in their place does not block the zygote.
+    for stream in ("stdout", "stderr"):
+        assert "adx-host-secret" not in facts[stream]
+    if kind == "symlink":
+        assert "replaced by a symbolic link" in facts["stdout"]
+    else:
+        assert facts["stdout"] == "[stdout.txt is not a plain file]"
