@@ -19,8 +19,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from . import (autotune_share, errors, integrity, load, measure, refcache, references,
-               runtime_checks, shrink, trace, trials)
+from . import (autotune_share, dispatch_watch, errors, integrity, load, measure, refcache,
+               references, runtime_checks, shrink, trace, trials)
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import TASK_PHASES, Job, Status
 from .channel import Channel, sanitize
@@ -133,6 +133,8 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
         finally:  # The candidate gets no descriptor of the cache.
             for fd in plan.fds if plan is not None else ():
                 os.close(fd)
+    with session.part("dispatch.snapshot"):  # What the reference's torch calls dispatch to.
+        dispatch_before = dispatch_watch.snapshot()
     session.slot()  # Everything above ran ahead of a slot; the candidate's phases take one.
     confine()
     task = ctx.task
@@ -148,6 +150,8 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
         model_new_class = ctx.guard(Status.IMPORT_ERROR, lambda: load.load_candidate(
             candidate_path, CANDIDATE_MODULE, ctx.fallbacks, task))
     runtime_checks.check_identities(ctx)
+    with session.part("dispatch.import"):
+        dispatch_watch.record(dispatch_before, facts)
     runtime_checks.check_flags_after_import(ctx)
     runtime_checks.check_inheritance(ctx, model_new_class)
     with session.gpu("shared"), session.phase("check"):
@@ -169,6 +173,9 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
     # traced call took 6.2 ms on the H200 where its timed runs took 3.8).
     with session.gpu("exclusive" if timed else "shared"), session.phase("trace"):
         trace.trace_phase(ctx)
+    # The reference ran beside the candidate while timed and traced; checked off the GPU's locks.
+    with session.part("dispatch.end"):
+        dispatch_watch.record(dispatch_before, facts)
     facts["gpu_busy_ms"] = round(ctx.gpu_busy_ms, 3)
 
 

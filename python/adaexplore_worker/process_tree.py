@@ -103,11 +103,31 @@ def relays(root: int, processes: dict[int, tuple[int, int]]) -> set[int]:
     try:
         ours = os.readlink("/proc/self/ns/pid")
         theirs = os.readlink(f"/proc/{root}/ns/pid_for_children")
-    except OSError:
-        return set()
+    except OSError:  # Its namespace's init has ended (the link is gone): the child relays still.
+        return {root} | {pid for pid, (parent, _) in processes.items() if parent == root}
     if ours == theirs:
         return set()
     return {root} | {pid for pid, (parent, _) in processes.items() if parent == root}
+
+
+def is_relay(pid: int) -> bool:
+    """Whether `pid` is one of the sandbox's relays by where it stands, not by its parent: a
+    process of this (the zygote's) PID namespace (the child that entered the sandbox: nothing
+    below it can make one there) or the init of a namespace below (its pid there is 1)."""
+    ours, theirs = _namespace_pids("self"), _namespace_pids(str(pid))
+    return bool(theirs) and (len(theirs) <= len(ours) or theirs[-1] == 1)
+
+
+def _namespace_pids(pid: str) -> list[int]:
+    """`NSpid` of /proc/<pid>/status: its pid in each PID namespace, outermost first."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"NSpid:"):
+                    return [int(n) for n in line.split()[1:]]
+    except (OSError, ValueError):
+        pass
+    return []
 
 
 def tree_rss(root: int, processes: dict[int, tuple[int, int]], skip: set[int]) -> int:

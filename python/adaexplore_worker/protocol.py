@@ -409,6 +409,7 @@ class Facts(TypedDict, total=False):
     device_name: str
     flags_changed_by_import: list[str]
     patched: list[str]
+    dispatcher_overrides: list[str]
     runtime_findings: list[Finding]
     threads_left_running: list[str]
     os_threads_left_running: int

@@ -1,8 +1,9 @@
 """The sandbox checked from inside at worker start: a throwaway child enters it exactly as a
 candidate's process does (sandbox.enter, which confines it) and tries what a hostile kernel
-would: open an internet socket, remount the root read-write, start a user namespace, trace a
-process, read the worker's environment through /proc, write outside its job folder, read a
-neighbour's job folder. Each attempt that fails as it should is a protection verified in force.
+would: open an internet socket, look for a network interface besides its loopback, remount the
+root read-write, start a user namespace, trace a process, read the worker's environment through
+/proc, write outside its job folder, read a neighbour's job folder. Each attempt that fails as
+it should is a protection verified in force.
 
 The facts (`containment` in every result and in the hello) list each protection, whether it is
 in force, why not where it is not, and what the attempts found. The C++ side decides whether
@@ -66,6 +67,8 @@ def _attempts(plan: sandbox.Plan, worker_pid: int, neighbour: str) -> dict[str, 
         return _raise(ctypes.get_errno(), what)
 
     refused("internet_socket", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).close())
+    # The namespace's own: a network with its loopback alone, whatever the filter allows.
+    refused("other_interfaces", lambda: _only_loopback(socket.if_nameindex()))
     refused("remount", lambda: syscall_refused(
         libc.mount(None, b"/", None, ctypes.c_ulong(32 | 4096), None), "mount"))
     refused("user_namespace", lambda: syscall_refused(libc.unshare(0x10000000), "unshare"))
@@ -80,6 +83,13 @@ def _attempts(plan: sandbox.Plan, worker_pid: int, neighbour: str) -> dict[str, 
     refused("neighbour_folder", lambda: _read(neighbour, b""))
     out["own_pid"] = "held" if os.getpid() == 2 else f"failed (pid {os.getpid()})"
     return out
+
+
+def _only_loopback(interfaces: list[tuple[int, str]]) -> bool | str:
+    names = sorted(name for _, name in interfaces)
+    if names == ["lo"]:
+        raise OSError(0, "its loopback is its only interface")
+    return ", ".join(names)
 
 
 def _read(path: str, must_hold: bytes) -> bool | str:
@@ -106,8 +116,8 @@ def _raise(errno: int, what: str) -> bool:
 def _summarise(facts: dict[str, Any]) -> dict[str, Any]:
     """A protection counts only if it was put in force and the attempts against it held."""
     verified = facts.get("verified", {})
-    against = {"network_namespace": ["internet_socket"], "seccomp": ["remount", "user_namespace",
-                                                                       "ptrace"],
+    against = {"network_namespace": ["other_interfaces"],
+               "seccomp": ["internet_socket", "remount", "user_namespace", "ptrace"],
                "pid_namespace": ["worker_environment", "own_pid"],
                "mount_view": ["neighbour_folder"], "landlock": ["write_unlisted", "write_outside", "write_system"]}
     for protection, checks in against.items():

@@ -405,7 +405,8 @@ class Zygote:
             if child.killed_for is not None:
                 continue
             relays = process_tree.relays(child.pid, processes)
-            self._check_threads(child, processes, relays)
+            if not child.results:  # Its last sweep was at its result; its relays end after it.
+                self._check_threads(child, processes, relays)
             if child.killed_for is not None:
                 continue
             rss = process_tree.tree_rss(child.pid, processes, relays)
@@ -424,8 +425,9 @@ class Zygote:
             return
         record = child.threads_checked
         record["sweeps"] += 1
+        namespaced = bool(self.sandboxing.containment.get("pid_namespace"))
         for pid in process_tree.tree(child.pid, processes):
-            if pid in relays:
+            if pid in relays or (namespaced and process_tree.is_relay(pid)):
                 continue
             states = privileges.thread_states(pid, checks)
             record["threads_max"] = max(record["threads_max"], states["threads"])

@@ -187,3 +187,92 @@ for name in ("stdout.txt", "stderr.txt"):
         assert "replaced by a symbolic link" in facts["stdout"]
     else:
         assert facts["stdout"] == "[stdout.txt is not a plain file]"
+
+
+# The four lines of the last attack round, on the CPU key: a slow relu for every caller, the
+# reference included.
+LIBRARY_PAYLOAD = r'''
+import time, torch
+_lib = torch.library.Library("aten", "IMPL")
+def _slow_relu(x):
+    time.sleep(0.005)
+    return torch.clamp(x, min=0)
+_lib.impl("relu", _slow_relu, "CPU")
+'''
+
+
+def test_a_kernel_registered_for_torchs_own_operator_is_a_fact(worker: Worker,
+                                                                tmp_path: Path) -> None:
+    facts = worker.evaluate(task("relu"), _hostile(tmp_path, "library", LIBRARY_PAYLOAD))
+    overrides = facts.get("dispatcher_overrides", [])
+    assert any(line.startswith("aten::relu: CPU: registered at ") and "payload_library.py" in line
+               for line in overrides), overrides
+    # An honest kernel, after it in the same worker, registers nothing (each job its own process).
+    honest = worker.evaluate(task("relu"), kernel("relu", "ok"), options={"measure": False})
+    assert honest.get("dispatcher_overrides", []) == [], honest.get("dispatcher_overrides")
+
+
+def test_a_custom_operator_of_the_candidates_own_is_not_an_override(worker: Worker,
+                                                                     tmp_path: Path) -> None:
+    payload = r'''
+import torch
+@torch.library.custom_op("adx_candidate::twice", mutates_args=())
+def twice(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+assert torch.ops.adx_candidate.twice(torch.ones(2)).sum().item() == 4
+'''
+    facts = worker.evaluate(task("relu"), _hostile(tmp_path, "own_op", payload),
+                            options={"measure": False})
+    assert facts["status"] == "ok", facts.get("error")
+    assert facts.get("dispatcher_overrides", []) == []
+
+
+def test_the_filter_refuses_typing_into_the_controlling_terminal() -> None:
+    """A pty made this process's controlling terminal, then the sandbox's filter: TIOCSTI and
+    TIOCLINUX are refused (EPERM) on it, where without the filter TIOCSTI types."""
+    pytest.importorskip("pyseccomp")
+    import fcntl
+    import os
+    import pty
+    import termios
+
+    from adaexplore_worker import syscall_filter
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # The child: a session of its own, the pty its controlling terminal.
+        code = {}
+        try:
+            os.close(read_end)
+            os.setsid()
+            master, slave = pty.openpty()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            try:
+                fcntl.ioctl(slave, termios.TIOCSTI, b"x")
+                code["before"] = "typed"
+            except OSError as e:
+                code["before"] = f"errno {e.errno}"
+            syscall_filter.install()
+            for name, request, arg in (("TIOCSTI", termios.TIOCSTI, b"y"),
+                                       ("TIOCLINUX", 0x541C, b"\x06")):
+                try:
+                    fcntl.ioctl(slave, request, arg)
+                    code[name] = "done"
+                except OSError as e:
+                    code[name] = f"errno {e.errno}"
+        finally:
+            os.write(write_end, json.dumps(code).encode())
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as f:
+        code = json.loads(f.read() or "{}")
+    os.waitpid(pid, 0)
+    import errno
+    try:
+        legacy = Path("/proc/sys/dev/tty/legacy_tiocsti").read_text().strip() == "1"
+    except OSError:
+        legacy = True  # Kernels before 6.2: TIOCSTI always allowed on one's own terminal.
+    if legacy:  # What the filter refuses worked before it.
+        assert code.get("before") == "typed", code
+    assert code.get("TIOCSTI") == f"errno {errno.EPERM}", code
+    assert code.get("TIOCLINUX") == f"errno {errno.EPERM}", code

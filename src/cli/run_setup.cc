@@ -87,7 +87,8 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     spec.reference_cache_mb = config.profile.reference_cache_mb;
     spec.lock_patience_s = config.profile.lock_patience_s;
     spec.sandbox = config.profile.sandbox;
-    spec.require_sandbox = config.profile.require_sandbox;
+    // --no-sandbox is the user's own choice, stated in every result: nothing to require then.
+    spec.require_sandbox = config.profile.require_sandbox && config.profile.sandbox;
     spec.label = std::move(label);
     spec.env = {{"TRITON_CACHE_DIR", triton_cache}};
     if (!flashinfer_base.empty()) {

@@ -59,6 +59,10 @@ const std::vector<IntegrityCheck>& IntegrityChecks() {
        "an output must be a new tensor of its own"},
       {"inputs_mutated", kRuntime, "modify their inputs",
        "a kernel that writes its inputs changes what the next call (and the check) sees"},
+      {"dispatcher_override", kRuntime, "register kernels for torch's own operators",
+       "a kernel registered in torch's dispatcher for an operator it did not define also runs "
+       "for the reference's calls: the reference would be slowed or changed, not the candidate",
+       On<&EvalProfile::reject_patching>},
       {"forged_result", kRuntime, "write to the harness's result channel",
        "only the harness reports results"},
       {"flags_changed_by_import", kRuntime, "change precision flags when imported",

@@ -68,6 +68,13 @@ bool DecideRuntimeIntegrity(const Evidence& e, EvalResult& r) {
                "use must not be patched");
     return true;
   }
+  if (Applies(e.profile, "dispatcher_override") && !facts.dispatcher_overrides.empty()) {
+    Reject(r, "dispatcher_override",
+           "the candidate registered " + JsonText(nlohmann::json(facts.dispatcher_overrides)) +
+               " in torch's dispatcher: a kernel for an operator it did not define also runs for "
+               "the reference's calls");
+    return true;
+  }
   const bool threads_checked = Applies(e.profile, "threads_left_running");
   if (threads_checked && !facts.threads_left_running.empty()) {
     Reject(r, "threads_left_running",

@@ -643,6 +643,17 @@ TEST(ClassifyTest, PatchedFunctionsAreRejected) {
   EXPECT_NE(r.reason.find("must not be patched"), std::string::npos);
 }
 
+TEST(ClassifyTest, AKernelRegisteredForTorchsOwnOperatorIsRejected) {
+  EvalResult r = ClassifyFacts(
+      {{"status", "ok"},
+       {"trials", {PassingTrial(0)}},
+       {"dispatcher_overrides", {"aten::relu: CPU: registered at payload.py:9 :: (none)"}}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "dispatcher_override");
+  EXPECT_NE(r.reason.find("aten::relu: CPU: registered at payload.py:9"), std::string::npos)
+      << r.reason;
+}
+
 TEST(ClassifyTest, RuntimeFindingsReject) {
   EvalResult r =
       ClassifyFacts({{"status", "ok"},

@@ -103,7 +103,7 @@ struct EvalProfile {
   bool sandbox = true;
   // Refuse to evaluate (the worker fails to start, a job is not run) unless every protection of
   // the sandbox is in force and verified by the worker's self-test.
-  bool require_sandbox = false;
+  bool require_sandbox = true;
 
   // The options sent to the worker, for `device` and a task of `kind`; seed is 0 when the
   // profile leaves it unset (the evaluator derives one per job). A FlashInfer-Trace or

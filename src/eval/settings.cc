@@ -237,9 +237,11 @@ std::vector<EvalSetting> MakeTable() {
       Bound({.name = "require_sandbox",
              .kind = SettingKind::kBoolean,
              .flag = "--require-sandbox",
-             .default_text = "false",
+             .default_text = "true",
              .help = "refuse to evaluate unless every protection of the sandbox is in force "
-                     "and verified here"},
+                     "and verified here (--no-require-sandbox goes on without the missing ones, "
+                     "said on the terminal and in every result's containment; --no-sandbox "
+                     "turns the sandbox off)"},
             &EvalProfile::require_sandbox),
       JobBound({.name = "compile_baseline",
                 .kind = SettingKind::kBoolean,

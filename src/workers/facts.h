@@ -513,6 +513,7 @@ struct Facts {
   std::string device_name;
   std::vector<std::string> flags_changed_by_import;
   std::vector<std::string> patched;
+  std::vector<std::string> dispatcher_overrides;  // "aten::relu: CPU: registered at ..."
   std::vector<Finding> runtime_findings;
   std::vector<std::string> threads_left_running;
   int64_t os_threads_left_running = 0;
@@ -547,6 +548,7 @@ struct Facts {
     visit("device_name", s.device_name);
     visit("flags_changed_by_import", s.flags_changed_by_import);
     visit("patched", s.patched);
+    visit("dispatcher_overrides", s.dispatcher_overrides);
     visit("runtime_findings", s.runtime_findings);
     visit("threads_left_running", s.threads_left_running);
     visit("os_threads_left_running", s.os_threads_left_running);

@@ -270,6 +270,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"device_name", "string"},
       {"flags_changed_by_import", "array"},
       {"patched", "array"},
+      {"dispatcher_overrides", "array"},
       {"runtime_findings", "array"},
       {"threads_left_running", "array"},
       {"os_threads_left_running", "integer"},

@@ -121,13 +121,18 @@ std::vector<WorkerEvent> Worker::Read() {
         return events;
       }
       hello_ = *hello;
-      if (spec_.require_sandbox) {
-        if (std::vector<std::string> missing = MissingProtections(hello_.containment);
-            !missing.empty()) {
-          Fail(fmt::format("--require-sandbox: the candidate sandbox is not complete here: {}",
-                           fmt::join(missing, "; ")));
+      if (std::vector<std::string> missing = MissingProtections(hello_.containment);
+          spec_.sandbox && !missing.empty()) {
+        if (spec_.require_sandbox) {
+          Fail(
+              fmt::format("the candidate sandbox is not complete here: {}; {}. Or evaluate "
+                          "without them: --no-require-sandbox (each result says what was "
+                          "missing)",
+                          fmt::join(missing, "; "), kSandboxInstallHint));
           return events;
         }
+        logger_->warn("worker {}: --no-require-sandbox: candidates run without {}", spec_.label,
+                      fmt::join(missing, "; "));
       }
       state_ = State::kReady;
       logger_->info("worker {} ready: {} ({}), torch {}, triton {}, {} slot(s), import {:.1f} s",
