@@ -118,6 +118,22 @@ def is_relay(pid: int) -> bool:
     return bool(theirs) and (len(theirs) <= len(ours) or theirs[-1] == 1)
 
 
+def sandbox_tmpfs_bytes(relays: set[int]) -> int:
+    """What the candidate's files hold in its sandbox's private /tmp and /dev/shm: memory, not
+    disk, each as large as the job's limit. Read through its namespace init's root."""
+    total = 0
+    for pid in relays:
+        if _namespace_pids(str(pid))[-1:] != [1]:
+            continue
+        for folder in ("tmp", "dev/shm"):
+            try:
+                st = os.statvfs(f"/proc/{pid}/root/{folder}")
+            except OSError:
+                continue
+            total += (st.f_blocks - st.f_bfree) * st.f_frsize
+    return total
+
+
 def _namespace_pids(pid: str) -> list[int]:
     """`NSpid` of /proc/<pid>/status: its pid in each PID namespace, outermost first."""
     try:

@@ -409,7 +409,8 @@ class Zygote:
                 self._check_threads(child, processes, relays)
             if child.killed_for is not None:
                 continue
-            rss = process_tree.tree_rss(child.pid, processes, relays)
+            rss = (process_tree.tree_rss(child.pid, processes, relays)
+                   + process_tree.sandbox_tmpfs_bytes(relays))
             child.peak_rss = max(child.peak_rss, rss)
             if child.memory_limit_bytes and rss > self._memory_limit(child):
                 self._kill(child, "memory")

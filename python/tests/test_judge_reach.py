@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Worker, kernel, task
+from adaexplore_worker.protocol import Status
 
 # The kernel writes the payload beside itself and imports it: nothing of it is in the source
 # the static checks read.
@@ -276,3 +277,23 @@ def test_the_filter_refuses_typing_into_the_controlling_terminal() -> None:
         assert code.get("before") == "typed", code
     assert code.get("TIOCSTI") == f"errno {errno.EPERM}", code
     assert code.get("TIOCLINUX") == f"errno {errno.EPERM}", code
+
+
+def test_files_in_the_sandboxs_tmpfs_count_in_the_memory_limit(worker: Worker,
+                                                                tmp_path: Path) -> None:
+    """Its private /tmp and /dev/shm are RAM, each as large as the job's limit: 1.1 GB written
+    there by a process of 0.4 GB breaks a 1.2 GB limit."""
+    payload = r'''
+import time
+chunk = b"x" * (64 << 20)
+with open("/tmp/hold", "wb") as f:
+    for _ in range(11):
+        f.write(chunk)
+with open("/dev/shm/hold", "wb") as f:
+    for _ in range(6):
+        f.write(chunk)
+time.sleep(8)
+'''
+    facts = worker.evaluate(task("relu"), _hostile(tmp_path, "tmpfs", payload), timeout_s=60,
+                            options={"measure": False}, memory_limit_mb=1200)
+    assert facts["status"] == Status.MEMORY_LIMIT, (facts.get("status"), facts.get("error"))

@@ -215,6 +215,12 @@ Result<std::map<std::string, std::string>> SeedKernels(const std::vector<std::st
   }
   std::map<std::string, std::string> seeds;
   for (const std::string& path : files) {
+    // A seed goes into prompts: a link (planted in a folder of kernels) could send any file.
+    std::error_code ec;
+    if (std::filesystem::is_symlink(path, ec)) {
+      return InvalidArgument(
+          fmt::format("--seed-kernel {}: a symbolic link, not read (name the file itself)", path));
+    }
     ASSIGN_OR_RETURN(SourceFile seed, ReadSourceFile(path));
     std::string task = seed.name;
     if (tasks.size() == 1 && given.size() == 1 && files.size() == 1) {

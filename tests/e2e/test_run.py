@@ -430,3 +430,12 @@ def test_a_search_starts_from_the_users_seed_kernel(cli: Cli, scripted: Script,
                   example("kernels", "relu", "ok.py"), "--seed-kernel",
                   example("kernels", "relu", "prints.py"), *FAST)
     assert bad.returncode == 2 and "no task of this run is named ok" in bad.stderr, bad.stderr
+    # A link among the seeds (to a file the user never meant to send to an LLM) is not read.
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (tmp_path / "secret.txt").write_text("adx-not-for-the-llm\n")
+    (seeds / "relu.py").symlink_to(tmp_path / "secret.txt")
+    linked = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                     "--steps", "2", "--db", str(tmp_path / "y.sqlite"), "--seed-kernel",
+                     str(seeds), *FAST)
+    assert linked.returncode == 2 and "a symbolic link, not read" in linked.stderr, linked.stderr
