@@ -83,8 +83,8 @@ class Settings:
     def plan(self, files: Any, data_root: str, memory_limit_mb: float) -> Plan:
         """The sandbox of one job (files: job_files.JobFiles; data_root: the task's data)."""
         readable = list(self.readable)
-        if data_root:
-            readable.append(data_root)
+        if data_root:  # A FlashInfer-Trace dataset: its workloads' blobs, never the folders above.
+            readable.append(os.path.join(data_root, "blob"))
         shm = int(memory_limit_mb * (1 << 20)) if memory_limit_mb > 0 else DEFAULT_SHM
         return Plan(enabled=self.enabled, job_dir=files.job_dir, root=files.root,
                     writable=[files.job_dir, files.cache_dir], readable=readable,

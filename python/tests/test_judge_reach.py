@@ -297,3 +297,25 @@ time.sleep(8)
     facts = worker.evaluate(task("relu"), _hostile(tmp_path, "tmpfs", payload), timeout_s=60,
                             options={"measure": False}, memory_limit_mb=1200)
     assert facts["status"] == Status.MEMORY_LIMIT, (facts.get("status"), facts.get("error"))
+
+
+def test_a_datasets_blobs_are_readable_and_nothing_else_of_its_folder(worker: Worker,
+                                                                      tmp_path: Path) -> None:
+    """A FlashInfer definition given by an absolute path makes the folder three levels up its
+    dataset's root: a project folder, say, with its run database and `.env`."""
+    root = tmp_path / "project"
+    (root / "blob" / "workloads").mkdir(parents=True)
+    (root / "blob" / "workloads" / "x.safetensors").write_text("blob")
+    (root / ".env").write_text("OPENAI_API_KEY=adx-project-secret\n")
+    payload = f'''
+for name in ("blob/workloads/x.safetensors", ".env"):
+    try:
+        print("READ", name, open({str(root)!r} + "/" + name).read().strip(), flush=True)
+    except OSError as e:
+        print("READ", name, "refused", type(e).__name__, flush=True)
+'''
+    facts = worker.evaluate(task("relu"), _hostile(tmp_path, "dataset", payload),
+                            options={"measure": False}, data_root=str(root))
+    lines = [l for l in facts["stdout"].splitlines() if l.startswith("READ")]
+    assert lines == ["READ blob/workloads/x.safetensors blob",
+                     "READ .env refused FileNotFoundError"], facts["stdout"]
