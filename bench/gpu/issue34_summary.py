@@ -28,6 +28,22 @@ def median_ms(r: dict) -> float | None:
     return value if isinstance(value, (int, float)) else r.get("runtime_ms")
 
 
+def smi_utilization(smi: Path) -> list[int]:
+    """nvidia-smi's utilization samples (percent) from its CSV; none if it is missing."""
+    if not smi.exists():
+        return []
+    return [int(l.split(",")[1].split()[0]) for l in smi.read_text().splitlines()[1:]
+            if l.count(",") >= 2 and l.split(",")[1].strip().split()[0].isdigit()]
+
+
+def ratio_line(what: str, ratio: str, ratios: list[float]) -> str:
+    """How far apart two modes' speedups of the same kernels are."""
+    dev = [abs(r - 1) for r in ratios]
+    return (f"{what}: {len(ratios)}; speedup ratio {ratio} median "
+            f"{statistics.median(ratios):.4f}, largest deviation {max(dev) * 100:.2f}%, "
+            f"within 1%: {sum(d <= 0.01 for d in dev)} of {len(dev)}.")
+
+
 def main(out: Path) -> None:
     print("# Issue 34 on the H200: the sandbox beside no sandbox\n")
     print("| kernel | verdict (sandbox) | verdict (none) | speedup (sandbox) | speedup (none) | "
@@ -57,23 +73,17 @@ def main(out: Path) -> None:
                   f"{fmt(sb)} | {fmt(ratio)} |")
     print(f"\nVerdicts identical: {same} of {total}.")
     if ratios:
-        dev = [abs(r - 1) for r in ratios]
-        print(f"Correct kernels: {len(ratios)}; speedup ratio sandbox/none median "
-              f"{statistics.median(ratios):.4f}, largest deviation {max(dev) * 100:.2f}%, "
-              f"within 1%: {sum(d <= 0.01 for d in dev)} of {len(dev)}.")
+        print(ratio_line("Correct kernels", "sandbox/none", ratios))
     for name, values in (("enter", enter), ("confine", confine)):
         if values:
             print(f"sandbox.{name}: median {statistics.median(values) * 1000:.0f} ms, max "
                   f"{max(values) * 1000:.0f} ms over {len(values)} candidates.")
     print("\nContainment (first result):\n```\n" + json.dumps(containment, indent=1) + "\n```")
-    smi = out / "smi.csv"
-    if smi.exists():
-        util = [int(l.split(",")[1].split()[0]) for l in smi.read_text().splitlines()[1:]
-                if l.count(",") >= 2 and l.split(",")[1].strip().split()[0].isdigit()]
-        if util:
-            print(f"\nnvidia-smi: {len(util)} samples, GPU busy (utilization > 0) in "
-                  f"{sum(u > 0 for u in util) * 100 // len(util)}%, mean utilization "
-                  f"{statistics.mean(util):.0f}%.")
+    util = smi_utilization(out / "smi.csv")
+    if util:
+        print(f"\nnvidia-smi: {len(util)} samples, GPU busy (utilization > 0) in "
+              f"{sum(u > 0 for u in util) * 100 // len(util)}%, mean utilization "
+              f"{statistics.mean(util):.0f}%.")
 
 
 if __name__ == "__main__":

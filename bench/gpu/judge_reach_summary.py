@@ -8,7 +8,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from issue34_summary import load  # One reader of eval --json lines per kernel.
+from issue34_summary import load, ratio_line, smi_utilization  # One reader of eval --json, one comparison.
 
 
 def fmt(v: object) -> str:
@@ -37,10 +37,7 @@ def main(out: Path) -> None:
               f"{fmt(sa)} | {fmt(ratio)} |")
     print(f"\nVerdicts identical: {same} of {len(set(after) | set(before))}.")
     if ratios:
-        dev = [abs(r - 1) for r in ratios]
-        print(f"Correct in both: {len(ratios)}; speedup ratio after/before median "
-              f"{statistics.median(ratios):.4f}, largest deviation {max(dev) * 100:.2f}%, "
-              f"within 1%: {sum(d <= 0.01 for d in dev)} of {len(dev)}.")
+        print(ratio_line("Correct in both", "after/before", ratios))
     print("\nWhat a candidate's evaluation spent (median / max, ms):\n")
     for side in ("before", "after"):
         parts = ", ".join(f"{k} {statistics.median(v) * 1000:.1f} / {max(v) * 1000:.1f}"
@@ -53,12 +50,9 @@ def main(out: Path) -> None:
             keep = [l for l in lines if l.startswith(("FAILED", "ERROR", "SKIPPED", "E   "))]
             print(f"\ntests/sandbox {side}: {lines[-1] if lines else '(empty)'}")
             print("\n".join(f"    {l[:300]}" for l in keep[:24]))
-    smi = out / "smi.csv"
-    if smi.exists():
-        util = [int(l.split(",")[1].split()[0]) for l in smi.read_text().splitlines()[1:]
-                if l.count(",") >= 2 and l.split(",")[1].strip().split()[0].isdigit()]
-        if util:
-            print(f"\nnvidia-smi: {len(util)} samples, mean utilization {statistics.mean(util):.0f}%.")
+    util = smi_utilization(out / "smi.csv")
+    if util:
+        print(f"\nnvidia-smi: {len(util)} samples, mean utilization {statistics.mean(util):.0f}%.")
 
 
 if __name__ == "__main__":
