@@ -123,14 +123,24 @@ def sandbox_tmpfs_bytes(relays: set[int]) -> int:
     disk, each as large as the job's limit. Read through its namespace init's root."""
     total = 0
     for pid in relays:
-        if _namespace_pids(str(pid))[-1:] != [1]:
-            continue
-        for folder in ("tmp", "dev/shm"):
-            try:
-                st = os.statvfs(f"/proc/{pid}/root/{folder}")
-            except OSError:
+        if _namespace_pids(str(pid))[-1:] == [1]:
+            total += private_tmpfs_bytes(f"/proc/{pid}/root")
+    return total
+
+
+def private_tmpfs_bytes(root: str) -> int:
+    """The bytes used in `root`'s /tmp and /dev/shm where each is a file system of its own, not
+    the zygote's: until the sandbox's init has moved into its new root (mount_view.py), its root
+    is the host's, whose /tmp may be the host's disk (tens of GB used)."""
+    total = 0
+    for folder in ("/tmp", "/dev/shm"):
+        try:
+            if os.stat(root + folder).st_dev == os.stat(folder).st_dev:
                 continue
-            total += (st.f_blocks - st.f_bfree) * st.f_frsize
+            st = os.statvfs(root + folder)
+        except OSError:
+            continue
+        total += (st.f_blocks - st.f_bfree) * st.f_frsize
     return total
 
 

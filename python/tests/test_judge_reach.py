@@ -6,12 +6,14 @@ real sandbox, on the CPU (Triton's interpreter)."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
 import pytest
 
 from conftest import Worker, kernel, task
+from adaexplore_worker import process_tree
 from adaexplore_worker.protocol import Status
 
 # The kernel writes the payload beside itself and imports it: nothing of it is in the source
@@ -297,6 +299,19 @@ time.sleep(8)
     facts = worker.evaluate(task("relu"), _hostile(tmp_path, "tmpfs", payload), timeout_s=60,
                             options={"measure": False}, memory_limit_mb=1200)
     assert facts["status"] == Status.MEMORY_LIMIT, (facts.get("status"), facts.get("error"))
+
+
+def test_a_root_that_is_still_the_hosts_counts_no_tmpfs(tmp_path: Path) -> None:
+    """Between the sandbox's init starting and moving into its new root, its root is the
+    host's: the host's /tmp (a disk, tens of GB used in CI) is not the candidate's memory. Six
+    evaluations at once once charged it to a task as 19 GB during "starting"."""
+    hold = Path("/tmp") / f"adaexplore-host-{os.getpid()}"
+    hold.write_bytes(b"x" * (8 << 20))
+    try:
+        assert process_tree.private_tmpfs_bytes("/proc/self/root") == 0
+        assert process_tree.private_tmpfs_bytes(f"/proc/{os.getpid()}/root") == 0
+    finally:
+        hold.unlink()
 
 
 def test_a_datasets_blobs_are_readable_and_nothing_else_of_its_folder(worker: Worker,

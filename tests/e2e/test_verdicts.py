@@ -100,7 +100,7 @@ def test_correct_kernels_report_errors_and_timing_figures(cli: Cli) -> None:
 def test_batch_form_over_folders_and_human_output(cli: Cli) -> None:
     p = cli.run("eval", "--device", "cpu", "--tasks-dir", example("tasks"), "--kernels-dir",
                 example("kernels"), "--timed-runs", "3", "--no-cache")
-    assert p.returncode == 0, p.stderr
+    assert p.returncode == 0, p.stderr + p.stdout
     lines = p.stdout.splitlines()
     assert any("[softmax]  correct" in line for line in lines), p.stdout
     assert any("fp16_math.py  [softmax]  incorrect" in line for line in lines), p.stdout
