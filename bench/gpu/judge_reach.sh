@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Whether a candidate can reach the judge, on the GPU, before and after every thread was confined
-# (issue 53). "before" is the worker of commit BEFORE (default 6ee4e0b), carried in .device/before
+# Whether a candidate can reach the judge, on the GPU, before and after a change to the worker
+# (issue 53: every thread confined, 6ee4e0b -> baac258; the judge process, 06e0c82 -> its commit).
+# "before" is the worker of commit BEFORE, carried in .device/before
 # (made by this script's caller: tools/device_bundle.sh, then `git archive BEFORE python`), run by
 # the same binary; "after" is this tree.
 #   PART=cases (default): the hand-written Level-2 kernels (IDS2) under strict with the sandbox,

@@ -1,6 +1,7 @@
 """bench/gpu/judge_reach.sh's figures: per hand-written Level-2 kernel, the verdict and speedup
-before and after every thread was confined (same binary, the two workers); what the sandbox
-and the dispatcher check cost a candidate (its phases); issue 53's cases on the GPU."""
+before and after a change to the worker (same binary, the two workers); what the sandbox, the
+dispatcher check and the judge cost a candidate (its phases, the judge's wall time); issue 53's
+cases on the GPU."""
 
 from __future__ import annotations
 
@@ -31,8 +32,11 @@ def main(out: Path) -> None:
             ratios.append(ratio)
         for side, r in (("after", a), ("before", b)):
             for key, seconds in ((r.get("details") or {}).get("phases") or {}).items():
-                if key.startswith(("sandbox.", "dispatch.")):
+                if key.startswith(("sandbox.", "dispatch.", "check.record", "reference.seal")):
                     phases[side].setdefault(key, []).append(seconds)
+            judge = (r.get("details") or {}).get("judge") or {}
+            if isinstance(judge.get("wall_s"), (int, float)):
+                phases[side].setdefault("judge (its own process)", []).append(judge["wall_s"])
         print(f"| {name} | {b.get('verdict', '-')} | {a.get('verdict', '-')} | {fmt(sb)} | "
               f"{fmt(sa)} | {fmt(ratio)} |")
     print(f"\nVerdicts identical: {same} of {len(set(after) | set(before))}.")

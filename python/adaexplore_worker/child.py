@@ -19,8 +19,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from . import (autotune_share, dispatch_watch, errors, integrity, load, measure, refcache,
-               references, runtime_checks, shrink, trace, trials)
+from . import (autotune_share, dispatch_watch, errors, integrity, judge, load, measure,
+               refcache, references, runtime_checks, shrink, trace, trials)
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 from .protocol import TASK_PHASES, Job, Status
 from .channel import Channel, sanitize
@@ -39,10 +39,11 @@ class SandboxIncomplete(Exception):
 def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
              plan: refcache.Plan | None = None,
              static: dict[str, Any] | None = None,
-             confine: Callable[[], None] = lambda: None) -> dict[str, Any]:
+             confine: Callable[[], None] = lambda: None,
+             outputs_fd: int | None = None) -> dict[str, Any]:
     """`static`: the source's findings (integrity.static_facts), when the caller has them.
     `confine`: called after the task's phases, before any candidate code (the sandbox's last
-    restrictions)."""
+    restrictions). `outputs_fd`: where each trial's outputs are recorded for the judge."""
     if static is None:
         static = integrity.static_facts(
             load.candidate_python(job.task.kind, job.candidate.source))
@@ -53,6 +54,7 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
     ctx: Context | None = None
     try:
         ctx = Context(job.options, session, facts)
+        ctx.recorder = judge.Recorder(outputs_fd) if outputs_fd is not None else None
         if job.options.baseline:
             run_baseline(ctx, job, task_path)
         elif (rule := _rejected_rule(job, static)) is not None:
@@ -119,16 +121,18 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
                 snapshot = _references(ctx, plan)
                 with session.part("reference.expert"):
                     measure.prepare_expert(ctx)
-            if snapshot is not None and measure.reuses_reference_timing(ctx):
+            if (snapshot is not None and plan is not None and plan.cached
+                    and measure.reuses_reference_timing(ctx)):
                 # The first job of the task on this worker: its reference timing is kept for
                 # the later ones, made here while no candidate code has run.
                 with session.gpu("exclusive"), session.part("reference.timing"):
                     ctx.reference_timing = snapshot["reference_timing"] = \
                         measure.time_reference_once(ctx)
             if snapshot is not None and plan is not None:
-                with session.part("reference.cache"):
+                with session.part("reference.cache" if plan.cached else "reference.seal"):
                     stored = refcache.store(plan, snapshot, session.channel.send)
-                ctx.facts.setdefault("reference_cache", stored)
+                if plan.cached:
+                    ctx.facts.setdefault("reference_cache", stored)
             snapshot = None  # Nothing of the store outlives the task's phases.
         finally:  # The candidate gets no descriptor of the cache.
             for fd in plan.fds if plan is not None else ():

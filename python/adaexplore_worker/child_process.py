@@ -22,8 +22,9 @@ SWEEP_WAIT_SECONDS = 5.0
 
 def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
          static: dict[str, Any], sandbox_plan: sandbox.Plan, stop_signals: set[int],
-         require_sandbox: bool) -> None:
-    """Exits with os._exit."""
+         require_sandbox: bool, outputs_fd: int) -> None:
+    """Exits with os._exit. `outputs_fd`: the memory file the candidate's outputs are recorded
+    in for the judge (judge.py)."""
     code = 0
     try:
         # Its own session and process group, without the controlling terminal: nothing below
@@ -34,7 +35,7 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
             signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
         _redirect_output(files.job_dir)
-        kept = plan.fds if plan is not None else ()
+        kept = (*(plan.fds if plan is not None else ()), outputs_fd)
         _close_fds_except({0, 1, 2, fd, *kept})
         import faulthandler
         import resource
@@ -63,7 +64,7 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
                 raise child.SandboxIncomplete(missing, box.facts.get("reasons", {}))
 
         facts = child.evaluate(job, channel, files.task_path, files.candidate_path, plan, static,
-                               confine)
+                               confine, outputs_fd)
         if sandbox_plan.enabled:
             # What entering it cost this candidate, beside the phases' own times.
             facts.setdefault("phases", {}).update({k: round(v, 4) for k, v in spent.items()})
@@ -87,6 +88,16 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
             except Exception:  # noqa: BLE001
                 pass
         os._exit(code)  # Skips atexit handlers, including any the candidate registered.
+
+
+def enter_judge(keep: set[int]) -> None:
+    """The zygote's forked judge (judge.py) leaves the zygote's state behind: it dies with the
+    zygote, answers the stop signals, and keeps only its own descriptors."""
+    _die_with_parent()
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+    _close_fds_except(keep)
 
 
 def _wait_for_the_sweep(fd: int) -> None:

@@ -33,6 +33,11 @@ class Child:
     static: dict[str, Any] | None = None
     checked: dict[str, Any] | None = None  # The facts after the correctness trials.
     plan: refcache.Plan | None = None  # Its use of the reference cache.
+    # The judge's (judge.py): the file its outputs are recorded in, the references' file (-1:
+    # none), and the criterion, atol and rtol it compares with.
+    outputs_fd: int = -1
+    references_fd: int = -1
+    tolerance: tuple[str, float, float] = ("scaled", 0.0, 0.0)
     budget_s: float = 0  # The job's limit: for the task's phases, then again for the candidate.
     waited_s: float = 0  # Time not counted against the candidate (see _extend).
     wait_since: float | None = None  # Asked for the GPU lock or a slot, not granted yet.

@@ -19,6 +19,7 @@ from . import errors, inputs
 from .audit import AuditWatch
 from .fallback import FallbackWatch
 from .guard import IdentityGuard
+from .judge import Recorder
 from .launches import LaunchCounter
 from .protocol import JobOptions, Status
 from .channel import Channel
@@ -128,6 +129,7 @@ class Context:
         # trials.py
         self.model_new: torch.nn.Module | None = None
         self.first_output: list[Any] = []  # The first trial's outputs, for determinism.
+        self.recorder: Recorder | None = None  # Each trial's outputs, for the judge (judge.py).
 
     def guard(self, status: Status, fn: Callable[[], Any]) -> Any:
         """Runs fn; on any exception records `status` and its description and aborts."""

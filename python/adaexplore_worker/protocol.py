@@ -207,6 +207,26 @@ class Trial(TypedDict, total=False):
     inputs_mutated: list[int]
 
 
+class JudgedTrial(TypedDict, total=False):
+    """One trial's outputs as the judge found them (judge.py)."""
+
+    index: int
+    passed: bool
+    problems: list[str]
+    outputs: list[OutputValues]
+
+
+class JudgeFacts(TypedDict, total=False):
+    """The candidate's outputs against the sealed references, compared in a process that never
+    ran candidate code (judge.py). Added by the zygote only."""
+
+    references: str  # sealed; unsealed (too large to store), unreadable, none (no cache).
+    trials: list[JudgedTrial]
+    stopped: str  # What ended the outputs file early (a record not the harness's).
+    error: str  # The judge failed: no verdict on the candidate can be had from it.
+    wall_s: float | None
+
+
 class Determinism(TypedDict, total=False):
     passed: bool
     special_mismatch: bool
@@ -403,6 +423,7 @@ class Facts(TypedDict, total=False):
     phases: dict  # Seconds per phase; parts of one as "phase.part".
     notes: list
     trials: list[Trial]
+    judge: JudgeFacts
     determinism: Determinism
     determinism_passed: bool
     reference: ReferenceFacts

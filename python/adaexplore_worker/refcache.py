@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 FORMAT = 3
+JUDGE_ONLY_BYTES = 4 << 30  # A job's references kept for its judge alone, at most.
 SEALS = fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL
 
 
@@ -40,6 +41,7 @@ class Plan:
     read_fd: int | None
     store_fd: int | None
     max_bytes: int
+    cached: bool = True  # False: filled for the job's judge alone (judge.py), kept by no cache.
 
     @property
     def fds(self) -> tuple[int, ...]:
@@ -86,6 +88,14 @@ class ReferenceCache:
         self.filling[key] = (job_id, fd)
         return Plan(key=key, read_fd=None, store_fd=fd, max_bytes=self.max_bytes)
 
+    def judge_only(self, job_id: str) -> Plan:
+        """A file for a job whose references no cache keeps (no key, the cache off, or too
+        large for it): the child fills and seals it all the same, for its judge (judge.py)."""
+        fd = os.memfd_create(f"adaexplore-judged-{job_id}"[:240],
+                             os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        return Plan(key="", read_fd=None, store_fd=fd,
+                    max_bytes=max(self.max_bytes, JUDGE_ONLY_BYTES), cached=False)
+
     def lookup(self, key: str) -> Entry | None:
         entry = self.entries.get(key)
         if entry is not None:
@@ -102,7 +112,7 @@ class ReferenceCache:
         del self.filling[key]
         if isinstance(size, int) and size > self.max_bytes:
             self.too_big.add(key)
-        if (not isinstance(size, int) or size > self.max_bytes or not _sealed(fd)
+        if (not isinstance(size, int) or size > self.max_bytes or not is_sealed(fd)
                 or os.fstat(fd).st_size != size):
             os.close(fd)
             return False
@@ -144,7 +154,7 @@ def read(plan: Plan) -> tuple[dict[str, Any] | None, str]:
     read from the file one at a time: never a second copy of the whole entry in host memory."""
     if plan.read_fd is None:
         return None, ""
-    if not _sealed(plan.read_fd):
+    if not is_sealed(plan.read_fd):
         return None, "changed"
     payload = decode(_FdFile(plan.read_fd))
     return (payload, "hit") if payload is not None else (None, "changed")
@@ -275,7 +285,7 @@ def _digest(fd: int) -> bytes:
     return digest.digest()
 
 
-def _sealed(fd: int) -> bool:
+def is_sealed(fd: int) -> bool:
     try:
         return fcntl.fcntl(fd, fcntl.F_GET_SEALS) & SEALS == SEALS
     except OSError:

@@ -39,7 +39,7 @@ import time
 from collections import deque
 from typing import Any
 
-from . import (child_facts, child_process, clocks, errors, integrity, job_files, load,
+from . import (child_facts, child_process, clocks, errors, integrity, job_files, judge, load,
                privileges, process_tree, refcache, sandbox)
 from .child_state import Child
 from .gpu_lock import GpuLock
@@ -82,6 +82,7 @@ class Zygote:
         self.next_memory_poll = 0.0
         self.queue_notice = time.monotonic()  # When the jobs not yet forked were last noted.
         self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
+        self.judging: dict[int, judge.Pending] = {}  # By the pipe its judge writes its facts on.
         process_tree.set_subreaper()
         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # Unblocked in each child.
 
@@ -94,17 +95,21 @@ class Zygote:
             kill_descendants(os.getpid(), set())
 
     def _loop(self) -> None:
-        while not (self.shutting_down and not self.children):
+        while not (self.shutting_down and not self.children and not self.judging):
             self._start_waiting()
             readers = [c.channel.fd for c in self.children.values() if c.open]
+            readers.extend(self.judging)
             if not self.shutting_down:
                 readers.append(self.channel.fd)
             readable, _, _ = select.select(readers, [], [], self._timeout())
             for fd in readable:
                 if fd == self.channel.fd:
                     self._on_controller()
+                elif fd in self.judging:
+                    self._on_judge(fd)
                 else:
                     self._on_child(fd)
+            self._end_late_judges()
             self._reap()
             self._enforce_limits()
             if self.patience.step(self.children):
@@ -114,6 +119,7 @@ class Zygote:
     def _timeout(self) -> float:
         now = time.monotonic()
         deadlines = [c.deadline - now for c in self.children.values() if c.killed_for is None]
+        deadlines += [j.deadline - now for j in self.judging.values()]
         return max(0.0, min([TICK_SECONDS, *deadlines]))
 
     def _on_controller(self) -> None:
@@ -318,17 +324,25 @@ class Zygote:
         plan = (self.references.plan(job.reference_key, job_id)
                 if job.reference_key and self.references.enabled and not job.options.baseline
                 else None)
+        if plan is None and not job.options.baseline:
+            plan = self.references.judge_only(job_id)
         # Before the fork: the zygote's limits and the child both use it.
         static = integrity.static_facts(load.candidate_python(job.task.kind,
                                                               job.candidate.source))
         box = self.sandboxing.plan(files, job.task.data_root, job.memory_limit_mb)
+        outputs_fd = judge.outputs_file(job_id)
+        # The references the judge reads: the cache's sealed entry, or the file this child fills.
+        references = next(iter(plan.fds), None) if plan is not None else None
+        references_fd = os.dup(references) if references is not None else -1
         ours, theirs = child_process.socketpair()
         pid = os.fork()
         if pid == 0:  # The child: never returns.
             os.close(ours)
             child_process.main(job, theirs, files, plan, static, box, STOP_SIGNALS,
-                               self.sandboxing.required)
+                               self.sandboxing.required, outputs_fd)
         os.close(theirs)  # The child makes its own session and group (kill_group covers a
+        if plan is not None and not plan.cached and plan.store_fd is not None:
+            os.close(plan.store_fd)  # The child's copy and the judge's remain.
         os.set_blocking(ours, False)  # child that has not yet).
         self.children[job_id] = Child(job_id=job_id, pid=pid, channel=Channel(ours),
                                       nonce=job.nonce,
@@ -337,7 +351,11 @@ class Zygote:
                                       memory_limit_bytes=int(job.memory_limit_mb * (1 << 20)),
                                       files=files,
                                       static=static,
-                                      plan=plan)
+                                      plan=plan,
+                                      outputs_fd=outputs_fd,
+                                      references_fd=references_fd,
+                                      tolerance=(job.options.criterion, job.options.atol,
+                                                 job.options.rtol))
         self._send({"type": "started", "id": job_id, "pid": pid})
 
     def _reap(self) -> None:
@@ -363,7 +381,16 @@ class Zygote:
             child.gpu_after = self.clocks.read()  # Died holding the lock.
         facts = child_facts.final(child, status, self.sandboxing.containment,
                                   self._memory_limit(child))
-        self._send({"type": "result", "id": child.job_id, "facts": facts})
+        facts.pop("judge", None)  # Only the judge's own: the child's words may be the candidate's.
+        if facts.get("status") == Status.OK and facts.get("trials") and child.references_fd >= 0:
+            self._start_judge(child, facts)
+        else:
+            if facts.get("status") == Status.OK and facts.get("trials"):
+                facts["judge"] = {"references": "none", "trials": []}
+            self._send({"type": "result", "id": child.job_id, "facts": facts})
+        for fd in (child.outputs_fd, child.references_fd):
+            if fd >= 0:
+                os.close(fd)
         os.close(child.channel.fd)
         self.lock.release(child.job_id)
         del self.children[child.job_id]
@@ -371,6 +398,58 @@ class Zygote:
         job_files.finish(child.files, {c.files.cache_dir for c in self.children.values()})
         self._grant()
         self._grant_slots()
+
+    # -- judges -----------------------------------------------------------------------------------
+
+    def _start_judge(self, child: Child, facts: dict[str, Any]) -> None:
+        """Forks the judge of an ended child (judge.py): its result goes out when the judge has
+        compared the outputs. The child's slot, lock and files are free already."""
+        read, write = os.pipe()
+        criterion, atol, rtol = child.tolerance
+        pid = os.fork()
+        if pid == 0:  # The judge: never returns.
+            os.close(read)
+            child_process.enter_judge({0, 1, 2, write, child.outputs_fd, child.references_fd})
+            judge.run(child.references_fd, child.outputs_fd, criterion, atol, rtol, write)
+        os.close(write)
+        os.set_blocking(read, False)
+        self.judging[read] = judge.Pending(
+            job_id=child.job_id, facts=facts, pid=pid,
+            deadline=time.monotonic() + judge.JUDGE_SECONDS + child.budget_s)
+
+    def _on_judge(self, fd: int) -> None:
+        pending = self.judging[fd]
+        try:
+            data = os.read(fd, 1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            pending.data += data
+            return
+        self._end_judge(fd, None)
+
+    def _end_late_judges(self) -> None:
+        now = time.monotonic()
+        for fd, pending in list(self.judging.items()):
+            if now > pending.deadline:
+                self._end_judge(fd, f"the judge did not finish within "
+                                    f"{judge.JUDGE_SECONDS:g} s more than the job's limit")
+
+    def _end_judge(self, fd: int, failure: str | None) -> None:
+        pending = self.judging.pop(fd)
+        os.close(fd)
+        try:
+            os.kill(pending.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(pending.pid, 0)
+        except ChildProcessError:
+            pass
+        pending.facts["judge"] = judge.facts_of(pending.data, failure)
+        self._send({"type": "result", "id": pending.job_id, "facts": pending.facts})
 
     def _enforce_limits(self) -> None:
         now = time.monotonic()
@@ -396,8 +475,8 @@ class Zygote:
             return
         self.next_memory_poll = now + MEMORY_POLL_SECONDS
         processes = process_tree.processes_now()
-        for pid in kill_descendants(os.getpid(), {c.pid for c in self.children.values()},
-                                     processes):
+        spared = {c.pid for c in self.children.values()} | {j.pid for j in self.judging.values()}
+        for pid in kill_descendants(os.getpid(), spared, processes):
             _log(f"killed process {pid}, left by an evaluation child that died")
         self.tree_of = {pid: child.pid for child in self.children.values()
                         for pid in process_tree.tree(child.pid, processes)}
@@ -410,7 +489,8 @@ class Zygote:
             if child.killed_for is not None:
                 continue
             rss = (process_tree.tree_rss(child.pid, processes, relays)
-                   + process_tree.sandbox_tmpfs_bytes(relays))
+                   + process_tree.sandbox_tmpfs_bytes(relays)
+                   + judge.used_bytes(child.outputs_fd))
             child.peak_rss = max(child.peak_rss, rss)
             if child.memory_limit_bytes and rss > self._memory_limit(child):
                 self._kill(child, "memory")
@@ -486,6 +566,8 @@ class Zygote:
         for child in self.children.values():
             if child.killed_for is None:
                 self._kill(child, "cancelled")
+        for fd in list(self.judging):
+            self._end_judge(fd, f"stopped: {reason}")
         _log(f"stopping all children: {reason}")
 
     def _send(self, message: dict[str, Any]) -> None:

@@ -188,6 +188,15 @@ std::string FormatJsonLine(const EvalResult& r) {
       details["reference"] = r.facts["reference"];
     }
     details["trials"] = TrialSummaries(r.facts);
+    // Where the trials' values were compared, and what the judge cost (its values are the trials').
+    if (r.facts.contains("judge") && r.facts["judge"].is_object()) {
+      nlohmann::json judge = r.facts["judge"];
+      const size_t judged =
+          judge.contains("trials") && judge["trials"].is_array() ? judge["trials"].size() : 0;
+      judge.erase("trials");
+      judge["judged_trials"] = judged;
+      details["judge"] = judge;
+    }
     // How many runs the timing made, why it stopped there (stopping.py), the check of a reused
     // reference timing (measure.py), the GPU's clocks before and after (clocks.py), and the runs
     // whose host outlasted the head start (head_start.py).

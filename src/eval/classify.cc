@@ -64,10 +64,11 @@ struct VerdictRule {
 // In the order of the evaluation, so the first failure decides: a candidate that never imported
 // is a compile error even if it would also have timed out, and its static findings come before
 // what happened when it ran. A candidate no rule decides is correct.
-constexpr std::array<VerdictRule, 13> kVerdictRules = {{
+constexpr std::array<VerdictRule, 14> kVerdictRules = {{
     {"findings", ci::DecideFindings},
     {"runtime_integrity", ci::DecideRuntimeIntegrity},
     {"status", ci::DecideStatus},
+    {"judge", ci::DecideJudge},
     {"swallowed_exception", ci::DecideSwallowed},
     {"no_trials", ci::DecideNoTrials},
     {"trials", ci::DecideTrials},
@@ -99,6 +100,7 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
   ci::CollectErrorFigures(facts.trials, r);
   ci::CollectDegenerate(facts, r);
   ci::CollectFindings(facts, r);
+  ci::CollectJudge(facts, r);
   static const Timing kUntimed;
   const Evidence evidence{
       .facts = facts, .timing = facts.timing ? *facts.timing : kUntimed, .profile = profile};
@@ -141,6 +143,7 @@ void Classify(const json& facts, const EvalProfile& profile, EvalResult& r,
     r.reason = "malformed facts from the worker: " + decoded.status().message();
     return;
   }
+  ci::TakeJudgedValues(*decoded);
   ClassifyDecoded(*decoded, profile, r, ceilings);
 }
 

@@ -54,6 +54,12 @@ bool DecideTimedAccuracy(const Evidence& e, EvalResult& r);
 void CollectErrorFigures(const std::vector<Trial>& trials, EvalResult& r);
 void NoteReducedPrecision(const std::vector<Trial>& trials, const EvalProfile& p, EvalResult& r);
 
+// classify_judge.cc: the outputs as the judge compared them, out of the candidate's reach.
+// TakeJudgedValues runs on the decoded facts before any rule reads them.
+void TakeJudgedValues(Facts& facts);
+bool DecideJudge(const Evidence& e, EvalResult& r);
+void CollectJudge(const Facts& facts, EvalResult& r);
+
 // classify_integrity.cc: the integrity checks that reject.
 bool DecideFindings(const Evidence& e, EvalResult& r);
 bool DecideRuntimeIntegrity(const Evidence& e, EvalResult& r);

@@ -654,6 +654,56 @@ TEST(ClassifyTest, AKernelRegisteredForTorchsOwnOperatorIsRejected) {
       << r.reason;
 }
 
+// facts.judge: the outputs as a process that never ran candidate code compared them. Its values
+// replace the evaluation process's claims; a trial it never saw is a forged result; its failure
+// is the harness's.
+json JudgedTrial(int index, bool passed) {
+  return {{"index", index},
+          {"passed", passed},
+          {"problems", json::array()},
+          {"outputs",
+           {{{"passed", passed},
+             {"violations", passed ? 0 : 7785},
+             {"numel", 16000},
+             {"max_abs_err", passed ? 0.0 : 0.0377},
+             {"ref_max_abs", 3.87}}}}};
+}
+
+TEST(ClassifyTest, TheJudgesValuesDecideTheTrials) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);
+  facts["judge"] = {{"references", "sealed"},
+                    {"trials", {JudgedTrial(0, true), JudgedTrial(1, true)}}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
+  EXPECT_DOUBLE_EQ(*r.max_abs_err, 0.0);  // The judge's figure, not the claim's 1e-7.
+
+  // The evaluation process said both passed (its references rewritten in its memory, say).
+  facts["judge"]["trials"][1] = JudgedTrial(1, false);
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kIncorrect);
+  EXPECT_NE(r.reason.find("trial 1 (task inputs): 7785 of 16000 elements outside tolerance"),
+            std::string::npos)
+      << r.reason;
+
+  facts["judge"]["trials"].erase(1);  // A result for a trial whose outputs were never recorded.
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "forged_result");
+  EXPECT_NE(r.reason.find("trial 1: the evaluation process reported it"), std::string::npos)
+      << r.reason;
+
+  facts["judge"] = {{"references", "sealed"}, {"trials", json::array()}, {"error", "MemoryError"}};
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kError);
+  EXPECT_NE(r.reason.find("MemoryError"), std::string::npos) << r.reason;
+
+  facts["judge"] = {{"references", "unsealed"}, {"trials", json::array()}};  // Too large to seal.
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_NE(r.findings[0].find("compared in the candidate's own process"), std::string::npos);
+}
+
 TEST(ClassifyTest, RuntimeFindingsReject) {
   EvalResult r =
       ClassifyFacts({{"status", "ok"},

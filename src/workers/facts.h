@@ -135,6 +135,41 @@ struct Trial {
   }
 };
 
+// facts.judge.trials[]: one trial's outputs as the judge found them.
+struct JudgedTrial {
+  int64_t index = 0;
+  bool passed = false;
+  std::vector<std::string> problems;  // Outputs missing, not tensors, of another shape.
+  std::vector<OutputValues> outputs;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("index", s.index);
+    visit("passed", s.passed);
+    visit("problems", s.problems);
+    visit("outputs", s.outputs);
+  }
+};
+
+// facts.judge: the candidate's outputs against the sealed references, compared by a process that
+// never ran candidate code (python/.../judge.py); only the zygote adds it.
+struct JudgeFacts {
+  std::string references;  // "sealed"; "unsealed", "unreadable", "none": no judge could run.
+  std::vector<JudgedTrial> trials;
+  std::string stopped;  // What ended the outputs file early.
+  std::string error;    // The judge failed: the harness's failure.
+  std::optional<double> wall_s;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("references", s.references);
+    visit("trials", s.trials);
+    visit("stopped", s.stopped);
+    visit("error", s.error);
+    visit("wall_s", s.wall_s);
+  }
+};
+
 // facts.determinism: a second run of the first trial's inputs.
 struct Determinism {
   bool passed = true;
@@ -508,6 +543,7 @@ struct Facts {
   std::optional<double> limit_s;          // The limit a timeout hit.
   FactError error;
   std::vector<Trial> trials;
+  std::optional<JudgeFacts> judge;  // Absent: nothing ran to judge (or a worker before judges).
   Determinism determinism;
   ReferenceFacts reference;
   std::string device_name;
@@ -543,6 +579,7 @@ struct Facts {
     visit("limit_s", s.limit_s);
     visit("error", s.error);
     visit("trials", s.trials);
+    visit("judge", s.judge);
     visit("determinism", s.determinism);
     visit("reference", s.reference);
     visit("device_name", s.device_name);

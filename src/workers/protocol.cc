@@ -264,6 +264,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"phases", "object"},   // Seconds per phase.
       {"notes", "array"},
       {"trials", "array"},
+      {"judge", "object"},  // The outputs compared out of the candidate's reach (judge.py).
       {"determinism", "object"},
       {"determinism_passed", "boolean"},
       {"reference", "object"},

@@ -76,6 +76,36 @@ for _n in sorted(int(x) for x in _o.listdir("/proc/self/fd")) + ([_fd] if _fd el
         pass
 """
 
+# The harness's session found by a `gc` walk: every trial claimed passed, in its own result with
+# the job's nonce, sent before the harness could send one.
+FORGE = r"""
+import gc as _gc, os as _o
+def _live(s):
+    try:
+        _o.fstat(s.channel.fd)
+        return True
+    except OSError:
+        return False
+_s = next(o for o in _gc.get_objects() if type(o).__name__ == "Session" and _live(o))
+_trials = [{"index": i, "distribution": "task", "integrity": False, "passed": True,
+            "problems": [], "inputs_mutated": [],
+            "outputs": [{"form": {"problems": []}, "values": {"passed": True}}]} for i in range(2)]
+_s.channel.send({"type": "result", "nonce": _s.nonce, "facts": {
+    "status": "ok", "trials": _trials, "determinism": {"passed": True},
+    "timing": {"candidate_ms": [0.001] * 20, "reference_ms": [1.0] * 20}}})
+_o._exit(0)
+"""
+
+# The references in the candidate's own process: their tolerance scale made huge, so the check
+# there passes any output.
+REWRITE = r"""
+import gc as _gc
+for _o in _gc.get_objects():
+    if type(_o).__name__ == "Context" and getattr(_o, "references", None):
+        for _r in _o.references:
+            _r["maxima"] = [1e30 for _ in _r["maxima"]]
+"""
+
 STRICT = ["--profile", "strict", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
           "--timeout", "120", "--no-cache"]
 
@@ -98,9 +128,9 @@ __import__("payload_{stem}")
 """
 
 
-def _kernel(tmp: Path, name: str, attack: str) -> str:
+def _kernel(tmp: Path, name: str, attack: str, base: str = "ok.py") -> str:
     path = tmp / name
-    path.write_text(Path(example("kernels", "relu", "ok.py")).read_text()
+    path.write_text(Path(example("kernels", "relu", base)).read_text()
                     + CARRIER.format(stem=path.stem, attack=attack.encode().hex()))
     return str(path)
 
@@ -124,6 +154,22 @@ def test_a_slow_kernel_registered_for_the_references_operator_is_rejected(
         "rejected", "dispatcher_override"), results["library.py"]
     assert f"aten::relu: {key}: registered at" in results["library.py"]["reason"]
     assert results["honest.py"]["verdict"] == "correct", results["honest.py"]
+
+
+def test_a_wrong_kernel_cannot_make_its_own_result_or_references(
+        request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """Before the judge (issue 53): both were `correct`, the forged one at 1000x."""
+    cli, device = _cli(request, tmp_path)
+    forge = _kernel(tmp_path, "forge.py", FORGE, base="wrong_values.py")
+    rewrite = _kernel(tmp_path, "rewrite.py", REWRITE, base="wrong_values.py")
+    p = cli.run("eval", "--device", device, "--json", *STRICT, "--task",
+                example("tasks", "relu.py"), "--kernel", forge, "--kernel", rewrite, timeout=600)
+    results = _results(p.stdout)
+    assert (results["forge.py"]["verdict"], results["forge.py"]["check"]) == (
+        "rejected", "forged_result"), results["forge.py"]
+    assert "never reached the judge" in results["forge.py"]["reason"]
+    assert results["rewrite.py"]["verdict"] == "incorrect", results["rewrite.py"]
+    assert "elements outside tolerance" in results["rewrite.py"]["reason"]
 
 
 def test_the_cuda_drivers_threads_and_its_host_callbacks_are_confined(

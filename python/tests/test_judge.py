@@ -1,0 +1,159 @@
+"""The judge (judge.py): the candidate's outputs compared with the sealed references in a process
+that never ran candidate code. The record format alone, then a real worker attacked the way a
+hostile kernel would: its own result message, and the references in its own memory rewritten."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import struct
+from pathlib import Path
+
+import pytest
+import torch
+
+from conftest import Worker, kernel, task
+from adaexplore_worker import judge, refcache
+from adaexplore_worker.protocol import Status
+from test_judge_reach import CARRIER
+
+
+def _memfd() -> int:
+    return os.memfd_create("test", os.MFD_ALLOW_SEALING)
+
+
+def _references(outputs: list[torch.Tensor]) -> int:
+    """A sealed reference file with one trial of `outputs`, as refcache.store writes it."""
+    fd = _memfd()
+    payload = {"references": [{"outputs": outputs,
+                               "maxima": [float(t.abs().max()) for t in outputs],
+                               "expected": [(list(t.shape), str(t.dtype).replace("torch.", ""))
+                                            for t in outputs]}]}
+    file = refcache._FdFile(fd)
+    refcache.encode(payload, file)
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, refcache.SEALS)
+    return fd
+
+
+def test_records_round_trip_every_dtype_and_shape() -> None:
+    fd = _memfd()
+    recorder = judge.Recorder(fd)
+    sent = [torch.randn(3, 4), torch.randn(5).to(torch.bfloat16), torch.tensor(7),
+            torch.zeros(0, 2), torch.arange(6).reshape(2, 3).t(), torch.tensor([True, False])]
+    recorder.record(0, [*sent, "not a tensor"])
+    recorder.record(1, sent[:1])
+    records, stopped = judge.read_records(fd)
+    assert stopped == ""
+    assert [r["trial"] for r in records] == [0, 1]
+    got = records[0]["outputs"]
+    assert got[-1] is None
+    for a, b in zip(sent, got):
+        assert b.dtype == a.dtype and b.shape == a.shape and torch.equal(a, b)
+
+
+@pytest.mark.parametrize("garbage", [
+    struct.pack("<Q", 1 << 40),  # A header longer than the file.
+    struct.pack("<Q", 7) + b"{nope}!",  # Not JSON.
+    (lambda h: struct.pack("<Q", len(h)) + h)(json.dumps(
+        {"trial": 0, "outputs": [{"kind": "tensor", "dtype": "float32", "shape": [1 << 40],
+                                  "bytes": 4}]}).encode()),  # A shape its bytes are not.
+    (lambda h: struct.pack("<Q", len(h)) + h)(json.dumps(
+        {"trial": 0, "outputs": [{"kind": "tensor", "dtype": "object", "shape": [1],
+                                  "bytes": 8}]}).encode() + bytes(8)),  # No such dtype.
+])
+def test_a_file_not_written_by_the_harness_stops_the_reading(garbage: bytes) -> None:
+    fd = _memfd()
+    judge.Recorder(fd).record(0, [torch.ones(2)])
+    os.pwrite(fd, garbage, os.fstat(fd).st_size)
+    records, stopped = judge.read_records(fd)
+    assert len(records) == 1 and stopped
+
+
+def test_the_judge_compares_with_the_sealed_references_only() -> None:
+    expected = torch.randn(64)
+    references = _references([expected])
+    good, bad, unsealed = _memfd(), _memfd(), _memfd()
+    judge.Recorder(good).record(0, [expected.clone()])
+    judge.Recorder(bad).record(0, [expected * 2])
+    assert judge.judge(references, good, "scaled", 1e-4, 1e-4)["trials"][0]["passed"]
+    found = judge.judge(references, bad, "scaled", 1e-4, 1e-4)
+    assert found["references"] == "sealed"
+    assert not found["trials"][0]["passed"] and found["trials"][0]["outputs"][0]["violations"] > 0
+    assert judge.judge(unsealed, good, "scaled", 1e-4, 1e-4) == {"references": "unsealed",
+                                                                 "trials": []}
+    twice = _memfd()
+    judge.Recorder(twice).record(0, [expected])
+    os.pwrite(twice, Path(f"/proc/self/fd/{good}").read_bytes(), os.fstat(twice).st_size)
+    found = judge.judge(references, twice, "scaled", 1e-4, 1e-4)
+    assert len(found["trials"]) == 1 and "again" in found["stopped"]
+
+
+# Written as the candidate's author would: the nonce and the channel from a `gc` walk, the
+# harness's facts copied and every trial marked passed, then its own result, and out.
+FORGE_PAYLOAD = r'''
+import gc, os
+def _open(o):
+    try:
+        os.fstat(o.channel.fd)
+        return True
+    except OSError:
+        return False
+session = next(o for o in gc.get_objects() if type(o).__name__ == "Session" and _open(o))
+trials = [{"index": i, "distribution": "task", "integrity": False, "passed": True,
+           "problems": [], "inputs_mutated": [],
+           "outputs": [{"form": {"problems": []}, "values": {"passed": True, "violations": 0,
+                                                             "numel": 16000}}]}
+          for i in range(3)]
+facts = {"status": "ok", "trials": trials, "determinism_passed": True,
+         "judge": {"references": "sealed", "trials": [{"index": i, "passed": True,
+                                                       "problems": [], "outputs": []}
+                                                      for i in range(3)]}}
+session.channel.send({"type": "result", "nonce": session.nonce, "facts": facts})
+os._exit(0)
+'''
+
+# The references live in the candidate's process: their tolerance scale rewritten, the check
+# there passes anything.
+REWRITE_PAYLOAD = r'''
+import gc
+for o in gc.get_objects():
+    if type(o).__name__ == "Context" and getattr(o, "references", None):
+        for ref in o.references:
+            ref["maxima"] = [1e30 for _ in ref["maxima"]]
+'''
+
+
+def _hostile_wrong(tmp_path: Path, name: str, payload: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(Path(kernel("relu", "wrong_values")).read_text()
+                    + CARRIER.format(name=name, payload=payload))
+    return str(path)
+
+
+@pytest.mark.parametrize("cache_mb", [0, 64])
+def test_a_forged_result_never_reaches_the_judge(tmp_path: Path, cache_mb: float) -> None:
+    """Before the judge: status ok, every trial passed, the zygote sent it on (`correct`)."""
+    (tmp_path / "w").mkdir()
+    w = Worker(tmp_path / "w", reference_cache_mb=cache_mb)
+    try:
+        kernel_path = _hostile_wrong(tmp_path, "forge", FORGE_PAYLOAD)
+        facts = w.evaluate(task("relu"), kernel_path, timeout_s=60,
+                           reference_key="relu-key" if cache_mb else "")
+        assert facts["status"] == Status.OK and all(t["passed"] for t in facts["trials"])
+        assert facts["judge"]["references"] == "sealed", facts["judge"]
+        assert facts["judge"]["trials"] == []  # Its own judge block is not the one sent on.
+    finally:
+        w.close()
+
+
+def test_references_rewritten_in_the_candidates_memory_do_not_fool_the_judge(
+        worker: Worker, tmp_path: Path) -> None:
+    facts = worker.evaluate(task("relu"), _hostile_wrong(tmp_path, "rewrite", REWRITE_PAYLOAD),
+                            timeout_s=60)
+    assert facts["status"] == Status.OK
+    assert all(t["passed"] for t in facts["trials"]), "the in-process check was not fooled"
+    judged = facts["judge"]["trials"]
+    assert len(judged) == len(facts["trials"])
+    assert not any(t["passed"] for t in judged)
+    assert judged[0]["outputs"][0]["violations"] > 1000

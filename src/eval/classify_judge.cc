@@ -1,0 +1,77 @@
+// The judge's findings (facts.judge, python/adaexplore_worker/judge.py): the candidate's outputs as
+// a process that never ran candidate code compared them with the sealed references. They replace
+// the evaluation process's own claims before any rule reads the trials (that process ran the
+// candidate, so its words may be the candidate's), and a trial the judge never saw is a result
+// the harness did not make. Rules of kVerdictRules (eval/classify.cc).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "eval/classify_internal.h"
+
+namespace adaexplore::classify_internal {
+namespace {
+
+bool Judged(const Facts& facts) {
+  return facts.judge && facts.judge->references == "sealed" && facts.judge->error.empty();
+}
+
+}  // namespace
+
+void TakeJudgedValues(Facts& facts) {
+  if (!Judged(facts)) {
+    return;
+  }
+  for (Trial& trial : facts.trials) {
+    const auto judged = std::ranges::find(facts.judge->trials, trial.index, &JudgedTrial::index);
+    if (judged == facts.judge->trials.end()) {
+      continue;  // DecideJudge refuses the result.
+    }
+    for (size_t k = 0; k < trial.outputs.size() && k < judged->outputs.size(); ++k) {
+      trial.outputs[k].values = judged->outputs[k];
+    }
+    trial.problems.insert(trial.problems.end(), judged->problems.begin(), judged->problems.end());
+    trial.passed = trial.passed && judged->passed;
+  }
+}
+
+bool DecideJudge(const Evidence& e, EvalResult& r) {
+  const std::optional<JudgeFacts>& judge = e.facts.judge;
+  if (!judge) {
+    return false;
+  }
+  if (!judge->error.empty()) {
+    r.verdict = Verdict::kError;
+    r.reason = "the harness failed: the judge, which compares the outputs, did not: " +
+               FirstLine(judge->error);
+    return true;
+  }
+  if (!Judged(e.facts)) {
+    return false;
+  }
+  for (const Trial& trial : e.facts.trials) {
+    if (std::ranges::find(judge->trials, trial.index, &JudgedTrial::index) == judge->trials.end()) {
+      Reject(r, "forged_result",
+             fmt::format(
+                 "trial {}: the evaluation process reported it, but the candidate's "
+                 "outputs for it never reached the judge{}: a result the harness did "
+                 "not make",
+                 trial.index,
+                 judge->stopped.empty() ? "" : " (its outputs file held " + judge->stopped + ")"));
+      return true;
+    }
+  }
+  return false;
+}
+
+void CollectJudge(const Facts& facts, EvalResult& r) {
+  if (facts.judge && !Judged(facts) && facts.judge->error.empty()) {
+    r.findings.push_back(fmt::format(
+        "judge: the outputs were compared in the candidate's own process (references {}: "
+        "larger than the bound a judge reads, or kept by no file)",
+        facts.judge->references));
+  }
+}
+
+}  // namespace adaexplore::classify_internal
