@@ -135,6 +135,8 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
                     ctx.facts.setdefault("reference_cache", stored)
             snapshot = None  # Nothing of the store outlives the task's phases.
         finally:  # The candidate gets no descriptor of the cache.
+            if not (plan is not None and any(refcache.is_sealed(fd) for fd in plan.fds)):
+                ctx.recorder = None  # No sealed references: no judge reads the outputs.
             for fd in plan.fds if plan is not None else ():
                 os.close(fd)
     with session.part("dispatch.snapshot"):  # What the reference's torch calls dispatch to.

@@ -28,6 +28,8 @@ from typing import Any
 from . import check, refcache
 
 JUDGE_SECONDS = 60.0  # Beyond the job's own limit: comparing on the host, never on the GPU.
+JUDGE_NICENESS = 10
+JUDGE_THREADS = 4
 HEADER = struct.Struct("<Q")
 MAX_HEADER_BYTES = 1 << 20
 DTYPES = ("float64", "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
@@ -191,6 +193,11 @@ def run(references_fd: int, outputs_fd: int, criterion: str, atol: float, rtol: 
     JSON document on `write_fd`."""
     code = 0
     try:
+        # Beside the next candidates' evaluations: their host work comes first (on an H100,
+        # a judge on every core slowed the next candidate's check and reference phases).
+        os.nice(JUDGE_NICENESS)
+        import torch
+        torch.set_num_threads(max(1, min(JUDGE_THREADS, os.cpu_count() or 1)))
         try:
             facts = judge(references_fd, outputs_fd, criterion, atol, rtol)
         except Exception as e:  # noqa: BLE001 - the harness's failure, said as such.
