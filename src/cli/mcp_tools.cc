@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
+#include <iterator>
 
 #include "cli/eval_requests.h"
 #include "cli/output.h"
@@ -197,6 +200,31 @@ Result<json> Problems(const json& args) {
               {"isError", false}};
 }
 
+// A file that does not parse as Python is not shown back to the client: a SyntaxError's
+// traceback quotes the offending line, and a path the client names may be any file the server
+// can read (/etc/shadow as a "kernel"). The verdict, the error's type and line number stay.
+EvalResult WithoutUnparsedText(EvalResult r) {
+  if (!r.facts.is_object() || !r.facts.contains("error") || !r.facts["error"].is_object()) {
+    return r;
+  }
+  json& error = r.facts["error"];
+  const std::string type = error.value("type", "");
+  static const std::array<std::string_view, 4> kUnparsed = {"SyntaxError", "IndentationError",
+                                                            "TabError", "UnicodeDecodeError"};
+  if (std::ranges::find(kUnparsed, type) == kUnparsed.end()) {
+    return r;
+  }
+  const std::string message = error.value("message", "");
+  const std::string hidden = type +
+                             ": the file does not parse as Python, so its text is not shown (" +
+                             message.substr(0, message.find('\n')) + ")";
+  r.error_text = hidden;
+  error["traceback"] = hidden;
+  r.stderr_tail.clear();
+  r.facts.erase("stderr");
+  return r;
+}
+
 json ResultObject(const EvalResult& r) { return json::parse(FormatJsonLine(r)); }
 
 json ProfileObject(const EvalResult& r) {
@@ -280,7 +308,9 @@ Result<ToolPlan> PlanTool(const std::string& tool, const json& arguments,
   return NotFound(fmt::format("no tool '{}' (tools: evaluate, compare, profile, problems)", tool));
 }
 
-json ToolResult(const std::string& tool, const std::vector<EvalResult>& results) {
+json ToolResult(const std::string& tool, const std::vector<EvalResult>& evaluated) {
+  std::vector<EvalResult> results;
+  std::ranges::transform(evaluated, std::back_inserter(results), WithoutUnparsedText);
   json structured;
   std::string text;
   for (const EvalResult& r : results) {

@@ -196,3 +196,26 @@ def test_bad_messages_get_errors_and_a_closed_input_ends_the_server(cli: Cli) ->
     rest = p.stdout.read()
     assert '"id":6' not in rest.replace(" ", ""), rest
     assert not any(os.path.exists(f"/proc/{pid}") for pid in [p.pid])
+
+
+def test_a_file_that_is_not_python_is_never_shown_back(cli: Cli, tmp_path: Path) -> None:
+    """A client names any file the server can read as its kernel or its task: the SyntaxError's
+    traceback quoted its first line (issue 53)."""
+    secret = tmp_path / "shadow"
+    secret.write_text("root:$6$adx-secret-hash:19000:0:99999:7:::\nmore\n")
+    secret.chmod(0o600)
+
+    async def session() -> list:
+        async with stdio_client(_server(cli, "--no-cache")) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                return [await s.call_tool("evaluate", {"task": RELU, "kernel": str(secret)}),
+                        await s.call_tool("evaluate", {"task": str(secret),
+                                                       "kernel": example("kernels", "relu",
+                                                                         "ok.py")})]
+
+    for reply, verdict in zip(anyio.run(session), ("compile_error", "task_error")):
+        shown = reply.content[0].text + json.dumps(reply.structuredContent)
+        assert reply.structuredContent["verdict"] == verdict, shown
+        assert "adx-secret-hash" not in shown, shown
+        assert "does not parse as Python, so its text is not shown" in shown, shown
