@@ -157,17 +157,27 @@ def _namespace_pids(pid: str) -> list[int]:
 
 
 def tree_rss(root: int, processes: dict[int, tuple[int, int]], skip: set[int]) -> int:
-    """Resident bytes of `root` and every process below it, but `skip`. A tree, not a process
-    group: a process that leaves the group (setsid, setpgid) is still below the child that
-    started it (each child is a subreaper, and inside a sandbox the namespace's init is)."""
-    total = 0
-    page = os.sysconf("SC_PAGE_SIZE")
-    for pid in tree(root, processes):
-        if pid in skip:
-            continue
-        try:
-            with open(f"/proc/{pid}/statm", "rb") as f:
-                total += int(f.read().split()[1]) * page
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
+    """The memory of `root` and every process below it, but `skip`: each process's proportional
+    set size, so a page its processes share counts once over them (resident sizes counted torch's
+    libraries once per process: a candidate's worker pool of 8 forks was charged 8 times what it
+    held). Pages shared with the zygote count their share. A tree, not a process group: a process
+    that leaves the group (setsid, setpgid) is still below the child that started it (each child
+    is a subreaper, and inside a sandbox the namespace's init is)."""
+    return sum(process_memory(pid) for pid in tree(root, processes) if pid not in skip)
+
+
+def process_memory(pid: int) -> int:
+    """Its proportional set size in bytes (smaps_rollup), or its resident size where the kernel
+    gives no rollup; 0 for a process gone."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0

@@ -314,6 +314,41 @@ def test_a_root_that_is_still_the_hosts_counts_no_tmpfs(tmp_path: Path) -> None:
         hold.unlink()
 
 
+def test_pages_a_tree_shares_count_once_in_its_memory(tmp_path: Path) -> None:
+    """A candidate's pool of forks shares its parent's pages: resident sizes counted them once
+    per process (5 x 256 MB for 256 MB held)."""
+    import subprocess
+    import sys
+    script = """
+import os, sys, time
+held = bytearray(256 << 20)
+held[::4096] = b"x" * len(held[::4096])
+for _ in range(4):
+    if os.fork() == 0:
+        time.sleep(60)
+        os._exit(0)
+print("ready", flush=True)
+time.sleep(60)
+"""
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+        processes = process_tree.processes_now()
+        pids = process_tree.tree(p.pid, processes)
+        assert len(pids) == 5
+        resident = 0
+        for pid in pids:
+            with open(f"/proc/{pid}/statm") as f:
+                resident += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        counted = process_tree.tree_rss(p.pid, processes, set())
+        assert resident > 5 * (256 << 20)
+        assert (256 << 20) < counted < 2 * (256 << 20), (counted >> 20, resident >> 20)
+    finally:
+        process_tree.kill_descendants(p.pid, set())
+        p.kill()
+        p.wait()
+
+
 def test_a_datasets_blobs_are_readable_and_nothing_else_of_its_folder(worker: Worker,
                                                                       tmp_path: Path) -> None:
     """A FlashInfer definition given by an absolute path makes the folder three levels up its
