@@ -156,6 +156,35 @@ def test_a_slow_kernel_registered_for_the_references_operator_is_rejected(
     assert results["honest.py"]["verdict"] == "correct", results["honest.py"]
 
 
+# A TritonBench-G operator's own torch calls slowed: its test draws its inputs with torch.randn
+# (aten::normal_), in the call the operator scope times, so its reference would be the slower.
+SLOW_NORMAL = """
+import time as _time, torch as _torch
+_lib = _torch.library.Library("aten", "IMPL")
+_normal = _torch.ops.aten.normal_.default
+def _slow_normal(self, mean=0.0, std=1.0, *, generator=None):
+    _time.sleep(0.002)
+    with _torch._C._ExcludeDispatchKeyGuard(_torch._C.DispatchKeySet("{key}")):
+        return _normal(self, mean, std, generator=generator)
+_lib.impl("normal_", _slow_normal, "{key}")
+"""
+
+
+def test_an_operators_own_torch_calls_slowed_are_rejected(request: pytest.FixtureRequest,
+                                                          tmp_path: Path) -> None:
+    cli, device = _cli(request, tmp_path)
+    key = "CUDA" if device == "cuda" else "CPU"
+    path = tmp_path / "scale_add_slow.py"
+    path.write_text(Path(example("tritonbench", "scale_add_candidate.py")).read_text()
+                    + CARRIER.format(stem=path.stem,
+                                     attack=SLOW_NORMAL.format(key=key).encode().hex()))
+    p = cli.run("eval", "--device", device, "--json", *STRICT, "--task",
+                example("tritonbench", "scale_add.py"), "--kernel", str(path), timeout=600)
+    result = _results(p.stdout)["scale_add_slow.py"]
+    assert (result["verdict"], result["check"]) == ("rejected", "dispatcher_override"), result
+    assert f"aten::normal_: {key}: registered at" in result["reason"], result["reason"]
+
+
 def test_a_wrong_kernel_cannot_make_its_own_result_or_references(
         request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """Before the judge (issue 53): both were `correct`, the forged one at 1000x."""
