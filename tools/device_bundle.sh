@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds what a run on the GPU machine needs into .device/ (git-ignored; name it in `carry`):
-#   .device/bin   adaexplore and the benchmarks, built here with an RPATH of $ORIGIN/../lib (an
-#                 old-style DT_RPATH, which also serves the libraries' own dependencies)
+#   .device/bin   adaexplore, built here with an RPATH of $ORIGIN/../lib (an old-style DT_RPATH,
+#                 which also serves the libraries' own dependencies)
+#   .device/bench-bin  the benchmarks (eval_throughput, eval_repeatability, integrity_overhead),
+#                 the same way
+# Each folder travels only when `carry` names it, and `carry` holds 64 MiB in all: the sizes are
+# printed at the end. The large optional parts have folders of their own.
 #   .device/lib   the shared libraries they need that the GPU image lacks (never libc or
 #                 libstdc++: the worker's Python must keep the image's own)
 #   .device/kernelbench/<level>/  the KernelBench task files that bench/kernelbench_kernels uses
@@ -18,14 +22,15 @@
 #                         large-step kernels of each showcase tree)
 #   .device/kb_all/<level>/  every KernelBench task of Levels 1-3 (bench/gpu/issue3_selftest.sh)
 #   .device/wheels/       pytest and its dependencies (pure-Python wheels) for the GPU red team;
-#                         flashinfer-bench and pydantic (FlashInfer-Trace tasks), for Python 3.12;
-#                         in wheels/flashinfer_kernels FlashInfer 0.6.6 and apache-tvm-ffi (the
-#                         expert baseline: its norm kernels compile at first use with the image's
-#                         nvcc; 0.7's wheel, 101 MB, is above what travels)
+#                         flashinfer-bench and pydantic (FlashInfer-Trace tasks), for Python 3.12
+#   .device/flashinfer_kernels/  FlashInfer 0.6.6 and apache-tvm-ffi wheels (the expert baseline:
+#                         its norm kernels compile at first use with the image's nvcc; 0.7's
+#                         wheel, 101 MB, is above what travels)
 #   .device/flashinfer/   FlashInfer-Trace's rmsnorm and gemm definitions and workloads
 #   .device/tritonbench-g/  the TritonBench-G operators and their index (bench/gpu/issue23.sh)
 #   .device/wheels/sandbox/  pyseccomp (the sandbox's filter); .device/lib/libseccomp.so.2 too
-#   .device/bin/nats-server  the Debian NATS server (one static binary) for the scale-out runs
+#   .device/nats/nats-server  the Debian NATS server (one static binary, 11 MB) for the scale-out
+#                         runs
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,14 +38,15 @@ shared=${ADAEXPLORE_SHARED:-../shared}
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags >/dev/null
 cmake --build build-device --target adaexplore eval_throughput eval_repeatability integrity_overhead
-rm -rf .device/bin .device/lib .device/kb_all .device/wheels .device/kernelbench .device/showcase .device/l2suite .device/scale .device/workload \
-  .device/flashinfer .device/tritonbench-g
-mkdir -p .device/bin .device/lib
-cp build-device/adaexplore build-device/bench/eval_throughput build-device/bench/eval_repeatability \
-  build-device/bench/integrity_overhead \
-  .device/bin/
-strip .device/bin/*
-cp /usr/sbin/nats-server .device/bin/
+rm -rf .device/bin .device/bench-bin .device/nats .device/lib .device/kb_all .device/wheels \
+  .device/flashinfer_kernels .device/kernelbench .device/showcase .device/l2suite .device/scale \
+  .device/workload .device/flashinfer .device/tritonbench-g
+mkdir -p .device/bin .device/bench-bin .device/nats .device/lib
+cp build-device/adaexplore .device/bin/
+cp build-device/bench/eval_throughput build-device/bench/eval_repeatability \
+  build-device/bench/integrity_overhead .device/bench-bin/
+strip .device/bin/* .device/bench-bin/*
+cp /usr/sbin/nats-server .device/nats/
 for lib in $(ldd .device/bin/adaexplore | awk '/=>/ {print $3}'); do
   case "$(basename "$lib")" in
     libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*|libpthread*|libdl*|librt*) ;;
@@ -57,7 +63,7 @@ done
   -d .device/wheels/flashinfer flashinfer-bench==0.1.2 pydantic==2.14.4 pydantic-core==2.50.5 \
   annotated-types==0.8.0 typing-inspection==0.4.5 docstring-parser==0.18.0
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
-  -d .device/wheels/flashinfer_kernels flashinfer-python==0.6.6 apache-tvm-ffi==0.1.9
+  -d .device/flashinfer_kernels flashinfer-python==0.6.6 apache-tvm-ffi==0.1.9
 # The candidate sandbox's system-call filter: libseccomp's binding, and the library itself for
 # an image that lacks it (bench/gpu/issue34.sh installs it only then).
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
@@ -121,4 +127,4 @@ for task in sorted(glob.glob(".device/l2suite/*.py")):
         open(f".device/scale/kernels/{name}/k{i}.py", "w").write(code)
 EOF
 python3 bench/gpu/workload_select.py "$shared/data" .device/workload
-du -sh .device
+du -sh .device/* | sort -h  # What each folder adds to a `carry` (64 MiB in all, the tree included).

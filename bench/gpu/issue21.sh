@@ -12,7 +12,7 @@ source "$(dirname "$0")/common.sh"
 PART=${PART:-throughput}
 if [ "$PART" = throughput ]; then
   stamp "eval_throughput: $(ls .device/scale/kernels/*/*.py | wc -l) candidates, ${SLOTS:-4} slots"
-  timeout "${LIMIT:-420}" .device/bin/eval_throughput --python python3 \
+  timeout "${LIMIT:-420}" .device/bench-bin/eval_throughput --python python3 \
     --tasks-dir .device/scale/tasks --kernels-dir .device/scale/kernels --slots "${SLOTS:-4}" \
     --fresh-limit "${FRESH:-12}" --json-out "$OUT/issue21_throughput.json" \
     >"$OUT/issue21_throughput.txt" 2>"$OUT/issue21_throughput.log"

@@ -9,7 +9,7 @@
 #                 gemm.py
 # Each writes eval's JSON lines and FlashInfer Trace lines to $OUT, and a summary per definition
 # (bench/gpu/issue23_summary.py). FlashInfer's own rmsnorm kernels are timed as the expert
-# baseline (FlashInfer 0.6.6 from .device/wheels/flashinfer_kernels, compiled here first).
+# baseline (FlashInfer 0.6.6 from .device/flashinfer_kernels, compiled here first).
 source "$(dirname "$0")/common.sh"
 PART=${PART:-rmsnorm}
 SLOTS=${SLOTS:-4}
@@ -23,9 +23,9 @@ python3 -c "import flashinfer_bench.data, flashinfer_bench.bench.utils; print('f
   2>&1 | tee -a "$OUT/steps.txt"
 # FlashInfer's own kernels, the expert baseline: FlashInfer 0.6.6 compiles them with the image's
 # nvcc at first use into $FLASHINFER_WORKSPACE_BASE (warmed here, so no evaluation waits for it).
-stamp "installing FlashInfer 0.6.6 and apache-tvm-ffi from .device/wheels/flashinfer_kernels"
+stamp "installing FlashInfer 0.6.6 and apache-tvm-ffi from .device/flashinfer_kernels"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
-  .device/wheels/flashinfer_kernels/*.whl 2>&1 | tail -2
+  .device/flashinfer_kernels/*.whl 2>&1 | tail -2
 export FLASHINFER_WORKSPACE_BASE=/tmp/adx-flashinfer FLASHINFER_CUDA_ARCH_LIST=${FLASHINFER_CUDA_ARCH_LIST:-9.0a}
 mkdir -p "$FLASHINFER_WORKSPACE_BASE"
 if [ -z "${CUDA_HOME:-}" ]; then

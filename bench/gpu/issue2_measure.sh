@@ -27,7 +27,7 @@ for t in level2/12_Gemm_Multiply_LeakyReLU level2/86_Matmul_Divide_GELU \
   cp "$KB/$t.py" /tmp/rep/tasks/
   mkdir -p "/tmp/rep/kernels/$name" && cp "$KK/$t/ok.py" "/tmp/rep/kernels/$name/"
 done
-timeout 200 .device/bin/eval_repeatability --python python3 --tasks-dir /tmp/rep/tasks \
+timeout 200 .device/bench-bin/eval_repeatability --python python3 --tasks-dir /tmp/rep/tasks \
   --kernels-dir /tmp/rep/kernels --repeat 5 --json-out "$OUT/repeat.json" \
   >"$OUT/repeat.txt" 2>>"$OUT/errors.txt"
 stamp "do_bench cross-check"

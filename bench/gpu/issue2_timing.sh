@@ -30,12 +30,12 @@ timeout 40 python3 python/bench/do_bench_check.py "$OUT/a.jsonl" --out "$OUT/do_
   >"$OUT/do_bench.txt" 2>>"$OUT/errors.txt"
 cat "$OUT/do_bench.txt"
 stamp "C: throughput"
-timeout 140 .device/bin/eval_throughput --python python3 --tasks-dir /tmp/c/tasks \
+timeout 140 .device/bench-bin/eval_throughput --python python3 --tasks-dir /tmp/c/tasks \
   --kernels-dir /tmp/c/kernels --json-out "$OUT/throughput.json" >"$OUT/throughput.txt" \
   2>>"$OUT/errors.txt"
 cat "$OUT/throughput.txt"
 stamp "B: repeatability"
-timeout 100 .device/bin/eval_repeatability --python python3 --tasks-dir /tmp/b/tasks \
+timeout 100 .device/bench-bin/eval_repeatability --python python3 --tasks-dir /tmp/b/tasks \
   --kernels-dir /tmp/b/kernels --repeat 5 --json-out "$OUT/repeat.json" >"$OUT/repeat.txt" \
   2>>"$OUT/errors.txt"
 cat "$OUT/repeat.txt"

@@ -14,7 +14,7 @@ for t in level1/19_ReLU level1/23_Softmax level1/36_RMSNorm_ level1/40_LayerNorm
 done
 stamp "integrity overhead"
 CUDA_VISIBLE_DEVICES=${OVERHEAD_GPU:-1} timeout "${OVERHEAD_LIMIT:-330}" \
-  .device/bin/integrity_overhead --python python3 --slots 1 --tasks-dir /tmp/ov/tasks \
+  .device/bench-bin/integrity_overhead --python python3 --slots 1 --tasks-dir /tmp/ov/tasks \
   --kernels-dir /tmp/ov/kernels --json-out "$OUT/overhead.json" >"$OUT/overhead.txt" \
   2>>"$OUT/overhead_errors.txt"
 wait $redteam

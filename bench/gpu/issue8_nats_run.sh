@@ -9,7 +9,7 @@ source "$(dirname "$0")/common.sh"
 TASKS=${TASKS:-3}
 STEPS=${STEPS:-3}
 url=nats://127.0.0.1:14222
-.device/bin/nats-server -js -sd /tmp/adx-js-run -a 127.0.0.1 -p 14222 >"$OUT/nats-server.log" 2>&1 &
+.device/nats/nats-server -js -sd /tmp/adx-js-run -a 127.0.0.1 -p 14222 >"$OUT/nats-server.log" 2>&1 &
 server=$!
 sleep 1
 for i in 0 1; do

@@ -23,7 +23,7 @@ for gpus in 0 0,1; do  # Files named without the comma: $OUT keeps plain names o
 done
 port=14222
 url=nats://127.0.0.1:$port
-.device/bin/nats-server -js -sd /tmp/adx-js -a 127.0.0.1 -p $port >"$OUT/nats-server.log" 2>&1 &
+.device/nats/nats-server -js -sd /tmp/adx-js -a 127.0.0.1 -p $port >"$OUT/nats-server.log" 2>&1 &
 server=$!
 sleep 1
 for i in 0 1; do

@@ -97,25 +97,26 @@ def kill_group(pgid: int) -> None:
 
 
 def relays(root: int, processes: dict[int, tuple[int, int]]) -> set[int]:
-    """The sandbox's relay processes below a child (sandbox.py): the child itself and the
-    namespace's init, when the child made a PID namespace for its children. Forks of the
-    zygote, they share its pages and hold nothing of the candidate's."""
+    """The sandbox's relay processes in a child's tree (sandbox.py), when the child made a PID
+    namespace for its children: forks of the zygote that share its pages and hold nothing of the
+    candidate's. Told by where they stand (NSpid), not by their parents: the child itself and any
+    process of the zygote's own namespace (nothing in the sandbox can make one there), and the
+    init of the namespace one level below (its pid there is 1). The init of a namespace deeper
+    down would be the candidate's own: never a relay."""
     try:
-        ours = os.readlink("/proc/self/ns/pid")
-        theirs = os.readlink(f"/proc/{root}/ns/pid_for_children")
+        made = os.readlink(f"/proc/{root}/ns/pid_for_children") != os.readlink(
+            "/proc/self/ns/pid")
     except OSError:  # Its namespace's init has ended (the link is gone): the child relays still.
-        return {root} | {pid for pid, (parent, _) in processes.items() if parent == root}
-    if ours == theirs:
+        made = True
+    if not made:
         return set()
-    return {root} | {pid for pid, (parent, _) in processes.items() if parent == root}
-
-
-def is_relay(pid: int) -> bool:
-    """Whether `pid` is one of the sandbox's relays by where it stands, not by its parent: a
-    process of this (the zygote's) PID namespace (the child that entered the sandbox: nothing
-    below it can make one there) or the init of a namespace below (its pid there is 1)."""
-    ours, theirs = _namespace_pids("self"), _namespace_pids(str(pid))
-    return bool(theirs) and (len(theirs) <= len(ours) or theirs[-1] == 1)
+    ours = len(_namespace_pids("self"))
+    found = {root}
+    for pid in tree(root, processes):
+        theirs = _namespace_pids(str(pid))
+        if theirs and (len(theirs) <= ours or (len(theirs) == ours + 1 and theirs[-1] == 1)):
+            found.add(pid)
+    return found
 
 
 def sandbox_tmpfs_bytes(relays: set[int]) -> int:

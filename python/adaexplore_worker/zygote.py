@@ -506,9 +506,8 @@ class Zygote:
             return
         record = child.threads_checked
         record["sweeps"] += 1
-        namespaced = bool(self.sandboxing.containment.get("pid_namespace"))
         for pid in process_tree.tree(child.pid, processes):
-            if pid in relays or (namespaced and process_tree.is_relay(pid)):
+            if pid in relays:
                 continue
             states = privileges.thread_states(pid, checks)
             record["threads_max"] = max(record["threads_max"], states["threads"])

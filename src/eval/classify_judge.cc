@@ -31,7 +31,9 @@ void TakeJudgedValues(Facts& facts) {
     for (size_t k = 0; k < trial.outputs.size() && k < judged->outputs.size(); ++k) {
       trial.outputs[k].values = judged->outputs[k];
     }
-    trial.problems.insert(trial.problems.end(), judged->problems.begin(), judged->problems.end());
+    if (trial.passed) {  // A trial the child failed keeps its own reasons (an output's form).
+      trial.problems.insert(trial.problems.end(), judged->problems.begin(), judged->problems.end());
+    }
     trial.passed = trial.passed && judged->passed;
   }
 }

@@ -685,6 +685,16 @@ TEST(ClassifyTest, TheJudgesValuesDecideTheTrials) {
             std::string::npos)
       << r.reason;
 
+  // An output the child found not to be a tensor stays its rejection, whatever the judge says.
+  json proxy = facts;
+  proxy["trials"][1]["passed"] = false;
+  proxy["trials"][1]["outputs"][0]["form"] = {
+      {"exact_tensor", false}, {"problems", {"output is a Proxy, not a torch.Tensor"}}};
+  proxy["judge"]["trials"][1]["problems"] = {"an output is not a tensor"};
+  r = ClassifyFacts(proxy);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "output_form");
+
   facts["judge"]["trials"].erase(1);  // A result for a trial whose outputs were never recorded.
   r = ClassifyFacts(facts);
   EXPECT_EQ(r.verdict, Verdict::kRejected);
