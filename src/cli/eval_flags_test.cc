@@ -280,6 +280,24 @@ TEST(RunFlagsTest, RunSettingsComeFromDefaultsThenConfigThenFlags) {
     EXPECT_EQ(spec->max_output_tokens, 100);
     EXPECT_EQ(spec->reviser, std::string(command) != "adapt") << command;  // adapt's default.
   }
+  // The objective lives in the search's settings: the config's [run] and the flag both reach
+  // the spec (the search's settings were once set after them, and the objective lost).
+  Config sol;
+  ASSERT_TRUE(
+      ApplyConfigText("[llm]\nmodel = \"openai:m\"\n[run]\nobjective = \"sol\"\n", "t.toml", sol)
+          .ok());
+  RunFlags plain;
+  ASSERT_NO_THROW(parse("run", {}, plain));
+  Result<RunSpec> from_config = RunSpecFromFlags(plain, sol);
+  ASSERT_TRUE(from_config.ok()) << from_config.status().ToString();
+  EXPECT_EQ(from_config->search.rewards.objective, Objective::kSol);
+  RunFlags flagged;
+  ASSERT_NO_THROW(parse("run", {"--objective", "sol", "--expand-ratio", "0.5"}, flagged));
+  Result<RunSpec> from_flag = RunSpecFromFlags(flagged, config);
+  ASSERT_TRUE(from_flag.ok()) << from_flag.status().ToString();
+  EXPECT_EQ(from_flag->search.rewards.objective, Objective::kSol);
+  EXPECT_DOUBLE_EQ(from_flag->search.explore.expand_ratio, 0.5);
+
   RunFlags bad;
   ASSERT_NO_THROW(parse("run", {"--steps", "0"}, bad));
   Result<RunSpec> refused = RunSpecFromFlags(bad, config);

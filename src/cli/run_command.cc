@@ -246,11 +246,12 @@ Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
   RunSpec spec = flags.defaults;
   ASSIGN_OR_RETURN(spec.method, SearchMethodFlag(flags.method));
   spec.model = flags.model.empty() ? config.llm.model : flags.model;
+  // First: the run settings below write into the search's (the objective).
+  spec.search = EffectiveSearch(flags, config);
   RETURN_IF_ERROR(ApplyRunSettings(config.run_file, spec).WithContext("configuration: [run]"));
   ASSIGN_OR_RETURN(const nlohmann::json given,
                    SettingFlagValues(RunSettingTable(), flags.run_settings));
   RETURN_IF_ERROR(ApplyRunSettings(given, spec));
-  spec.search = EffectiveSearch(flags, config);
   if (spec.model.empty()) {
     return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
   }
@@ -365,6 +366,18 @@ Result<int> RunSearch(const RunFlags& flags) {
     paths.insert(paths.begin(), flags.tasks.begin(), flags.tasks.end());
     ASSIGN_OR_RETURN(tasks, ReadTasks(paths, flags.workloads));
     ASSIGN_OR_RETURN(spec.seed_kernels, SeedKernels(flags.seed_kernels, tasks));
+  }
+  const bool wants_sol = spec.search.rewards.objective == Objective::kSol || spec.stop_at_sol > 0;
+  if (wants_sol && flags.nats_url.empty()) {
+    // A speed of light needs a GPU's ceilings: on the CPU no kernel has one (eval/verdict.h).
+    ASSIGN_OR_RETURN(const DevicePlan plan,
+                     PlanDevices(config.device, config.gpus, config.gpus_origin));
+    if (plan.kind == "cpu") {
+      notices.Message(
+          "--objective sol and --stop-at-sol need a GPU's speed of light, and this run evaluates "
+          "on the CPU: no kernel has one, so rewards are speedups and no task stops early",
+          {{"event", "no_speed_of_light"}, {"device", "cpu"}});
+    }
   }
   if (spec.language == KernelLanguage::kCuda && flags.nats_url.empty()) {
     // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.

@@ -282,7 +282,8 @@ def test_edits_that_all_fail_are_told_to_the_next_tuner_of_that_kernel(cli: Cli,
 def test_search_constants_come_from_the_config_and_stay_with_the_run(cli: Cli, scripted: Script,
                                                                      tmp_path: Path) -> None:
     config = tmp_path / "search.toml"
-    config.write_text("[search]\np_large = 1.0\nexploration = 0.7\n")  # Only large steps.
+    # Only large steps; the objective, a run setting, lives in the search's settings too.
+    config.write_text("[search]\np_large = 1.0\nexploration = 0.7\n[run]\nobjective = \"sol\"\n")
     db = tmp_path / "run.sqlite"
     p = cli.run("run", "--config", str(config), "--task", example("tasks", "relu.py"), "--llm",
                 "openai:scripted", "--steps", "4", "--db", str(db), "--out",
@@ -295,6 +296,9 @@ def test_search_constants_come_from_the_config_and_stay_with_the_run(cli: Cli, s
     search = json.loads(options)["search"]
     assert search["p_large"] == 1.0 and search["exploration"] == 0.7
     assert search["pool_size"] == 5  # The reference's where the config is silent.
+    assert json.loads(options)["objective"] == "sol"  # Once stored as "speedup" (issue 55).
+    # The CPU has no speed of light: the run says its rewards are speedups.
+    assert "need a GPU's speed of light" in p.stderr, p.stderr
 
 
 def test_resume_with_more_steps_extends_a_finished_run(cli: Cli, scripted: Script,
