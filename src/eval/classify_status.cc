@@ -161,6 +161,17 @@ void ClassifyFailureStatus(const Facts& facts, const EvalProfile& p, EvalResult&
       ClassifyMemoryLimit(facts, p, r);
       break;
     case FactStatus::kCrash:
+      if (IsTaskPhase(facts.phase)) {
+        // No candidate code had run (phases only move forward): not the kernel's verdict, and
+        // never cached or rewarded. Four full-size tasks at once on 24 GB died so (issue 55).
+        SetError(r, Verdict::kError,
+                 fmt::format("the evaluation process died ({}) during {}, before the "
+                             "candidate's code ran: the harness's failure, not the kernel's "
+                             "(host memory is the usual cause: fewer --slots, or --shrink)",
+                             SignalName(facts), facts.phase),
+                 facts);
+        break;
+      }
       SetError(r, Verdict::kCrash,
                !facts.message.empty()
                    ? facts.message

@@ -1019,6 +1019,10 @@ TEST(ClassifyTest, FailureStatusesMapToVerdicts) {
        "the task needs more than 6144 MiB of host memory"},
       {{{"status", "crash"}, {"signal", 11}, {"phase", "check"}}, Verdict::kCrash, "SIGSEGV"},
       {{{"status", "crash"}, {"exit_code", 3}}, Verdict::kCrash, "exit code 3"},
+      // A death before the candidate was imported is the harness's: never cached nor rewarded.
+      {{{"status", "crash"}, {"exit_code", 70}, {"phase", "reference"}},
+       Verdict::kError,
+       "during reference, before the candidate's code ran"},
       {{{"status", "protocol_violation"}, {"message", "2 result messages"}},
        Verdict::kRejected,
        "2 result messages"},
