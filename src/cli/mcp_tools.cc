@@ -1,9 +1,12 @@
 #include "cli/mcp_tools.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <iterator>
 
@@ -32,7 +35,7 @@ json TaskProperties() {
          "(.py). Or name it by level and problem."}}},
       {"level", {{"type", "integer"}, {"description", "KernelBench's level (1-4), with problem"}}},
       {"problem",
-       {{"type", "string"},
+       {{"type", {"string", "integer"}},
         {"description",
          "The problem's number (KernelBench: the number its file name starts "
          "with; TritonBench-G: the reference release's id)"}}},
@@ -69,7 +72,11 @@ Result<std::string> Text(const json& args, const char* key) {
 // The problems the arguments name, as --level, --problem, --suite and --suite-dir would.
 Result<ProblemFlags> ProblemOf(const json& args) {
   ProblemFlags problem;
-  ASSIGN_OR_RETURN(problem.problems, Text(args, "problem"));
+  if (args.contains("problem") && args["problem"].is_number_integer()) {  // As agents send it.
+    problem.problems = std::to_string(args["problem"].get<int64_t>());
+  } else {
+    ASSIGN_OR_RETURN(problem.problems, Text(args, "problem"));
+  }
   ASSIGN_OR_RETURN(problem.suite, Text(args, "suite"));
   ASSIGN_OR_RETURN(problem.suite_dir, Text(args, "suite_dir"));
   if (args.contains("level")) {
@@ -178,6 +185,14 @@ Result<json> Problems(const json& args) {
       ASSIGN_OR_RETURN(dir, DefaultSuiteDir(kKernelBenchSuite));
     }
     ASSIGN_OR_RETURN(files, ListPythonFiles(fmt::format("{}/level{}", dir, problem.level)));
+    // By problem number, as KernelBench numbers them (1, 2, ... 10, not 1, 10, 100, 11).
+    const auto number = [](const std::string& path) {
+      const std::string stem = std::filesystem::path(path).stem().string();
+      int64_t n = INT64_MAX;  // A name without a number: after the numbered ones.
+      std::from_chars(stem.data(), stem.data() + stem.size(), n);
+      return n;
+    };
+    std::ranges::stable_sort(files, {}, number);
   } else {
     return InvalidArgument(
         "give 'level' (KernelBench) to list its problems, or 'problem' (with 'level' or "
@@ -264,7 +279,8 @@ json McpToolList() {
   json problems = {
       {"level", {{"type", "integer"}, {"description", "KernelBench's level: list its problems"}}},
       {"problem",
-       {{"type", "string"}, {"description", "Show these problems' sources: 40, 1-10 or 1,4,9"}}},
+       {{"type", {"string", "integer"}},
+        {"description", "Show these problems' sources: 40, 1-10 or 1,4,9"}}},
       {"suite",
        {{"type", "string"}, {"description", "kernelbench (default with level) or tritonbench-g"}}},
       {"suite_dir", {{"type", "string"}, {"description", "The suite's folder"}}}};
@@ -288,9 +304,32 @@ json McpToolList() {
             problems)});
 }
 
+// An argument the tool does not declare is refused with the ones it does (a `profile` key was
+// once ignored, and the kernel judged under strict).
+Status KnownArguments(const std::string& tool, const json& args) {
+  for (const json& declared : McpToolList()) {
+    if (declared["name"] != tool) {
+      continue;
+    }
+    const json& properties = declared["inputSchema"]["properties"];
+    for (const auto& [key, value] : args.items()) {
+      if (!properties.contains(key)) {
+        std::vector<std::string> known;
+        for (const auto& [name, schema] : properties.items()) {
+          known.push_back(name);
+        }
+        return InvalidArgument(fmt::format("{} has no argument '{}' (its arguments: {})", tool, key,
+                                           fmt::join(known, ", ")));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Result<ToolPlan> PlanTool(const std::string& tool, const json& arguments,
                           const std::string& scratch) {
   const json args = arguments.is_object() ? arguments : json::object();
+  RETURN_IF_ERROR(KnownArguments(tool, args));
   if (tool == "problems") {
     ASSIGN_OR_RETURN(json result, Problems(args));
     return ToolPlan{.result = std::move(result)};

@@ -219,3 +219,33 @@ def test_a_file_that_is_not_python_is_never_shown_back(cli: Cli, tmp_path: Path)
         assert reply.structuredContent["verdict"] == verdict, shown
         assert "adx-secret-hash" not in shown, shown
         assert "does not parse as Python, so its text is not shown" in shown, shown
+
+
+def test_arguments_are_checked_against_what_each_tool_declares(cli: Cli, tmp_path: Path) -> None:
+    """An unknown key once went unnoticed (`profile` ignored, the kernel judged under strict); a
+    problem number came as an integer and was refused; a level listed 1, 10, 100, 11, ..."""
+    level = tmp_path / "kb" / "level1"
+    level.mkdir(parents=True)
+    for name in ("10_Ten.py", "2_Two.py", "1_One.py", "100_Hundred.py"):
+        (level / name).write_text(Path(RELU).read_text())
+
+    async def session() -> list:
+        async with stdio_client(_server(cli, "--no-cache")) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                return [
+                    await s.call_tool("evaluate", {"task": RELU, "profile": "kernelbench",
+                                                   "kernel": example("kernels", "relu",
+                                                                     "ok.py")}),
+                    await s.call_tool("problems", {"level": 1, "suite_dir": str(tmp_path / "kb")}),
+                    await s.call_tool("problems", {"level": 1, "problem": 2,
+                                                   "suite_dir": str(tmp_path / "kb")})]
+
+    unknown, listed, shown = anyio.run(session)
+    assert unknown.isError
+    assert "evaluate has no argument 'profile'" in unknown.content[0].text
+    assert "kernel" in unknown.content[0].text  # The arguments it has are named.
+    names = [p["name"] for p in listed.structuredContent["problems"]]
+    assert names == ["1_One", "2_Two", "10_Ten", "100_Hundred"], names
+    assert not shown.isError, shown.content[0].text
+    assert [p["name"] for p in shown.structuredContent["problems"]] == ["2_Two"]
