@@ -114,6 +114,7 @@ Result<MemoryUpdateStats> UpdateMemory(SkillMemory& memory, LlmClient& llm,
     LlmCompletion completion = llm.Wait(ids[i]);
     if (completion.error) {
       if (completion.error->kind == LlmErrorKind::kAuth ||
+          completion.error->kind == LlmErrorKind::kUnreachable ||
           completion.error->kind == LlmErrorKind::kBudget) {
         return Unavailable("rule writer: " + completion.error->message);
       }

@@ -244,6 +244,7 @@ Result<SynthesisStats> SynthesizeTasks(LlmClient& llm, const SynthesisOptions& o
       LlmCompletion completion = llm.Wait(id);
       if (completion.error) {
         if (completion.error->kind == LlmErrorKind::kAuth ||
+            completion.error->kind == LlmErrorKind::kUnreachable ||
             completion.error->kind == LlmErrorKind::kBudget ||
             completion.error->kind == LlmErrorKind::kReplayMiss) {
           return Unavailable("task synthesis: " + completion.error->message);

@@ -79,7 +79,12 @@ struct ProviderLane {
   int concurrency = 1;
   TimePoint paused_until;
   std::optional<LlmError> fatal;
+  bool answered = false;  // An HTTP reply came from its endpoint this run (any status).
 };
+
+// Tries of a call to an endpoint that was never reached (and has not answered this run) before
+// the provider stops: a server starting up gets about 3 s, a wrong port or host no more.
+constexpr int kUnreachableAttempts = 3;
 
 }  // namespace
 
@@ -376,8 +381,11 @@ class LlmClient::Impl {
     if (code != CURLE_OK) {
       parsed = internal::ClassifyNetworkError(
           settings, call->error_buffer[0] != '\0' ? call->error_buffer : curl_easy_strerror(code),
-          code == CURLE_OPERATION_TIMEDOUT, call->too_large ? client_.options_.max_reply_bytes : 0);
+          code == CURLE_OPERATION_TIMEDOUT, call->too_large ? client_.options_.max_reply_bytes : 0,
+          code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
+              code == CURLE_COULDNT_RESOLVE_PROXY);
     } else {
+      lanes_[call->request.model.provider].answered = true;
       parsed = call->provider->Parse(response);
     }
     if (auto* reply = std::get_if<ChatReply>(&parsed)) {
@@ -392,7 +400,14 @@ class LlmClient::Impl {
   void Retry(std::unique_ptr<PendingCall> call, LlmError error) {
     const RetryPolicy& policy = client_.options_.retry;
     ProviderLane& lane = lanes_[call->request.model.provider];
-    if (error.kind == LlmErrorKind::kAuth) {
+    if (error.unreachable && !lane.answered && call->attempts >= kUnreachableAttempts) {
+      error.kind = LlmErrorKind::kUnreachable;
+      error.message = fmt::format(
+          "{} (never reached in {} tries: check the endpoint, --llm and [llm] base_url, and that "
+          "its server runs)",
+          error.message, call->attempts);
+    }
+    if (error.kind == LlmErrorKind::kAuth || error.kind == LlmErrorKind::kUnreachable) {
       lane.fatal = error;  // Every queued and later request of this provider fails the same way.
     }
     if (error.kind != LlmErrorKind::kTransient || call->attempts >= policy.max_attempts) {

@@ -226,6 +226,42 @@ TEST_F(LlmClientTest, HugeRepliesAreRefusedNotBuffered) {
   EXPECT_EQ(server_->request_count(), 1);
 }
 
+// A wrong port stops the provider after a few quick tries, naming the endpoint (it was once
+// 8 tries a call and 10 calls: about 20 minutes of silence); an endpoint that answered this run
+// and then went away is an outage, tried as long as any transient error.
+TEST_F(LlmClientTest, AnEndpointNeverReachedStopsTheProviderAndOneThatAnsweredIsRetried) {
+  StartServer(
+      [](const FakeHttpRequest&, int) { return FakeReply{.body = OpenAiChatBody("ok", 1, 1)}; });
+  const std::string url = server_->base_url();
+  server_.reset();  // Nothing listens there now: connections are refused.
+  LlmOptions options = Options();
+  options.providers["openai"].base_url = url;
+  options.retry.max_attempts = 8;
+  auto client = Client(options);
+  LlmCompletion done = client->Call(Request());
+  ASSERT_TRUE(done.error.has_value());
+  EXPECT_EQ(done.error->kind, LlmErrorKind::kUnreachable);
+  EXPECT_EQ(done.attempts, 3);
+  EXPECT_NE(done.error->message.find(url), std::string::npos) << done.error->message;
+  EXPECT_NE(done.error->message.find("never reached in 3 tries"), std::string::npos)
+      << done.error->message;
+  LlmCompletion next = client->Call(Request("another"));  // The provider is stopped.
+  ASSERT_TRUE(next.error.has_value());
+  EXPECT_EQ(next.error->kind, LlmErrorKind::kUnreachable);
+
+  StartServer(
+      [](const FakeHttpRequest&, int) { return FakeReply{.body = OpenAiChatBody("ok", 1, 1)}; });
+  options = Options();
+  options.retry.max_attempts = 5;
+  auto answered = Client(options);
+  ASSERT_TRUE(answered->Call(Request()).reply.has_value());
+  server_.reset();
+  LlmCompletion outage = answered->Call(Request("during the outage"));
+  ASSERT_TRUE(outage.error.has_value());
+  EXPECT_EQ(outage.error->kind, LlmErrorKind::kTransient);
+  EXPECT_EQ(outage.attempts, 5);
+}
+
 TEST_F(LlmClientTest, AnAuthFailureStopsTheProviderNamesTheVariableAndHidesTheKey) {
   StartServer([](const FakeHttpRequest&, int) {
     return FakeReply{.status = 401,

@@ -77,6 +77,8 @@ std::string_view LlmErrorKindName(LlmErrorKind kind) {
       return "replay_miss";
     case LlmErrorKind::kCancelled:
       return "cancelled";
+    case LlmErrorKind::kUnreachable:
+      return "unreachable";
   }
   return "unknown";
 }
@@ -170,7 +172,7 @@ Status CheckReasoningEffort(const std::string& effort) {
 }
 
 LlmError ClassifyNetworkError(const ProviderSettings& settings, const std::string& detail,
-                              bool timed_out, int64_t too_large) {
+                              bool timed_out, int64_t too_large, bool unreachable) {
   if (too_large > 0) {
     return {.kind = LlmErrorKind::kBadRequest,
             .message = fmt::format("{} sent a reply larger than {} MiB; refused (raise [llm] "
@@ -182,7 +184,8 @@ LlmError ClassifyNetworkError(const ProviderSettings& settings, const std::strin
                               settings.timeout_s, settings.name, detail)
                 : detail;
   return {.kind = LlmErrorKind::kTransient,
-          .message = fmt::format("{}: {}", settings.base_url, what)};
+          .message = fmt::format("{}: {}", settings.base_url, what),
+          .unreachable = unreachable};
 }
 
 bool IsJsonContentType(std::string_view content_type) {

@@ -31,6 +31,9 @@ enum class LlmErrorKind {
   kBudget,      // The run's budget is spent; nothing more is sent.
   kReplayMiss,  // The replay provider has no reply recorded for this request.
   kCancelled,   // The client shut down before the call finished.
+  // The endpoint was never reached (no such host, connection refused) and has not answered
+  // this run: stops the provider after a few quick tries, as a wrong port should.
+  kUnreachable,
 };
 
 std::string_view LlmErrorKindName(LlmErrorKind kind);
@@ -40,6 +43,7 @@ struct LlmError {
   std::string message;                  // Never contains an API key (see secrets.h).
   long http_status = 0;                 // 0: no HTTP status (network error, replay, budget).
   std::optional<double> retry_after_s;  // From the server's Retry-After header.
+  bool unreachable = false;             // No connection at all: no host, or it was refused.
 };
 
 // How to reach one provider. Filled from defaults, the config file's [llm.<provider>] table and
@@ -112,9 +116,10 @@ LlmError ClassifyHttpError(const ProviderSettings& settings, const HttpResponse&
                            const std::string& server_message);
 // The error of a transfer that ended without an HTTP response: `detail` is the transport's own
 // message, `timed_out` when the whole-request limit hit, `too_large` > 0 when the reply grew past
-// that many bytes (refused: a bad request, not retried).
+// that many bytes (refused: a bad request, not retried), `unreachable` when no connection was
+// made at all (no such host, connection refused).
 LlmError ClassifyNetworkError(const ProviderSettings& settings, const std::string& detail,
-                              bool timed_out, int64_t too_large);
+                              bool timed_out, int64_t too_large, bool unreachable = false);
 // True when the content type is JSON (some gateways send HTML error pages with status 200).
 bool IsJsonContentType(std::string_view content_type);
 // An error unless `effort` is empty, minimal, low, medium or high.

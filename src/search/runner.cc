@@ -410,6 +410,7 @@ Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
         task.steps.erase(step.number);  // The unfinished step is not recorded; a resume redoes it.
         return Status::Ok();
       case LlmErrorKind::kAuth:
+      case LlmErrorKind::kUnreachable:
       case LlmErrorKind::kReplayMiss:
       case LlmErrorKind::kCancelled:
         return Unavailable(fmt::format("{} ({}): {}", options_.model.ToString(),

@@ -443,3 +443,18 @@ def test_a_search_starts_from_the_users_seed_kernel(cli: Cli, scripted: Script,
                      "--steps", "2", "--db", str(tmp_path / "y.sqlite"), "--seed-kernel",
                      str(seeds), *FAST)
     assert linked.returncode == 2 and "a symbolic link, not read" in linked.stderr, linked.stderr
+
+
+def test_a_wrong_llm_port_ends_the_run_at_once_naming_the_endpoint(cli: Cli,
+                                                                   tmp_path: Path) -> None:
+    """Nothing listens at the named endpoint: 8 tries a call and 10 calls were once about 20
+    minutes of silence; now a few quick tries, then the run stops and says why."""
+    cli.env["OPENAI_API_KEY"] = "sk-wrong-port"
+    cli.env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
+    start = time.monotonic()
+    p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:m", "--steps", "3",
+                "--db", str(tmp_path / "run.sqlite"), "--out", str(tmp_path / "out"), *FAST,
+                timeout=300)
+    assert time.monotonic() - start < 60
+    assert p.returncode != 0
+    assert "http://127.0.0.1:9/v1" in p.stderr and "never reached in 3 tries" in p.stderr, p.stderr
