@@ -13,23 +13,22 @@
 #include "task/workload_selection.h"
 
 namespace adaexplore {
+
+bool FlatNameIsFor(const FlatKernelName& name, const std::string& task_path) {
+  const std::string stem = std::filesystem::path(task_path).stem().string();
+  const std::string problem = KernelBenchProblemKey(stem);
+  if (problem == stem || name.problem != problem) {
+    return false;
+  }
+  const std::optional<int> level = KernelBenchTaskLevel(task_path);
+  return !level || name.level == *level || name.level == 0;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;  // (task, kernel)
-
-// Whether a flat-named kernel is one of `task`'s: its problem number, and its level when the
-// task's folder says it (level 0: written without one).
-bool FlatNameIsFor(const FlatKernelName& name, const std::string& task) {
-  const std::string stem = fs::path(task).stem().string();
-  const std::string problem = KernelBenchProblemKey(stem);
-  if (problem == stem || name.problem != problem) {
-    return false;
-  }
-  const std::optional<int> level = KernelBenchTaskLevel(task);
-  return !level || name.level == *level || name.level == 0;
-}
 
 // The flat-named kernels of `task` in `dir`, by sample.
 std::vector<std::string> FlatKernels(const fs::path& dir, const std::string& task) {

@@ -50,6 +50,9 @@ struct FlatKernelName {
   int sample = 0;
 };
 std::optional<FlatKernelName> ParseFlatKernelName(const std::string& file_name);
+// Whether a flat-named kernel is one of the task at `task_path`: its problem number, and its
+// level when the task's folder says it (level 0: written without one).
+bool FlatNameIsFor(const FlatKernelName& name, const std::string& task_path);
 
 // Reads every task and candidate named by `sources`. A missing task, or no candidate at all, is
 // an error that says what is missing; a problem without kernels and an unreadable candidate

@@ -1,6 +1,7 @@
 #include "cli/run_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "adapt/skill_memory.h"
 #include "cli/devices.h"
 #include "cli/eval_command.h"
+#include "cli/eval_requests.h"
 #include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
@@ -108,8 +110,9 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
                   "c_e / c: 1.0 (KernelBench Level 2, default), 0.5 (Level 3); also [search]")
       ->check(CLI::PositiveNumber);
   run->add_option("--seed-kernel", f.seed_kernels,
-                  "Start from your own kernel: a file (one task, or named <task>.py), or a "
-                  "folder of <task>.py files; it is each task's first node (repeatable)");
+                  "Start from your own kernel: a file (one task, or named <task>.py or as "
+                  "KernelBench names samples), or a folder of such files (those for no task "
+                  "are skipped); it is each task's first node (repeatable)");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
   run->add_option("--device", f.device, "auto (default), cuda or cpu");
   run->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
@@ -197,44 +200,72 @@ Result<SearchMethod> SearchMethodFlag(const std::string& name) {
 
 namespace {
 
-// The seed kernels by task: a file is the only task's, or the task its stem names; a folder
-// holds <task>.py files. A seed that names no task, or a task given two, is an error.
+// The seed kernels by task: a file is the only task's, or the task its stem names, or the
+// problem a KernelBench sample name gives (level_L_problem_P_sample_S_kernel.py: its lowest
+// sample); a folder holds such files, and those of it that name no task of the run are skipped
+// (`skipped` lists them). A file named alone that names no task, or a task given two seeds
+// otherwise, is an error.
 Result<std::map<std::string, std::string>> SeedKernels(const std::vector<std::string>& given,
-                                                       const std::vector<SourceFile>& tasks) {
-  std::vector<std::string> files;
+                                                       const std::vector<SourceFile>& tasks,
+                                                       std::vector<std::string>& skipped) {
+  std::vector<std::pair<std::string, bool>> files;  // Path, and whether a folder held it.
   for (const std::string& path : given) {
     if (std::filesystem::is_directory(path)) {
       ASSIGN_OR_RETURN(std::vector<std::string> inside, ListPythonFiles(path));
       if (inside.empty()) {
         return InvalidArgument(fmt::format("--seed-kernel {}: the folder holds no .py file", path));
       }
-      files.insert(files.end(), inside.begin(), inside.end());
+      for (std::string& file : inside) {
+        files.emplace_back(std::move(file), true);
+      }
     } else {
-      files.push_back(path);
+      files.emplace_back(path, false);
     }
   }
   std::map<std::string, std::string> seeds;
-  for (const std::string& path : files) {
+  std::map<std::string, int> sample_of;  // A task seeded by a KernelBench sample: which one.
+  for (const auto& [path, in_folder] : files) {
     // A seed goes into prompts: a link (planted in a folder of kernels) could send any file.
     std::error_code ec;
     if (std::filesystem::is_symlink(path, ec)) {
       return InvalidArgument(
           fmt::format("--seed-kernel {}: a symbolic link, not read (name the file itself)", path));
     }
-    ASSIGN_OR_RETURN(SourceFile seed, ReadSourceFile(path));
-    std::string task = seed.name;
+    const std::optional<FlatKernelName> flat =
+        ParseFlatKernelName(std::filesystem::path(path).filename().string());
+    std::string task = std::filesystem::path(path).stem().string();
     if (tasks.size() == 1 && given.size() == 1 && files.size() == 1) {
       task = tasks.front().name;
+    } else if (flat) {
+      for (const SourceFile& t : tasks) {
+        if (FlatNameIsFor(*flat, t.path)) {
+          task = t.name;
+        }
+      }
     }
     const bool known = std::any_of(tasks.begin(), tasks.end(),
                                    [&](const SourceFile& t) { return t.name == task; });
+    if (!known && in_folder) {
+      skipped.push_back(path);
+      continue;
+    }
     if (!known) {
       return InvalidArgument(
           fmt::format("--seed-kernel {}: no task of this run is named {} (name the file <task>.py)",
                       path, task));
     }
+    if (flat && sample_of.contains(task)) {  // Another sample of the same problem: the lowest.
+      if (flat->sample > sample_of[task]) {
+        continue;
+      }
+      seeds.erase(task);
+    }
+    ASSIGN_OR_RETURN(SourceFile seed, ReadSourceFile(path));
     if (!seeds.emplace(task, seed.source).second) {
       return InvalidArgument(fmt::format("--seed-kernel: two seeds for the task {}", task));
+    }
+    if (flat) {
+      sample_of[task] = flat->sample;
     }
   }
   return seeds;
@@ -365,7 +396,14 @@ Result<int> RunSearch(const RunFlags& flags) {
     ASSIGN_OR_RETURN(std::vector<std::string> paths, ProblemTaskFiles(flags.problems));
     paths.insert(paths.begin(), flags.tasks.begin(), flags.tasks.end());
     ASSIGN_OR_RETURN(tasks, ReadTasks(paths, flags.workloads));
-    ASSIGN_OR_RETURN(spec.seed_kernels, SeedKernels(flags.seed_kernels, tasks));
+    std::vector<std::string> skipped;
+    ASSIGN_OR_RETURN(spec.seed_kernels, SeedKernels(flags.seed_kernels, tasks, skipped));
+    if (!skipped.empty()) {
+      notices.Message(fmt::format("--seed-kernel: {} file(s) of the folder name no task of this "
+                                  "run, skipped: {}",
+                                  skipped.size(), fmt::join(skipped, ", ")),
+                      {{"event", "seed_kernels_skipped"}, {"files", skipped}});
+    }
   }
   const bool wants_sol = spec.search.rewards.objective == Objective::kSol || spec.stop_at_sol > 0;
   if (wants_sol && flags.nats_url.empty()) {

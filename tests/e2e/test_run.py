@@ -445,6 +445,31 @@ def test_a_search_starts_from_the_users_seed_kernel(cli: Cli, scripted: Script,
     assert linked.returncode == 2 and "a symbolic link, not read" in linked.stderr, linked.stderr
 
 
+def test_seed_kernels_from_a_kernelbench_run_folder(cli: Cli, scripted: Script,
+                                                   tmp_path: Path) -> None:
+    """KernelBench writes level_L_problem_P_sample_S_kernel.py: the lowest sample of a task's
+    problem seeds it; a file of the folder for no task of the run is listed and skipped."""
+    task = tmp_path / "kb" / "level1" / "19_ReLU.py"
+    task.parent.mkdir(parents=True)
+    task.write_text(Path(example("tasks", "relu.py")).read_text())
+    run_folder = tmp_path / "runs" / "level1"
+    run_folder.mkdir(parents=True)
+    for name, source in (("level_1_problem_19_sample_0_kernel.py", "ok.py"),
+                         ("level_1_problem_19_sample_3_kernel.py", "wrong_values.py"),
+                         ("level_1_problem_7_sample_0_kernel.py", "ok.py")):
+        (run_folder / name).write_text(Path(example("kernels", "relu", source)).read_text())
+    db = tmp_path / "run.sqlite"
+    p = cli.run("run", "--task", str(task), "--llm", "openai:scripted", "--steps", "1", "--db",
+                str(db), "--out", str(tmp_path / "out"), "--seed-kernel", str(run_folder),
+                *FAST, timeout=600)
+    assert p.returncode == 0, p.stderr
+    with sqlite3.connect(db) as c:
+        [(kernel, move)] = c.execute("SELECT kernel, move FROM nodes WHERE node = 1").fetchall()
+    assert move == "seed" and kernel == Path(example("kernels", "relu", "ok.py")).read_text()
+    assert "1 file(s) of the folder name no task of this run, skipped" in p.stderr, p.stderr
+    assert "level_1_problem_7_sample_0_kernel.py" in p.stderr
+
+
 def test_a_wrong_llm_port_ends_the_run_at_once_naming_the_endpoint(cli: Cli,
                                                                    tmp_path: Path) -> None:
     """Nothing listens at the named endpoint: 8 tries a call and 10 calls were once about 20
