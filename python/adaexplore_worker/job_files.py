@@ -45,12 +45,16 @@ class JobFiles:
 
 
 def for_job(scratch: str, job: Job) -> JobFiles:
+    # A baseline has no candidate: its compile caches are its task's, so baselines of several
+    # tasks at once never share one (torch.compile failed on a folder two of them wrote).
     return prepare(scratch, job.id, job.candidate.source, job.task.source,
-                   job.task.filename or "task.py", job.candidate.filename or "candidate.py")
+                   job.task.filename or "task.py", job.candidate.filename or "candidate.py",
+                   cache_key=job.task.source if job.options.baseline else None)
 
 
 def prepare(scratch: str, job_id: str, candidate: str, task: str, task_name: str = "task.py",
-            candidate_name: str = "candidate.py") -> JobFiles:
+            candidate_name: str = "candidate.py", cache_key: str | None = None) -> JobFiles:
+    """`cache_key`: what names its compile caches (default: the candidate's source)."""
     job_dir = os.path.join(scratch, "jobs", safe_name(job_id))
     root = os.path.join(scratch, "roots", safe_name(job_id))
     for path in (job_dir, root):
@@ -62,7 +66,8 @@ def prepare(scratch: str, job_id: str, candidate: str, task: str, task_name: str
         f.write(task)
     with open(candidate_path, "w", encoding="utf-8") as f:
         f.write(candidate)
-    digest = hashlib.sha256(candidate.encode("utf-8", "surrogatepass")).hexdigest()
+    keyed = candidate if cache_key is None else "baseline:" + cache_key
+    digest = hashlib.sha256(keyed.encode("utf-8", "surrogatepass")).hexdigest()
     cache_dir = os.path.join(scratch, "candidate-cache", digest[:24])
     os.makedirs(cache_dir, exist_ok=True)
     os.utime(cache_dir)  # Most recently used.

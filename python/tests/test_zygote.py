@@ -69,6 +69,19 @@ def test_safe_file_names() -> None:
     assert job_files.safe_file("my kernel.py") == "my_kernel.py"
 
 
+def test_baselines_of_different_tasks_never_share_compile_caches(tmp_path) -> None:
+    """A baseline has no candidate: keyed by the candidate's (empty) source, every task's
+    torch.compile wrote one folder, and two at once failed there."""
+    def cache(job_id: str, candidate: str, task: str, baseline: bool) -> str:
+        return job_files.prepare(str(tmp_path), job_id, candidate, task,
+                                 cache_key=task if baseline else None).cache_dir
+    assert cache("a", "", "task one", True) != cache("b", "", "task two", True)
+    assert cache("c", "", "task one", True) == cache("d", "", "task one", True)
+    # A candidate's caches stay its own, whatever the task: its compiled kernels are reused.
+    assert cache("e", "kernel", "task one", False) == cache("f", "kernel", "task two", False)
+    assert cache("g", "", "task one", False) != cache("h", "", "task one", True)
+
+
 def test_channel_round_trip_and_malformed_lines() -> None:
     r, w = os.pipe()
     out = Channel(w)

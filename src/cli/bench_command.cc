@@ -66,15 +66,19 @@ SuiteBenchObserver BenchObserver(StatusLine& out, const std::string& dir, size_t
                 {{"event", "compile_baseline_failed"}, {"task", b.task}, {"notes", b.notes}});
   };
   observer.on_baselines_done = [&out, baselines_start](size_t measured, size_t cached,
-                                                       size_t failed) {
+                                                       size_t failed, size_t compile_failed) {
     out.SetStatus("");
     out.Message(
-        fmt::format("bench: baselines: {} measured, {} from the cache, {} failed", measured, cached,
-                    failed),
+        fmt::format("bench: baselines: {} measured, {} from the cache, {} failed{}", measured,
+                    cached, failed,
+                    compile_failed > 0
+                        ? fmt::format(", {} without their torch.compile baseline", compile_failed)
+                        : ""),
         {{"event", "baselines_done"},
          {"measured", measured},
          {"cached", cached},
          {"failed", failed},
+         {"compile_failed", compile_failed},
          {"elapsed_s", ProgressClockJson(1, 1, Clock::now() - *baselines_start)["elapsed_s"]}});
   };
   observer.on_method = [&out, dir, tasks, bench_start](const BenchMethod& m) {

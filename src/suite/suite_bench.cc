@@ -25,9 +25,10 @@ Status MeasureBaselines(SearchSession& session, const SuiteBenchOptions& options
       evaluator.Baselines(options.tasks, with_compile,
                           options.refresh_baselines ? CacheUse::kRefresh : CacheUse::kRead,
                           options.guard, observer.on_baselines_progress));
-  size_t cached = 0, failed = 0;
+  size_t cached = 0, failed = 0, compile_failed = 0;
   for (const Baseline& b : baselines) {
     cached += b.cached ? 1 : 0;
+    compile_failed += b.eager && with_compile && !b.compiled ? 1 : 0;
     if (!b.eager || (with_compile && !b.compiled)) {
       if (observer.on_baseline_missing) {
         observer.on_baseline_missing(b);
@@ -40,7 +41,7 @@ Status MeasureBaselines(SearchSession& session, const SuiteBenchOptions& options
     RETURN_IF_ERROR(session.db().RecordBaseline(ToJson(b)));
   }
   if (observer.on_baselines_done) {
-    observer.on_baselines_done(baselines.size() - cached - failed, cached, failed);
+    observer.on_baselines_done(baselines.size() - cached - failed, cached, failed, compile_failed);
   }
   return Status::Ok();
 }

@@ -59,7 +59,10 @@ struct SuiteBenchObserver {
   std::function<void(size_t done, size_t total)> on_baselines_progress;
   // A task without its eager figure (left out) or without its torch.compile one.
   std::function<void(const Baseline&)> on_baseline_missing;
-  std::function<void(size_t measured, size_t cached, size_t failed)> on_baselines_done;
+  // `failed`: no eager baseline (the task is not benched); `compile_failed`: an eager one but no
+  // torch.compile baseline where one was asked for.
+  std::function<void(size_t measured, size_t cached, size_t failed, size_t compile_failed)>
+      on_baselines_done;
   std::function<void(const BenchMethod&)> on_method;
   // Runs (or resumes) one method's search in the session (the command draws its progress around
   // it); unset: the session's own Start or Resume with no observer.
