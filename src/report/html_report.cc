@@ -162,6 +162,7 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
       {"subtitle", fmt::format("{} run(s), {} task(s); generated {} from {}", reports.size(),
                                task_names.size(), stamp, db_path)},
       {"cpu_banner", kCpuRunBanner},
+      {"unfinished_banner", kUnfinishedRunBanner},
       {"report", ReportJson(reports)},
       {"trees", trees},
       {"cost", cost},

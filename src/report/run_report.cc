@@ -294,8 +294,12 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
       "|---|---|---|---|---|---|---|---|---|---|\n";
   std::string out;
   for (const RunReport& r : reports) {
-    out += fmt::format("Run {}: {}{}\n\n", r.run.id, EnvironmentLine(r.run),
-                       CpuRun(r.run) ? fmt::format(". **{}.**", kCpuRunBanner) : "");
+    out += fmt::format(
+        "Run {}: {}{}{}\n\n", r.run.id, EnvironmentLine(r.run),
+        CpuRun(r.run) ? fmt::format(". **{}.**", kCpuRunBanner) : "",
+        r.run.status == WorkStatus::kFinished
+            ? ""
+            : fmt::format(" **{} ({}).**", kUnfinishedRunBanner, WorkStatusName(r.run.status)));
   }
   out += "## By method\n\n" + fmt::format(fmt::runtime(header), "method");
   for (const auto& [method, metrics] : ByMethod(reports)) {

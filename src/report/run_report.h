@@ -31,6 +31,10 @@ std::string EnvironmentLine(const RunInfo& run);
 bool CpuRun(const RunInfo& run);
 // The factor a run's tasks' sizes were divided by (--shrink, a smoke test); 1: their own.
 int Shrink(const RunInfo& run);
+// What a report says of a run that did not finish (stopped, or killed while running): its
+// figures cover the steps it took, not the ones it was given.
+inline constexpr std::string_view kUnfinishedRunBanner =
+    "not finished: its figures cover the steps it took (run --resume continues it)";
 // The banner every report of such a run carries.
 inline constexpr std::string_view kCpuRunBanner =
     "CPU run: kernels ran in Triton's interpreter on the CPU; correctness is real, speedups and "

@@ -94,6 +94,11 @@ TEST_F(RunReportTest, MetricsPerRunAndPerMethod) {
             std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("degenerate: trivial outputs pass its checks"), std::string::npos);
+  // Neither run finished its steps: the report says so beside each run.
+  EXPECT_NE(markdown.find("**not finished: its figures cover the steps it took (run --resume "
+                          "continues it) (running).**"),
+            std::string::npos)
+      << markdown;
   const std::string csv = ReportCsv(*reports);
   const std::string unknown =
       R"(,"device not recorded (a run from an earlier version), profile strict",0,call)";
