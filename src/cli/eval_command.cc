@@ -5,9 +5,13 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "cli/devices.h"
 #include "cli/eval_progress.h"
@@ -29,24 +33,41 @@ namespace adaexplore {
 namespace {
 
 // The FlashInfer Trace lines of every result on a FlashInfer-Trace definition, to `path`.
-Status WriteTraces(const std::string& path, const std::vector<EvalRequest>& requests,
-                   const std::vector<EvalResult>& results,
-                   const std::vector<WorkerHello>& workers) {
-  const std::time_t now = std::time(nullptr);
-  std::array<char, 32> stamp{};
-  std::tm utc{};
-  (void)gmtime_r(&now, &utc);
-  (void)std::strftime(stamp.data(), stamp.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  const WorkerHello hello = workers.empty() ? WorkerHello() : workers.front();
-  std::string text;
-  for (size_t i = 0; i < requests.size() && i < results.size(); ++i) {
-    for (const nlohmann::json& line : FlashInferTraces(requests[i].task, requests[i].candidate,
-                                                       results[i], hello, stamp.data())) {
-      text += JsonText(line) + "\n";
+// --traces: each result's FlashInfer Trace lines, written as the result comes, so an
+// interrupted evaluation keeps the traces of what finished.
+class TraceWriter {
+ public:
+  static Result<TraceWriter> Open(const std::string& path, WorkerHello hello) {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (file == nullptr) {
+      return InvalidArgument(fmt::format("--traces {}: {}", path, std::strerror(errno)));
     }
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    (void)gmtime_r(&now, &utc);
+    TraceWriter writer(file, std::move(hello));
+    (void)std::strftime(writer.stamp_.data(), writer.stamp_.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return writer;
   }
-  return WriteFileAtomic(path, text);
-}
+
+  void Add(const EvalRequest& request, const EvalResult& result) {
+    for (const nlohmann::json& line :
+         FlashInferTraces(request.task, request.candidate, result, hello_, stamp_.data())) {
+      (void)std::fputs((JsonText(line) + "\n").c_str(), file_.get());
+    }
+    (void)std::fflush(file_.get());
+  }
+
+ private:
+  struct Close {
+    void operator()(std::FILE* f) const { (void)std::fclose(f); }
+  };
+  TraceWriter(std::FILE* file, WorkerHello hello) : file_(file), hello_(std::move(hello)) {}
+
+  std::unique_ptr<std::FILE, Close> file_;
+  WorkerHello hello_;
+  std::array<char, 32> stamp_{};
+};
 
 // The --json line of a problem without kernels.
 nlohmann::json MissingProblemJson(const MissingProblem& missing) {
@@ -257,18 +278,22 @@ Result<int> RunEval(const EvalFlags& flags) {
       [&progress](const EvalResult& part, const std::string& label, size_t index, size_t count) {
         progress.OnWorkload(part, label, index, count);
       });
+  std::optional<TraceWriter> traces;
+  if (!flags.traces_path.empty()) {
+    ASSIGN_OR_RETURN(traces, TraceWriter::Open(flags.traces_path, evaluator->workers().front()));
+  }
   ASSIGN_OR_RETURN(std::vector<EvalResult> results,
                    evaluator->Run(
                        requests,
-                       [&](size_t, const EvalResult& r) {
+                       [&](size_t i, const EvalResult& r) {
                          progress.OnResult(r, stdout,
                                            flags.json ? FormatJsonLine(r) : FormatHuman(r, detail));
+                         if (traces) {
+                           traces->Add(requests[i], r);
+                         }
                        },
                        &guard));
   progress.Finish();
-  if (!flags.traces_path.empty()) {
-    RETURN_IF_ERROR(WriteTraces(flags.traces_path, requests, results, evaluator->workers()));
-  }
   std::vector<EvalResult> all = results;  // With the unreadable files' verdicts.
   all.insert(all.end(), collected.unreadable.begin(), collected.unreadable.end());
   if (!flags.kernelbench_results_path.empty()) {

@@ -279,3 +279,31 @@ def test_a_definitions_progress_and_failing_workloads_are_shown(cli: Cli, tmp_pa
     assert {e["label"]: e["verdict"] for e in workloads}["M=5"] == "incorrect"
     last = [e for e in events if e.get("event") == "progress"][-1]
     assert (last["units_done"], last["units_total"], last["workloads_failed"]) == (3, 3, 1), last
+
+
+def test_traces_are_written_as_results_come_and_kept_when_interrupted(cli: Cli,
+                                                                     tmp_path: Path) -> None:
+    """`eval --traces` wrote its file at the end only: interrupted, nothing."""
+    import signal
+    import subprocess
+
+    traces = tmp_path / "traces.jsonl"
+    solutions = Path(example("flashinfer", "solutions"))
+    args = [cli.binary, "eval", "--task",
+            example("flashinfer", "definitions", "rmsnorm", "rmsnorm_h64.json"), *FAST,
+            "--slots", "1", "--traces", str(traces), "--kernel",
+            str(solutions / "rmsnorm_h64_triton.py"), "--kernel", str(tmp_path / "hang.py")]
+    # The second candidate hangs in its first workload: the first one's traces are all there is.
+    (tmp_path / "hang.py").write_text((solutions / "rmsnorm_h64_triton.py").read_text()
+                                      + "\nimport time\ntime.sleep(600)\n")
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=cli.env, cwd=cli.tmp)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and (not traces.exists()
+                                           or len(traces.read_text().splitlines()) < 3):
+        time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=120)
+    lines = traces.read_text().splitlines()
+    assert len(lines) == 3, lines  # One per workload of the finished candidate.
+    assert all(json.loads(line)["solution"] for line in lines)
