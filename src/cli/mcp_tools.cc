@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -109,18 +110,34 @@ Result<std::string> TaskPath(const json& args) {
   return files.front();
 }
 
-// A kernel given as source text, written where the evaluator reads it from.
-Result<std::string> WriteSource(const std::string& source, const std::string& scratch) {
+// Where the server writes kernels given as source text: results name them by their file's name.
+constexpr std::string_view kSourceKernels = "/mcp-kernels/";
+
+// A kernel given as source text, written where the evaluator reads it from, as `name`.py (the
+// agent's name for it: letters, digits, '_', '-' and '.' kept; "kernel" when it gives none).
+Result<std::string> WriteSource(const std::string& source, const std::string& scratch,
+                                const std::string& name) {
   if (source.empty()) {
     return InvalidArgument("'source' is empty");
   }
-  const std::string dir = scratch + "/mcp-kernels/" + Sha256Hex(source).substr(0, 16);
+  std::string file;
+  for (char c : name.substr(0, 64)) {
+    file +=
+        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ? c : '_';
+  }
+  if (file.ends_with(".py")) {
+    file.resize(file.size() - 3);
+  }
+  if (file.empty() || file.find_first_not_of('.') == std::string::npos) {
+    file = "kernel";
+  }
+  const std::string dir = scratch + std::string(kSourceKernels) + Sha256Hex(source).substr(0, 16);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     return InternalError(fmt::format("cannot make {}: {}", dir, ec.message()));
   }
-  const std::string path = dir + "/kernel.py";
+  const std::string path = dir + "/" + file + ".py";
   RETURN_IF_ERROR(WriteFileAtomic(path, source));
   return path;
 }
@@ -143,10 +160,11 @@ Result<std::vector<EvalRequest>> Requests(const json& args,
 Result<std::string> OneKernel(const json& args, const std::string& scratch) {
   ASSIGN_OR_RETURN(const std::string path, Text(args, "kernel"));
   ASSIGN_OR_RETURN(const std::string source, Text(args, "source"));
+  ASSIGN_OR_RETURN(const std::string name, Text(args, "name"));
   if (path.empty() == source.empty()) {
     return InvalidArgument("give the kernel as 'kernel' (a path) or 'source' (its text), one");
   }
-  return path.empty() ? WriteSource(source, scratch) : Result<std::string>(path);
+  return path.empty() ? WriteSource(source, scratch, name) : Result<std::string>(path);
 }
 
 Result<std::vector<std::string>> TwoKernels(const json& args, const std::string& scratch) {
@@ -162,12 +180,19 @@ Result<std::vector<std::string>> TwoKernels(const json& args, const std::string&
   if (args.contains("kernels")) {
     return std::vector<std::string>{args["kernels"][0], args["kernels"][1]};
   }
+  if (args.contains("names") && (!args["names"].is_array() || args["names"].size() != 2 ||
+                                 !args["names"][0].is_string() || !args["names"][1].is_string())) {
+    return InvalidArgument("'names' must be two strings");
+  }
   std::vector<std::string> paths;
-  for (const json& source : args["sources"]) {
-    ASSIGN_OR_RETURN(std::string path, WriteSource(source.get<std::string>(), scratch));
+  for (size_t i = 0; i < 2; ++i) {
+    const std::string name =
+        args.contains("names") ? args["names"][i].get<std::string>() : (i == 0 ? "a" : "b");
+    ASSIGN_OR_RETURN(std::string path,
+                     WriteSource(args["sources"][i].get<std::string>(), scratch, name));
     paths.push_back(std::move(path));
   }
-  if (paths[0] == paths[1]) {
+  if (args["sources"][0] == args["sources"][1]) {
     return InvalidArgument("the two sources are the same kernel");
   }
   return paths;
@@ -240,6 +265,15 @@ EvalResult WithoutUnparsedText(EvalResult r) {
   return r;
 }
 
+// A kernel the client gave as source text is named in results by the name it gave, not by the
+// server's scratch file.
+EvalResult Shown(EvalResult r) {
+  if (r.kernel_path.find(kSourceKernels) != std::string::npos) {
+    r.kernel_path = std::filesystem::path(r.kernel_path).filename().string();
+  }
+  return WithoutUnparsedText(std::move(r));
+}
+
 json ResultObject(const EvalResult& r) { return json::parse(FormatJsonLine(r)); }
 
 json ProfileObject(const EvalResult& r) {
@@ -265,6 +299,8 @@ json McpToolList() {
   kernel["kernel"] = {{"type", "string"}, {"description", "Path of the candidate kernel file"}};
   kernel["source"] = {{"type", "string"},
                       {"description", "The candidate kernel's source text (instead of kernel)"}};
+  kernel["name"] = {{"type", "string"},
+                    {"description", "What results call a `source` kernel (default: kernel)"}};
   json two = TaskProperties();
   two["kernels"] = {{"type", "array"},
                     {"items", {{"type", "string"}}},
@@ -276,6 +312,11 @@ json McpToolList() {
                     {"minItems", 2},
                     {"maxItems", 2},
                     {"description", "Source texts of the two kernels (instead of kernels)"}};
+  two["names"] = {{"type", "array"},
+                  {"items", {{"type", "string"}}},
+                  {"minItems", 2},
+                  {"maxItems", 2},
+                  {"description", "What results call the two `sources` (default: a, b)"}};
   json problems = {
       {"level", {{"type", "integer"}, {"description", "KernelBench's level: list its problems"}}},
       {"problem",
@@ -349,7 +390,7 @@ Result<ToolPlan> PlanTool(const std::string& tool, const json& arguments,
 
 json ToolResult(const std::string& tool, const std::vector<EvalResult>& evaluated) {
   std::vector<EvalResult> results;
-  std::ranges::transform(evaluated, std::back_inserter(results), WithoutUnparsedText);
+  std::ranges::transform(evaluated, std::back_inserter(results), Shown);
   json structured;
   std::string text;
   for (const EvalResult& r : results) {

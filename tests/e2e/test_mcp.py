@@ -84,7 +84,8 @@ def test_an_mcp_client_evaluates_kernels_as_eval_does(cli: Cli, tmp_path: Path) 
                 again = await s.call_tool("evaluate", {"task": RELU, "kernel": kernels["ok.py"]})
                 seen["again"] = again.structuredContent
                 source = Path(kernels["ok.py"]).read_text()
-                seen["source"] = (await s.call_tool("evaluate", {"task": RELU, "source": source})
+                seen["source"] = (await s.call_tool("evaluate", {"task": RELU, "source": source,
+                                                                 "name": "my relu.py"})
                                   ).structuredContent
                 compared = await s.call_tool("compare", {"task": RELU, "kernels": [
                     kernels["ok.py"], kernels["wrong_values.py"]]})
@@ -117,6 +118,7 @@ def test_an_mcp_client_evaluates_kernels_as_eval_does(cli: Cli, tmp_path: Path) 
     # The same kernel again is the cache's answer; the same text as source is the same kernel.
     assert seen["again"]["cached"] is True and seen["again"]["verdict"] == "correct"
     assert seen["source"]["cached"] is True and seen["source"]["verdict"] == "correct"
+    assert seen["source"]["kernel"] == "my_relu.py"  # The agent's name, not the server's file.
     assert seen["compare"]["a"]["verdict"] == "correct"
     assert seen["compare"]["b"]["verdict"] == "incorrect" and seen["compare"]["b_over_a"] is None
     assert seen["profile"]["verdict"] == "correct" and seen["profile"]["bottleneck"] is None
