@@ -48,6 +48,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--lock-patience", type=float, default=0,
                         help="seconds a check may hold the GPU while a timing waits before it is "
                              "paused until the timings are done (0: never)")
+    parser.add_argument("--judge-threads", type=int, default=4,
+                        help="host threads of each judge, which compares a candidate's outputs "
+                             "beside the next candidates' evaluations (judge.py)")
     parser.add_argument("--sandbox", action="store_true",
                         help="run every candidate in its own sandbox (sandbox.py)")
     parser.add_argument("--require-sandbox", action="store_true",
@@ -89,7 +92,7 @@ def main(argv: list[str]) -> int:
     from .zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
            args.reference_cache_mb, max(0, args.ahead), sandboxing,
-           max(0.0, args.lock_patience), gpu_uuid).run()
+           max(0.0, args.lock_patience), gpu_uuid, max(1, args.judge_threads)).run()
     return 0
 
 

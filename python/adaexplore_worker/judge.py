@@ -28,8 +28,7 @@ from typing import Any
 from . import check, refcache
 
 JUDGE_SECONDS = 60.0  # Beyond the job's own limit: comparing on the host, never on the GPU.
-JUDGE_NICENESS = 10
-JUDGE_THREADS = 4
+JUDGE_NICENESS = 10  # Below the evaluations beside it; its threads are the C++ side's setting.
 HEADER = struct.Struct("<Q")
 MAX_HEADER_BYTES = 1 << 20
 DTYPES = ("float64", "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
@@ -188,7 +187,7 @@ def _judge_trial(index: int, outputs: list[Any], reference: dict[str, Any], crit
 
 
 def run(references_fd: int, outputs_fd: int, criterion: str, atol: float, rtol: float,
-        write_fd: int) -> None:
+        write_fd: int, threads: int) -> None:
     """The judge process's body (forked by the zygote; exits with os._exit): its facts as one
     JSON document on `write_fd`."""
     code = 0
@@ -197,7 +196,7 @@ def run(references_fd: int, outputs_fd: int, criterion: str, atol: float, rtol: 
         # a judge on every core slowed the next candidate's check and reference phases).
         os.nice(JUDGE_NICENESS)
         import torch
-        torch.set_num_threads(max(1, min(JUDGE_THREADS, os.cpu_count() or 1)))
+        torch.set_num_threads(max(1, min(threads, os.cpu_count() or 1)))
         try:
             facts = judge(references_fd, outputs_fd, criterion, atol, rtol)
         except Exception as e:  # noqa: BLE001 - the harness's failure, said as such.

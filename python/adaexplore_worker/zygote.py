@@ -63,7 +63,7 @@ class Zygote:
     def __init__(self, channel: Channel, device: str, scratch: str, slots: int,
                  reference_cache_mb: float = 0, ahead: int = 0,
                  sandboxing: sandbox.Settings | None = None,
-                 lock_patience_s: float = 0, gpu_uuid: str = "") -> None:
+                 lock_patience_s: float = 0, gpu_uuid: str = "", judge_threads: int = 4) -> None:
         self.channel = channel
         self.sandboxing = sandboxing or sandbox.Settings(enabled=False)
         self.references = refcache.ReferenceCache(int(reference_cache_mb * (1 << 20)))
@@ -83,6 +83,7 @@ class Zygote:
         self.queue_notice = time.monotonic()  # When the jobs not yet forked were last noted.
         self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
         self.judging: dict[int, judge.Pending] = {}  # By the pipe its judge writes its facts on.
+        self.judge_threads = judge_threads
         process_tree.set_subreaper()
         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # Unblocked in each child.
 
@@ -410,7 +411,8 @@ class Zygote:
         if pid == 0:  # The judge: never returns.
             os.close(read)
             child_process.enter_judge({0, 1, 2, write, child.outputs_fd, child.references_fd})
-            judge.run(child.references_fd, child.outputs_fd, criterion, atol, rtol, write)
+            judge.run(child.references_fd, child.outputs_fd, criterion, atol, rtol, write,
+                      self.judge_threads)
         os.close(write)
         os.set_blocking(read, False)
         self.judging[read] = judge.Pending(

@@ -86,6 +86,7 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     spec.scratch_dir = scratch + "/" + label;
     spec.reference_cache_mb = config.profile.reference_cache_mb;
     spec.lock_patience_s = config.profile.lock_patience_s;
+    spec.judge_threads = config.profile.judge_threads;
     spec.sandbox = config.profile.sandbox;
     // --no-sandbox is the user's own choice, stated in every result: nothing to require then.
     spec.require_sandbox = config.profile.require_sandbox && config.profile.sandbox;

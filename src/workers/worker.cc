@@ -60,6 +60,8 @@ Result<std::unique_ptr<Worker>> Worker::Start(const WorkerSpec& spec, Logger log
     options.argv.emplace_back("--lock-patience");
     options.argv.push_back(fmt::format("{:g}", spec.lock_patience_s));
   }
+  options.argv.emplace_back("--judge-threads");
+  options.argv.push_back(std::to_string(spec.judge_threads));
   if (spec.sandbox) {
     options.argv.emplace_back("--sandbox");
   }

@@ -36,6 +36,7 @@ struct WorkerSpec {
   std::string scratch_dir;        // The worker's own directory: job files, its log.
   double reference_cache_mb = 0;  // Its reference cache (host memory); 0: off.
   double lock_patience_s = 0;     // EvalProfile::lock_patience_s; 0: checks are never paused.
+  int judge_threads = 4;          // EvalProfile::judge_threads.
   bool sandbox = false;           // Each candidate in its own sandbox (docs/harness.md).
   bool require_sandbox = false;   // Fail at hello unless every protection is in force.
   std::vector<std::pair<std::string, std::string>> env;  // Extra environment.

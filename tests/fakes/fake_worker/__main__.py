@@ -39,6 +39,7 @@ def main():
     parser.add_argument("--scratch", default="/tmp")
     parser.add_argument("--slots", type=int, default=1)
     parser.add_argument("--ahead", type=int, default=0)
+    parser.add_argument("--judge-threads", type=int, default=4)
     parser.add_argument("--sandbox", action="store_true")
     parser.add_argument("--require-sandbox", action="store_true")
     args = parser.parse_args()
