@@ -12,6 +12,8 @@
 #   PART=redteam: the GPU red team under strict, then paper (LIMIT seconds each).
 #   PART=final: after a fix, in one call: the Level-2 figures, issue 53's cases (after), and the
 #     red team under strict.
+#   PART=paper: then, in a second call: every tests/sandbox case (after) and the red team under
+#     paper.
 # Everything goes into one archive as it is made; summary.md and steps.txt beside it.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
@@ -55,6 +57,9 @@ hostile() {  # SIDE TESTS: tests/sandbox's cases on the GPU with the before or a
 }
 case "${PART:-cases}" in
   redteam) redteam strict paper ;;
+  paper)  # The rest after a fix: the red team under paper, and every tests/sandbox case.
+    hostile after tests/sandbox
+    LIMIT=250 redteam paper ;;
   final)  # One call after a fix: the figures again, issue 53's cases, the red team under strict.
     level2
     hostile after tests/sandbox/test_judge_reach.py

@@ -155,6 +155,8 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
         runtime_checks.watch(ctx, candidate_path)
         model_new_class = ctx.guard(Status.IMPORT_ERROR, lambda: load.load_candidate(
             candidate_path, CANDIDATE_MODULE, ctx.fallbacks, task))
+    if task.interface:
+        ctx.facts["interface"] = dict(task.interface)
     runtime_checks.check_identities(ctx)
     with session.part("dispatch.import"):
         dispatch_watch.record(dispatch_before, facts)

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import errors, job_files
 from .child_state import Child
-from .protocol import ProtocolError, Status, check_facts
+from .protocol import TASK_PHASES, ProtocolError, Status, check_facts
 
 
 def final(child: Child, status: int, containment: dict[str, Any],
@@ -89,6 +89,23 @@ def reported(child: Child, status: int, memory_limit_bytes: int) -> dict[str, An
                            f"one"}
     if valid:
         facts = dict(valid[0]["facts"])
+        broken = _schema_problem(facts)
+        if broken and child.phase not in TASK_PHASES:
+            # The harness checks its facts before sending them (child_process._checked): one
+            # that breaks the schema once candidate code has run was written by that code.
+            return {"status": Status.PROTOCOL_VIOLATION, **exit_info,
+                    "message": f"the result from the candidate's process breaks the protocol "
+                               f"({broken[:200]}) after the harness's own check passed it: "
+                               f"only the harness may write it"}
         facts.setdefault("exit", exit_info)
         return facts
     return {"status": Status.CRASH, **exit_info}
+
+
+def _schema_problem(facts: dict[str, Any]) -> str:
+    """What in a child's own facts the schema refuses ("" when nothing)."""
+    try:
+        check_facts(facts)
+        return ""
+    except ProtocolError as e:
+        return str(e)

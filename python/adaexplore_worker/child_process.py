@@ -73,7 +73,7 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
             facts.setdefault("notes", []).append(
                 f"killed {len(left)} process(es) the evaluation left running: pids "
                 + ", ".join(map(str, left[:10])))
-        channel.send({"type": "result", "nonce": job.nonce, "facts": sanitize(facts)})
+        channel.send({"type": "result", "nonce": job.nonce, "facts": _checked(sanitize(facts))})
         _wait_for_the_sweep(fd)
     except BaseException as e:  # noqa: BLE001 - report, then exit without unwinding the zygote.
         code = 70
@@ -98,6 +98,20 @@ def enter_judge(keep: set[int]) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_DFL)
     _close_fds_except(keep)
+
+
+def _checked(facts: dict[str, Any]) -> dict[str, Any]:
+    """The harness's facts as the schema allows them, else a harness error naming the fault: the
+    zygote then reads a result that breaks the schema as written by the candidate's code
+    (child_facts.reported), never as the harness's bug."""
+    from .protocol import ProtocolError, Status, check_facts
+    try:
+        check_facts(facts)
+        return facts
+    except ProtocolError as e:
+        return {"status": Status.HARNESS_ERROR, "phase": str(facts.get("phase", "")),
+                "error": {"type": "ProtocolError", "message": str(e)[:500], "traceback": "",
+                          "triton_compile": False, "cuda_error": None, "out_of_memory": False}}
 
 
 def _wait_for_the_sweep(fd: int) -> None:

@@ -195,6 +195,7 @@ def run(references_fd: int, outputs_fd: int, criterion: str, atol: float, rtol: 
         # Beside the next candidates' evaluations: their host work comes first (on an H100,
         # a judge on every core slowed the next candidate's check and reference phases).
         os.nice(JUDGE_NICENESS)
+        unconfined = confine()  # Before its threads start: each inherits what it took.
         import torch
         torch.set_num_threads(max(1, min(threads, os.cpu_count() or 1)))
         try:
@@ -202,6 +203,8 @@ def run(references_fd: int, outputs_fd: int, criterion: str, atol: float, rtol: 
         except Exception as e:  # noqa: BLE001 - the harness's failure, said as such.
             facts = {"references": "sealed", "trials": [],
                      "error": f"{type(e).__name__}: {e}"[:500]}
+        if unconfined:
+            facts["unconfined"] = unconfined
         from .channel import sanitize
         data = json.dumps(sanitize(facts)).encode()
         view = memoryview(data)
@@ -211,6 +214,25 @@ def run(references_fd: int, outputs_fd: int, criterion: str, atol: float, rtol: 
         code = 70
     finally:
         os._exit(code)
+
+
+def confine() -> list[str]:
+    """The judge runs no candidate code but reads what a candidate wrote, so it keeps no more
+    than reading needs: no capabilities, no way to gain one, no writes to any file (Landlock),
+    the candidates' system-call filter. What it could not take, each with its reason."""
+    from . import privileges, syscall_filter
+    steps = (("no_capabilities", lambda: privileges.effective_capabilities() == 0
+              or privileges.drop_capabilities()),
+             ("no_new_privs", privileges.set_no_new_privs),
+             ("seccomp", syscall_filter.install),  # Before Landlock: it writes a file in /tmp.
+             ("landlock", lambda: privileges.restrict_writes([])))
+    missing = []
+    for name, step in steps:
+        try:
+            step()
+        except Exception as e:  # noqa: BLE001 - said in facts.judge.unconfined, not fatal.
+            missing.append(f"{name}: {type(e).__name__}: {e}"[:200])
+    return missing
 
 
 # -- the zygote's side ---------------------------------------------------------------------------

@@ -225,6 +225,15 @@ class JudgeFacts(TypedDict, total=False):
     stopped: str  # What ended the outputs file early (a record not the harness's).
     error: str  # The judge failed: no verdict on the candidate can be had from it.
     wall_s: float | None
+    unconfined: list[str]  # The protections the judge could not take (judge.confine).
+
+
+class CandidateInterface(TypedDict, total=False):
+    """How a FlashInfer candidate is called (kinds/flashinfer.py): its entry point's function and
+    whether it takes its outputs as arguments (what a Solution's spec says of it)."""
+
+    entry_point: str
+    destination_passing_style: bool
 
 
 class Determinism(TypedDict, total=False):
@@ -424,6 +433,7 @@ class Facts(TypedDict, total=False):
     notes: list
     trials: list[Trial]
     judge: JudgeFacts
+    interface: CandidateInterface
     determinism: Determinism
     determinism_passed: bool
     reference: ReferenceFacts

@@ -49,6 +49,9 @@ class Task:
     # Folders the candidate's import may import from (a Solution's own sources): set by
     # prepare_candidate, on sys.path during the import only.
     import_dirs: list[str] = field(default_factory=list)
+    # How the candidate is called, as adapt_candidate found it (facts.interface): a FlashInfer
+    # candidate's entry point and whether it takes its outputs (destination-passing style).
+    interface: dict[str, Any] = field(default_factory=dict)
     # The expert kernel the candidate is also timed against (with expert_baseline), if any.
     expert: Expert | None = None
     # Where the call makes its own inputs (a TritonBench-G test): its setup calls' marks

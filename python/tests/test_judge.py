@@ -157,3 +157,78 @@ def test_references_rewritten_in_the_candidates_memory_do_not_fool_the_judge(
     assert len(judged) == len(facts["trials"])
     assert not any(t["passed"] for t in judged)
     assert judged[0]["outputs"][0]["violations"] > 1000
+
+
+# As FORGE_PAYLOAD, but its facts break the schema: before, the zygote took that for the
+# harness's own bug (an `error` verdict, which stops a search).
+BROKEN_FORGE_PAYLOAD = FORGE_PAYLOAD.replace('"determinism_passed": True,',
+                                             '"determinism_passed": "yes", "bonus": 1,')
+
+
+def test_a_forged_result_that_breaks_the_schema_is_the_candidates(worker: Worker,
+                                                                  tmp_path: Path) -> None:
+    facts = worker.evaluate(task("relu"),
+                            _hostile_wrong(tmp_path, "broken", BROKEN_FORGE_PAYLOAD),
+                            timeout_s=60)
+    assert facts["status"] == Status.PROTOCOL_VIOLATION, facts
+    assert "after the harness's own check passed it" in facts["message"]
+    assert "bonus" in facts["message"] or "determinism_passed" in facts["message"]
+
+
+def test_the_judge_takes_every_protection_before_its_threads_start() -> None:
+    """judge.confine in a fork of this process, as the zygote's judge: then torch's pool runs,
+    and every thread of it holds no capability, no_new_privs and the filter; no file can be
+    written."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the fork's body.
+        code = 1
+        try:
+            os.close(read)
+            missing = judge.confine()
+            torch.set_num_threads(2)
+            torch.randn(1 << 22).relu_().sum()  # The intra-op pool starts after confine.
+            from adaexplore_worker import privileges
+            states = privileges.thread_states(os.getpid())
+            try:
+                with open("/tmp/adaexplore_judge_write_probe", "w") as f:
+                    f.write("x")
+                wrote = True
+            except OSError:
+                wrote = False
+            os.write(write, json.dumps({"missing": missing, "states": states,
+                                        "wrote": wrote}).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        seen = json.loads(f.read() or b"{}")
+    assert os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 0
+    from adaexplore_worker import privileges
+    try:
+        import pyseccomp  # noqa: F401
+        has_filter = True
+    except (ImportError, OSError):
+        has_filter = False
+    if privileges.landlock_abi() < 1 or not has_filter:
+        assert seen["missing"], "a protection this kernel lacks went unsaid"
+        pytest.skip(f"this kernel or venv lacks a protection: {seen['missing']}")
+    assert seen["missing"] == []
+    assert seen["states"]["threads"] >= 2 and seen["states"]["unconfined"] == []
+    assert seen["wrote"] is False
+
+
+def test_the_workers_judge_ran_confined(worker: Worker) -> None:
+    facts = worker.evaluate(task("relu"), kernel("relu", "ok"), timeout_s=60)
+    assert facts["judge"]["trials"], facts["judge"]
+    from adaexplore_worker import privileges
+    try:
+        import pyseccomp  # noqa: F401
+        complete = privileges.landlock_abi() >= 1
+    except (ImportError, OSError):
+        complete = False
+    if complete:
+        assert "unconfined" not in facts["judge"], facts["judge"]["unconfined"]
+    else:  # What it could not take is said with the result.
+        assert facts["judge"]["unconfined"], facts["judge"]

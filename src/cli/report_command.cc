@@ -9,11 +9,14 @@
 #include "cli/run_command.h"
 #include "core/json_text.h"
 #include "eval/verdict.h"
+#include "report/flashinfer_traces.h"
 #include "report/html_report.h"
 #include "report/kernelbench_results.h"
 #include "report/run_report.h"
 #include "store/stored_json.h"
 #include "sys/fs.h"
+#include "task/flashinfer_solution.h"
+#include "task/task_file.h"
 
 namespace adaexplore {
 namespace {
@@ -65,6 +68,50 @@ std::set<std::string> ExportedFiles(const std::string& out) {
   return files;
 }
 
+// ISO 8601 in UTC, for a Trace's timestamp.
+std::string IsoTime(int64_t unix_s) {
+  const auto t = static_cast<std::time_t>(unix_s);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  (void)std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// A FlashInfer-Trace definition's best kernel as FlashInfer-Bench files under `out`: its
+// Solution and its traces (task/flashinfer_solution.h). The relative paths written.
+Result<std::pair<std::string, std::string>> ExportFlashInfer(
+    const std::string& out, const SourceFile& definition, const RunInfo& run, int node,
+    int64_t created_at, const EvalResult& result, const std::string& kernel) {
+  const nlohmann::json environment = run.options.value("environment", nlohmann::json::object());
+  WorkerHello hello;
+  hello.device_name = environment.value("device", std::string());
+  hello.torch = environment.value("torch", std::string());
+  hello.triton = environment.value("triton", std::string());
+  hello.python = environment.value("python", std::string());
+  const SolutionOrigin origin{.name = FlashInferSolutionName(definition, run.id, node),
+                              .model = run.model,
+                              .device = hello.device_name,
+                              .on_gpu = environment.value("device_kind", std::string()) == "cuda",
+                              .found = fmt::format("run {}, node {}", run.id, node),
+                              .speedup = result.speedup};
+  ASSIGN_OR_RETURN(const nlohmann::json solution,
+                   FlashInferSolution(definition, kernel, result.facts, origin));
+  const std::string solution_path = FlashInferSolutionPath(definition, origin.name);
+  const std::string traces_path = FlashInferTracesPath(definition);
+  RETURN_IF_ERROR(MakeDirectories(std::filesystem::path(out + "/" + solution_path).parent_path()));
+  RETURN_IF_ERROR(MakeDirectories(std::filesystem::path(out + "/" + traces_path).parent_path()));
+  RETURN_IF_ERROR(WriteFileAtomic(out + "/" + solution_path, JsonText(solution, 2) + "\n"));
+  const SourceFile candidate{.path = solution_path, .name = origin.name, .source = solution.dump()};
+  std::string lines;
+  for (const nlohmann::json& line :
+       FlashInferTraces(definition, candidate, result, hello, IsoTime(created_at))) {
+    lines += JsonText(line) + "\n";
+  }
+  RETURN_IF_ERROR(WriteFileAtomic(out + "/" + traces_path, lines));
+  return std::make_pair(solution_path, traces_path);
+}
+
 }  // namespace
 
 ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
@@ -76,7 +123,10 @@ ReportCommands AddReportCommands(CLI::App& app, ReportFlags& f) {
   c.report->add_flag("--csv", f.csv, "One CSV row per run and task");
   c.report->add_option("--out", f.out, "Write to this file instead of standard output");
   c.report->add_option("--html", f.html, "Also write the HTML report (one file) here");
-  c.export_ = app.add_subcommand("export", "Each task's best kernel in KernelBench's layout");
+  c.export_ = app.add_subcommand(
+      "export",
+      "Each task's best kernel: KernelBench's layout, and for FlashInfer-Trace definitions "
+      "FlashInfer-Bench's (solutions/ and traces/)");
   AddDbArgument(c.export_, f.db_path);
   c.export_->add_option("--out", f.out, "Folder to write into")->required();
   c.export_->add_option("--run", f.run, "Only this run (default: every run; the best wins)");
@@ -121,17 +171,22 @@ Result<int> RunExport(const ReportFlags& f) {
     double speedup = 0;
     std::string kernel;
     nlohmann::json result;
+    int64_t created_at = 0;
   };
   std::map<std::string, Best> best;
   std::map<std::string, bool> seen;
+  std::map<std::string, SourceFile> sources;  // Each task as stored (its kind, its workloads).
+  std::map<int64_t, RunInfo> run_infos;
   std::map<std::string, int> levels;  // Each task's, from the path it was read from.
   for (const RunInfo& run : runs) {
     if (f.run > 0 && run.id != f.run) {
       continue;
     }
+    run_infos[run.id] = run;
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(run.id));
     for (const TaskInfo& task : tasks) {
       seen[task.name] = true;
+      sources.insert_or_assign(task.name, TaskFromStored(task.name, task.source, task.file));
       if (task.file.is_object() && task.file.contains("path") && task.file["path"].is_string()) {
         if (const std::optional<int> level =
                 KernelBenchTaskLevel(task.file["path"].get<std::string>())) {
@@ -145,7 +200,8 @@ Result<int> RunExport(const ReportFlags& f) {
         }
         auto it = best.find(task.name);
         if (it == best.end() || *step.speedup > it->second.speedup) {
-          best[task.name] = {run.id, step.node, *step.speedup, step.kernel, step.result};
+          best[task.name] = {run.id,      step.node,   *step.speedup,
+                             step.kernel, step.result, step.created_at};
         }
       }
     }
@@ -159,21 +215,40 @@ Result<int> RunExport(const ReportFlags& f) {
   std::set<std::string> written;
   nlohmann::json index = nlohmann::json::array();
   std::vector<EvalResult> results;  // The exported kernels' verdicts, for eval_results.json.
+  size_t exported = 0;
   for (const auto& [task, unused] : seen) {
     auto it = best.find(task);
     if (it == best.end()) {
       index.push_back({{"task", task}, {"file", nullptr}, {"note", "no correct kernel"}});
       continue;
     }
-    const int level = f.level ? *f.level : (levels.contains(task) ? levels.at(task) : 0);
-    const std::string file = KernelBenchKernelFile(task, level);
-    RETURN_IF_ERROR(WriteFileAtomic(f.out + "/" + file, it->second.kernel));
-    written.insert(file);
     EvalResult result;
     RETURN_IF_ERROR(ReadStoredJson(NodesRow(it->second.run, task, it->second.node), "result", [&] {
       result = EvalResultFromJson(it->second.result);
       return Status::Ok();
     }));
+    if (sources.at(task).kind == TaskKind::kFlashInfer) {
+      Result<std::pair<std::string, std::string>> paths =
+          ExportFlashInfer(f.out, sources.at(task), run_infos.at(it->second.run), it->second.node,
+                           it->second.created_at, result, it->second.kernel);
+      if (!paths.ok()) {
+        index.push_back({{"task", task}, {"file", nullptr}, {"note", paths.status().message()}});
+        continue;
+      }
+      ++exported;
+      index.push_back({{"task", task},
+                       {"file", paths->first},
+                       {"traces", paths->second},
+                       {"run", it->second.run},
+                       {"node", it->second.node},
+                       {"speedup", it->second.speedup}});
+      continue;
+    }
+    const int level = f.level ? *f.level : (levels.contains(task) ? levels.at(task) : 0);
+    const std::string file = KernelBenchKernelFile(task, level);
+    RETURN_IF_ERROR(WriteFileAtomic(f.out + "/" + file, it->second.kernel));
+    written.insert(file);
+    ++exported;
     result.task = task;  // Stored under the candidate's name; KernelBench keys by the problem.
     result.kernel_path = file;
     results.push_back(std::move(result));
@@ -194,8 +269,9 @@ Result<int> RunExport(const ReportFlags& f) {
                                   JsonText(KernelBenchResults(results), 4) + "\n"));
   std::printf(
       "%zu of %zu tasks exported to %s (index.json lists them, eval_results.json has their "
-      "results in KernelBench's format)\n",
-      best.size(), seen.size(), f.out.c_str());
+      "results in KernelBench's format; a FlashInfer-Trace definition's Solution and traces are "
+      "under solutions/ and traces/)\n",
+      exported, seen.size(), f.out.c_str());
   return 0;
 }
 

@@ -42,13 +42,15 @@ RunObserver SearchProgress::Observer() {
   return RunObserver{.on_start = [this](int64_t run_id, const RunSpec& spec,
                                         size_t tasks) { OnStart(run_id, spec, tasks); },
                      .on_progress = [this](const TaskProgress& progress) { OnProgress(progress); },
-                     .on_llm_failure = [this](const LlmFailure& f) { OnLlmFailure(f); }};
+                     .on_llm_failure = [this](const LlmFailure& f) { OnLlmFailure(f); },
+                     .on_llm_retry = [this](const LlmRetry& r) { OnLlmRetry(r); }};
 }
 
 void SearchProgress::OnStart(int64_t run_id, const RunSpec& spec, size_t tasks) {
   latest_.clear();
   before_.clear();
-  llm_failures_ = llm_failures_in_a_row_ = 0;
+  llm_failures_ = llm_failures_in_a_row_ = llm_retries_ = 0;
+  retrying_.clear();
   start_ = Clock::now();
   run_id_ = run_id;
   total_steps_ = tasks * static_cast<size_t>(std::max(spec.steps, 0));
@@ -96,13 +98,31 @@ void SearchProgress::OnProgress(const TaskProgress& p) {
        {"best_speedup", p.best_speedup ? nlohmann::json(*p.best_speedup) : nlohmann::json(nullptr)},
        {"cost", CostJson()}});
   latest_[p.task] = p;
+  retrying_.erase(p.task);  // Its call was answered (or failed for good).
   before_.emplace(p.task, std::max(p.steps_done - 1, 0));  // A resumed task's earlier steps.
   llm_failures_in_a_row_ = p.llm_failures_in_a_row;
   Redraw();
 }
 
+void SearchProgress::OnLlmRetry(const LlmRetry& r) {
+  ++llm_retries_;
+  retrying_[r.task] = r;
+  status_.Message(fmt::format("[{}] LLM call retrying {}/{} in {:.0f} s: {}", r.task, r.attempt + 1,
+                              r.max_attempts, r.wait_s, OneLine(r.cause)),
+                  {{"event", "llm_retry"},
+                   {"run", run_id_},
+                   {"task", r.task},
+                   {"model", r.model},
+                   {"attempt", r.attempt + 1},
+                   {"max_attempts", r.max_attempts},
+                   {"wait_s", r.wait_s},
+                   {"cause", r.cause}});
+  Redraw();
+}
+
 void SearchProgress::OnLlmFailure(const LlmFailure& f) {
   ++llm_failures_;
+  retrying_.erase(f.task);
   llm_failures_in_a_row_ = f.in_a_row;
   status_.Message(fmt::format("[{}] LLM call failed ({} in a row{}): {}", f.task, f.in_a_row,
                               f.limit > 0 ? fmt::format(", the run stops at {}", f.limit) : "",
@@ -140,6 +160,16 @@ void SearchProgress::Redraw() {
   fields.update(ProgressClockJson(done_here, left_total, elapsed));
   if (llm_failures_ > 0) {
     line += fmt::format(" | LLM failures {} ({} in a row)", llm_failures_, llm_failures_in_a_row_);
+  }
+  fields["llm_retries"] = llm_retries_;
+  fields["llm_retrying"] = nlohmann::json::array();
+  for (const auto& [task, r] : retrying_) {
+    line += fmt::format(" | LLM retrying {}/{}: {}", r.attempt + 1, r.max_attempts, r.cause);
+    fields["llm_retrying"].push_back({{"task", task},
+                                      {"attempt", r.attempt + 1},
+                                      {"max_attempts", r.max_attempts},
+                                      {"wait_s", r.wait_s},
+                                      {"cause", r.cause}});
   }
   const std::string correct(VerdictName(Verdict::kCorrect));
   for (const auto& [name, progress] : latest_) {

@@ -5,7 +5,8 @@
 // interpreter), a message per finished step and a status line with the steps done of all, the
 // time so far and about how long is left, each task's progress and the cost so far. Used by `run`,
 // `bench` and `adapt` for every run of their session. With their --json, the same as JSON lines
-// on stderr (StatusLine): events "run_start", "cpu_run", "step", "llm_failure" and "progress".
+// on stderr (StatusLine): events "run_start", "cpu_run", "step", "llm_failure", "llm_retry" and
+// "progress".
 // The log (core/json_log.h) and the command's notices and failure are JSON lines then too.
 
 #include <map>
@@ -39,6 +40,7 @@ class SearchProgress {
   void OnStart(int64_t run_id, const RunSpec& spec, size_t tasks);
   void OnProgress(const TaskProgress& progress);
   void OnLlmFailure(const LlmFailure& failure);
+  void OnLlmRetry(const LlmRetry& retry);
   void Redraw();
   std::string Cost() const;
   nlohmann::json CostJson() const;
@@ -52,6 +54,8 @@ class SearchProgress {
   size_t total_steps_ = 0;                      // Steps of every task together.
   std::map<std::string, int> before_;           // By task: steps done before this session.
   int llm_failures_in_a_row_ = 0;
+  int llm_retries_ = 0;                       // Retries of failed LLM calls this session.
+  std::map<std::string, LlmRetry> retrying_;  // By task: its call waiting to try again.
   int64_t run_id_ = 0;
 };
 

@@ -5,6 +5,7 @@
 // the harness did not make. Rules of kVerdictRules (eval/classify.cc).
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -73,6 +74,10 @@ void CollectJudge(const Facts& facts, EvalResult& r) {
         "judge: the outputs were compared in the candidate's own process (references {}: "
         "larger than the bound a judge reads, or kept by no file)",
         facts.judge->references));
+  }
+  if (facts.judge && !facts.judge->unconfined.empty()) {
+    r.findings.push_back(
+        fmt::format("judge: ran without {}", fmt::join(facts.judge->unconfined, "; ")));
   }
 }
 

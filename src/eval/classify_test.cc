@@ -712,6 +712,15 @@ TEST(ClassifyTest, TheJudgesValuesDecideTheTrials) {
   EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_NE(r.findings[0].find("compared in the candidate's own process"), std::string::npos);
+
+  // A judge that could not take a protection (no Landlock in this kernel) is said, not hidden.
+  facts["judge"] = {{"references", "sealed"},
+                    {"trials", {JudgedTrial(0, true), JudgedTrial(1, true)}},
+                    {"unconfined", {"landlock: OSError: not available"}}};
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0], "judge: ran without landlock: OSError: not available");
 }
 
 TEST(ClassifyTest, RuntimeFindingsReject) {

@@ -102,6 +102,7 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
   std::set<std::string> degenerate;
   std::set<std::string> findings;
   nlohmann::json notes = nlohmann::json::array();  // Each part's notes, once each, in order.
+  nlohmann::json interface;                        // How the candidate is called (export).
   for (size_t i = 0; i < parts.size(); ++i) {
     const EvalResult& p = parts[i];
     const nlohmann::json workload =
@@ -122,6 +123,9 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
           notes.push_back(note);
         }
       }
+    }
+    if (interface.is_null() && p.facts.is_object() && p.facts.contains("interface")) {
+      interface = p.facts["interface"];  // The same candidate, called the same way in each.
     }
     key.Add(p.cache_key);
     nlohmann::json row = {{"uuid", workload.value("uuid", std::string())},
@@ -153,6 +157,9 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
   out.degenerate.assign(degenerate.begin(), degenerate.end());
   out.findings.assign(findings.begin(), findings.end());
   out.facts = {{"status", "ok"}, {"workloads", rows}, {"notes", notes}};
+  if (!interface.is_null()) {
+    out.facts["interface"] = interface;
+  }
   const size_t n = parts.size();
   if (all_correct) {
     out.verdict = Verdict::kCorrect;

@@ -49,6 +49,13 @@ TEST(WorkloadsTest, CorrectOnEveryWorkloadGivesTheMeanSpeedup) {
   ASSERT_EQ(r.facts["workloads"].size(), 3u);
   EXPECT_EQ(r.facts["workloads"][2]["speedup"], 3.0);
   EXPECT_EQ(r.facts["workloads"][2]["axes"]["M"], 16);
+  EXPECT_FALSE(r.facts.contains("interface"));  // No part said how the candidate is called.
+
+  // How the candidate is called (what export's Solution needs) is kept from the parts.
+  std::vector<EvalResult> called = {Part(Verdict::kCorrect, 1.0), Part(Verdict::kCorrect, 2.0),
+                                    Part(Verdict::kCorrect, 3.0)};
+  called[0].facts = {{"interface", {{"entry_point", "run"}, {"destination_passing_style", true}}}};
+  EXPECT_EQ(CombineWorkloads(Definition(), called).facts["interface"]["entry_point"], "run");
 }
 
 TEST(WorkloadsTest, TheExpertSpeedupIsTheMeanOverWorkloadsWhenEveryOneHasIt) {

@@ -135,6 +135,11 @@ class LlmClient::Impl {
     return std::exchange(completions_, {});
   }
 
+  std::vector<LlmRetry> TakeRetries() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(retries_, {});
+  }
+
   LlmCompletion Wait(uint64_t id) {
     std::unique_lock lock(mutex_);
     std::vector<LlmCompletion>::iterator found;
@@ -426,6 +431,14 @@ class LlmClient::Impl {
     }
     client_.logger_->info("LLM call {} ({}) attempt {} failed, retrying in {:.1f} s: {}", call->id,
                           call->request.model.ToString(), call->attempts, wait, error.message);
+    Notice({.id = call->id,
+            .task = call->request.task,
+            .model = call->request.model.ToString(),
+            .attempt = call->attempts,
+            .max_attempts = policy.max_attempts,
+            .wait_s = wait,
+            .cause = error.http_status != 0 ? fmt::format("HTTP {}", error.http_status)
+                                            : error.message.substr(0, 120)});
     waiting_.push_back(std::move(call));
   }
 
@@ -476,6 +489,17 @@ class LlmClient::Impl {
                              .error = std::move(error),
                              .attempts = call->attempts};
     Deliver(std::move(completion), call->submitted);
+  }
+
+  void Notice(LlmRetry retry) {
+    {
+      std::lock_guard lock(mutex_);
+      if (retries_.size() >= LlmClient::kMaxRetryNotices) {
+        retries_.erase(retries_.begin());  // A caller that never takes them keeps the newest.
+      }
+      retries_.push_back(std::move(retry));
+    }
+    client_.wakeup_.Notify();
   }
 
   void Deliver(LlmCompletion completion, TimePoint submitted) {
@@ -536,6 +560,7 @@ class LlmClient::Impl {
   uint64_t next_id_ = 0;                               // Guarded by mutex_.
   std::deque<std::unique_ptr<PendingCall>> incoming_;  // Guarded by mutex_.
   std::vector<LlmCompletion> completions_;             // Guarded by mutex_.
+  std::vector<LlmRetry> retries_;                      // Guarded by mutex_.
   std::atomic<int> in_flight_ = 0;
 
   std::mutex setup_mutex_;
@@ -592,6 +617,8 @@ Status LlmClient::Prepare(const ModelSpec& model) { return impl_->Prepare(model)
 uint64_t LlmClient::Submit(ChatRequest request) { return impl_->Submit(std::move(request)); }
 
 std::vector<LlmCompletion> LlmClient::TakeCompletions() { return impl_->TakeCompletions(); }
+
+std::vector<LlmRetry> LlmClient::TakeRetries() { return impl_->TakeRetries(); }
 
 LlmCompletion LlmClient::Wait(uint64_t id) { return impl_->Wait(id); }
 

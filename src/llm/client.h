@@ -48,6 +48,18 @@ struct LlmCompletion {
   std::optional<double> cost_usd;  // As the ledger priced it; nullopt when no price is known.
 };
 
+// A call that failed and waits to try again, as the status line says it ("retrying 3/8 in 4 s:
+// HTTP 503").
+struct LlmRetry {
+  uint64_t id = 0;
+  std::string task;   // The request's task ("" for calls of no task).
+  std::string model;  // "provider/model".
+  int attempt = 0;    // Attempts made so far.
+  int max_attempts = 0;
+  double wait_s = 0;  // Until the next attempt.
+  std::string cause;  // "HTTP 503", or the network's error.
+};
+
 class LlmClient {
  public:
   // Opens the cache and the recording; starts the I/O thread. Providers are set up on first use
@@ -72,6 +84,11 @@ class LlmClient {
 
   // Every completion not yet taken.
   std::vector<LlmCompletion> TakeCompletions();
+
+  // The retries scheduled since the last call (at most the newest kMaxRetryNotices). Each also
+  // turns wakeup_fd() readable; take them after TakeCompletions, which drains it.
+  std::vector<LlmRetry> TakeRetries();
+  static constexpr size_t kMaxRetryNotices = 64;
 
   // Waits for the completion of request `id` and takes it. For one-shot commands and tests; do
   // not mix with TakeCompletions on the same client (it could take the completion first).

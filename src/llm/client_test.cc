@@ -164,6 +164,17 @@ TEST_F(LlmClientTest, ServerErrorsAreRetriedThenReportedWithTheLastError) {
   EXPECT_NE(done.error->message.find("gave up after 4 attempts"), std::string::npos);
   EXPECT_NE(done.error->message.find("HTTP 503: overloaded"), std::string::npos);
   EXPECT_EQ(client->ledger().Total().failed_calls, 1);
+  // Each retry was announced (the status line's "retrying 2/4 in 1 s: HTTP 503").
+  std::vector<LlmRetry> retries = client->TakeRetries();
+  ASSERT_EQ(retries.size(), 3u);
+  for (size_t i = 0; i < retries.size(); ++i) {
+    EXPECT_EQ(retries[i].id, done.id);
+    EXPECT_EQ(retries[i].attempt, static_cast<int>(i) + 1);
+    EXPECT_EQ(retries[i].max_attempts, 4);
+    EXPECT_EQ(retries[i].cause, "HTTP 503");
+    EXPECT_GE(retries[i].wait_s, 0);
+  }
+  EXPECT_TRUE(client->TakeRetries().empty());
 }
 
 TEST_F(LlmClientTest, SurvivesEveryKindOfBrokenReplyAndThenSucceeds) {

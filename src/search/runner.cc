@@ -7,10 +7,12 @@
 #include <set>
 
 #include "core/hash.h"
+#include "core/json_text.h"
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
 #include "search/step_result.h"
 #include "store/stored_json.h"
+#include "task/flashinfer_solution.h"
 #include "task/task_file.h"
 #include "task/task_prompt.h"
 
@@ -180,10 +182,18 @@ Result<std::vector<TaskSummary>> SearchRunner::Run(int64_t run_id,
       CHECK(step != ref.task->steps.end());
       RETURN_IF_ERROR(OnLlm(*ref.task, step->second, std::move(completion)));
     }
+    for (const LlmRetry& retry : llm_.TakeRetries()) {  // After TakeCompletions drained the fd.
+      if (observer_.on_llm_retry) {
+        observer_.on_llm_retry(retry);
+      }
+    }
   }
   std::vector<TaskSummary> summaries;
   for (auto& task : tasks_) {
     TaskSummary summary = Summarise(*task);
+    if (summary.best_node && task->source.kind == TaskKind::kFlashInfer) {
+      summary.best_solution = SolutionOf(*task, *summary.best_node);  // Once, at the end.
+    }
     RETURN_IF_ERROR(db_.SetTaskStatus(run_id_, task->source.name, summary.status));
     summaries.push_back(std::move(summary));
   }
@@ -650,6 +660,36 @@ TaskSummary SearchRunner::Summarise(const Task& task) const {
     }
   }
   return summary;
+}
+
+std::string SearchRunner::SolutionOf(const Task& task, int node) const {
+  Result<std::vector<StepRecord>> steps = db_.Steps(run_id_, task.source.name);
+  const StepRecord* step = nullptr;
+  if (steps.ok()) {
+    for (const StepRecord& s : *steps) {
+      step = s.node == node ? &s : step;
+    }
+  }
+  Result<nlohmann::json> solution =
+      step == nullptr
+          ? Result<nlohmann::json>(NotFound(fmt::format("node {} is not stored", node)))
+          : FlashInferSolution(
+                task.source, step->kernel,
+                step->result.is_object() ? step->result.value("facts", nlohmann::json::object())
+                                         : nlohmann::json::object(),
+                SolutionOrigin{
+                    .name = FlashInferSolutionName(task.source, run_id_, node),
+                    .model = options_.spec.model,
+                    .device = options_.hardware,
+                    .on_gpu = evaluator_.workers().front().device_kind == DeviceKind::kCuda,
+                    .found = fmt::format("run {}, node {}", run_id_, node),
+                    .speedup = task.tree.node(node).outcome.speedup});
+  if (!solution.ok()) {
+    options_.logger->warn("{}: its best kernel is written as a Python file, not a Solution: {}",
+                          task.source.name, solution.status().message());
+    return "";
+  }
+  return JsonText(*solution, 2) + "\n";
 }
 
 }  // namespace adaexplore

@@ -79,11 +79,12 @@ struct LlmFailure {
 };
 
 // What the caller sees of a run while it goes: its start (after it is in the database, before
-// its first step), every finished step and every failed LLM call as it happens.
+// its first step), every finished step, every failed LLM call and every retry as it happens.
 struct RunObserver {
   std::function<void(int64_t run_id, const RunSpec& spec, size_t tasks)> on_start;
   std::function<void(const TaskProgress& progress)> on_progress;
   std::function<void(const LlmFailure& failure)> on_llm_failure;
+  std::function<void(const LlmRetry& retry)> on_llm_retry;  // A failed call waits to try again.
 };
 
 struct TaskSummary {
@@ -93,6 +94,9 @@ struct TaskSummary {
   std::string best_verdict;  // "none" while no node exists.
   std::optional<double> best_speedup;
   std::string best_kernel;
+  // A FlashInfer-Trace definition's best kernel as a FlashInfer-Bench Solution (JSON text);
+  // empty for other kinds, or when its result does not say how it is called.
+  std::string best_solution;
   std::map<std::string, int> verdicts;
   WorkStatus status = WorkStatus::kStopped;  // Finished, stopped (resume continues it), broken.
 };
@@ -139,6 +143,9 @@ class SearchRunner {
   Status Resume(Task& task);
   Status ResumeStep(Task& task, const StepRecord& step);
   TaskSummary Summarise(const Task& task) const;
+  // Node `node`'s kernel as a Solution (task/flashinfer_solution.h); "" (and a warning) when it
+  // cannot be made.
+  std::string SolutionOf(const Task& task, int node) const;
   // The task's state for the step budget (search/sol_budget.h).
   TaskBudget Budget(const Task& task) const;
 

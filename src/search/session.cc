@@ -161,8 +161,12 @@ Status WriteRunOutput(const RunOutcome& outcome, const nlohmann::json& summary,
                       const std::string& out_dir) {
   RETURN_IF_ERROR(MakeDirectories(out_dir));
   for (const TaskSummary& s : outcome.tasks) {
-    if (!s.best_kernel.empty()) {
-      // The name may come from a database anyone could have edited: never a path.
+    // The name may come from a database anyone could have edited: never a path. A FlashInfer
+    // definition's best kernel is a Solution, which FlashInfer-Bench and `eval` read.
+    if (!s.best_solution.empty()) {
+      RETURN_IF_ERROR(
+          WriteFileAtomic(out_dir + "/" + TaskFileStem(s.task) + ".json", s.best_solution));
+    } else if (!s.best_kernel.empty()) {
       RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + TaskFileStem(s.task) + ".py", s.best_kernel));
     }
   }

@@ -106,7 +106,8 @@ class SearchSession {
 Result<nlohmann::json> RunSummaryJson(const RunOutcome& outcome, RunDb& db, const LlmClient& llm,
                                       const std::string& db_path);
 
-// Writes each task's best kernel as `out_dir`/<task>.py and `summary` as summary.json.
+// Writes each task's best kernel as `out_dir`/<task>.py (a FlashInfer-Trace definition's as
+// <task>.json, a Solution) and `summary` as summary.json.
 Status WriteRunOutput(const RunOutcome& outcome, const nlohmann::json& summary,
                       const std::string& out_dir);
 

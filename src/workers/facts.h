@@ -151,6 +151,18 @@ struct JudgedTrial {
   }
 };
 
+// facts.interface: how a FlashInfer candidate is called (python/.../kinds/flashinfer.py).
+struct CandidateInterface {
+  std::string entry_point;                 // The function: "run".
+  bool destination_passing_style = false;  // It takes its outputs as arguments.
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("entry_point", s.entry_point);
+    visit("destination_passing_style", s.destination_passing_style);
+  }
+};
+
 // facts.judge: the candidate's outputs against the sealed references, compared by a process that
 // never ran candidate code (python/.../judge.py); only the zygote adds it.
 struct JudgeFacts {
@@ -159,6 +171,7 @@ struct JudgeFacts {
   std::string stopped;  // What ended the outputs file early.
   std::string error;    // The judge failed: the harness's failure.
   std::optional<double> wall_s;
+  std::vector<std::string> unconfined;  // Protections the judge could not take, with reasons.
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -167,6 +180,7 @@ struct JudgeFacts {
     visit("stopped", s.stopped);
     visit("error", s.error);
     visit("wall_s", s.wall_s);
+    visit("unconfined", s.unconfined);
   }
 };
 
@@ -544,6 +558,7 @@ struct Facts {
   FactError error;
   std::vector<Trial> trials;
   std::optional<JudgeFacts> judge;  // Absent: nothing ran to judge (or a worker before judges).
+  std::optional<CandidateInterface> interface;  // FlashInfer candidates only.
   Determinism determinism;
   ReferenceFacts reference;
   std::string device_name;
@@ -580,6 +595,7 @@ struct Facts {
     visit("error", s.error);
     visit("trials", s.trials);
     visit("judge", s.judge);
+    visit("interface", s.interface);
     visit("determinism", s.determinism);
     visit("reference", s.reference);
     visit("device_name", s.device_name);

@@ -264,7 +264,8 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"phases", "object"},   // Seconds per phase.
       {"notes", "array"},
       {"trials", "array"},
-      {"judge", "object"},  // The outputs compared out of the candidate's reach (judge.py).
+      {"judge", "object"},      // The outputs compared out of the candidate's reach (judge.py).
+      {"interface", "object"},  // How a FlashInfer candidate is called (kinds/flashinfer.py).
       {"determinism", "object"},
       {"determinism_passed", "boolean"},
       {"reference", "object"},

@@ -16,6 +16,7 @@ import pytest
 
 from conftest import Cli, example, kill_once_recorded, llm_server
 from scripted_llm import Script
+from openai_stub import Refuse  # noqa: E402 - scripted_llm puts tests/fakes on the path.
 
 FAST = ["--device", "cpu", "--timed-runs", "2", "--warmup", "0", "--trials", "2",
         "--timeout", "120"]
@@ -483,3 +484,30 @@ def test_a_wrong_llm_port_ends_the_run_at_once_naming_the_endpoint(cli: Cli,
     assert time.monotonic() - start < 60
     assert p.returncode != 0
     assert "http://127.0.0.1:9/v1" in p.stderr and "never reached in 3 tries" in p.stderr, p.stderr
+
+
+def test_llm_retries_show_as_they_happen(cli: Cli, tmp_path: Path) -> None:
+    """An overloaded endpoint (503, Retry-After 1) twice: each retry is a line on the terminal
+    and a JSON event, and the status line's fields count them; the run then goes on."""
+    script = Script()
+    refused = []
+
+    def handle(path: str, headers: object, body: dict) -> str:
+        if len(refused) < 2:
+            refused.append(path)
+            raise Refuse(503, retry_after_s=1)
+        return script.handle(path, headers, body)
+
+    with llm_server(cli, handle, "sk-retry-test"):
+        p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                    "--steps", "1", "--json", "--db", str(tmp_path / "run.sqlite"),
+                    "--out", str(tmp_path / "out"), *FAST)
+    assert p.returncode == 0, p.stderr
+    lines = [json.loads(line) for line in p.stderr.splitlines() if line.startswith("{")]
+    retries = [line for line in lines if line.get("event") == "llm_retry"]
+    assert len(retries) == 2 and all(r["cause"] == "HTTP 503" for r in retries), retries
+    assert retries[0]["attempt"] == 2 and retries[1]["attempt"] in (2, 3), retries
+    assert all(r["max_attempts"] >= 3 and r["wait_s"] >= 0.9 for r in retries), retries
+    assert "LLM call retrying 2/" in retries[0]["message"]
+    progress = [line for line in lines if line.get("event") == "progress"]
+    assert progress and progress[-1]["llm_retries"] == 2 and progress[-1]["llm_retrying"] == []

@@ -49,7 +49,37 @@ def test_run_searches_a_definition(cli: Cli, tmp_path: Path) -> None:
     assert "# Entry point: run(hidden_states, weight) -> output" in first
     assert "as a Python function `run` (the entry point)" in first
     assert "class ModelNew" not in first.split("## Writing")[0]
-    assert "def run(hidden_states, weight):" in (tmp_path / "out" / "rmsnorm_h64.py").read_text()
+    # The best kernel is a Solution FlashInfer-Bench's own model reads, not a bare file.
+    from flashinfer_bench.data import Solution, Trace
+    best = Solution.model_validate_json((tmp_path / "out" / "rmsnorm_h64.json").read_text())
+    assert not (tmp_path / "out" / "rmsnorm_h64.py").exists()
+    assert best.definition == "rmsnorm_h64" and best.spec.entry_point == "main.py::run"
+    assert best.spec.destination_passing_style is False  # run(hidden_states, weight) returns.
+    assert "def run(hidden_states, weight):" in best.sources[0].content
+
+    # export writes FlashInfer-Bench's layout: the Solution and its traces, one per workload.
+    exported = tmp_path / "exported"
+    p = cli.run("export", str(tmp_path / "run.sqlite"), "--out", str(exported))
+    assert p.returncode == 0, p.stderr
+    [entry] = json.loads((exported / "index.json").read_text())
+    assert entry["file"].startswith("solutions/rmsnorm/rmsnorm_h64/"), entry
+    solution = Solution.model_validate_json((exported / entry["file"]).read_text())
+    assert solution.sources[0].content == best.sources[0].content
+    assert entry["traces"] == "traces/rmsnorm/rmsnorm_h64.jsonl"
+    traces = [Trace.model_validate_json(line)
+              for line in (exported / entry["traces"]).read_text().splitlines()]
+    assert traces and all(t.solution == solution.name for t in traces)
+    assert {t.evaluation.status.value for t in traces} == {"PASSED"}
+    workloads = (Path(definition).parents[2] / "workloads" / "rmsnorm" / "rmsnorm_h64.jsonl")
+    assert len(traces) == len(workloads.read_text().splitlines())
+
+    # eval reads the exported Solution back, and judges it as the run did.
+    p = cli.run("eval", "--task", definition, "--kernel", str(exported / entry["file"]),
+                "--json", "--device", "cpu", "--trials", "2", "--timed-runs", "3", "--warmup",
+                "1", "--timeout", "120", "--no-cache", timeout=600)
+    assert p.returncode == 0, p.stderr
+    [result] = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    assert result["verdict"] == "correct", result
 
     # The finished run resumes from the database alone (the task kept as a definition).
     p = cli.run("run", "--resume", "--db", str(tmp_path / "run.sqlite"), "--out",

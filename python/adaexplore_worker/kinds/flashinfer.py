@@ -181,7 +181,10 @@ def load_task(path: str, spec: TaskFile | None, device: str) -> Task:
         return entry.path
 
     def adapt(module: types.ModuleType, entry_file: str) -> type:
-        return _entry_model(module, entry, definition)
+        model = _entry_model(module, entry, definition)
+        task.interface = {"entry_point": entry.symbol,
+                          "destination_passing_style": model.DESTINATION_PASSING_STYLE}
+        return model
 
     task = Task(module=module, model_class=Model, get_inputs=get_inputs,
                 get_init_inputs=lambda: [], kind="flashinfer", keeps_dtypes=True,
@@ -339,6 +342,7 @@ def _entry_model(module: types.ModuleType, entry: _Entry, definition: Any) -> ty
             return outputs_tuple(fn(**kwargs), output_names)
 
     ModelNew.__qualname__ = f"entry point {symbol}"
+    ModelNew.DESTINATION_PASSING_STYLE = dps
     return ModelNew
 
 
