@@ -44,6 +44,11 @@ struct TaskOutcome {
   // was correct; the best's speedup over it is speedup / seed_speedup.
   bool seeded = false;
   std::optional<double> seed_speedup;
+  int llm_repeats = 0;  // LLM replies that repeated a kernel of the task: not evaluated again.
+  // A FlashInfer-Trace definition searched on a selection of its workloads (--workloads): how
+  // many, of how many it has; 0 of 0 when on all of them.
+  size_t workloads = 0;
+  size_t workloads_total = 0;
 
   // The best kernel against torch.compile: speedup x compiled_ms / eager_ms (the speedup is
   // measured against the reference timed beside the kernel; the baseline's own ratio of

@@ -10,6 +10,7 @@
 
 #include "core/hash.h"
 #include "store/stored_json.h"
+#include "task/task_file.h"
 
 namespace adaexplore {
 namespace {
@@ -135,6 +136,14 @@ std::string TaskNote(const TaskOutcome& t) {
   if (t.degenerate) {
     notes.emplace_back("degenerate: trivial outputs pass its checks");
   }
+  if (t.workloads_total > 0) {
+    notes.push_back(fmt::format("on {} of its {} workloads (--workloads): a partial set",
+                                t.workloads, t.workloads_total));
+  }
+  if (t.llm_repeats > 0) {
+    notes.push_back(fmt::format("{} LLM repl{} repeated a kernel (not evaluated again)",
+                                t.llm_repeats, t.llm_repeats == 1 ? "y" : "ies"));
+  }
   return fmt::format("{}", fmt::join(notes, "; "));
 }
 
@@ -163,6 +172,8 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
     }
     t.best_by_step.push_back(best);
     if (step.result.is_object()) {
+      const nlohmann::json& repeats = step.result.value("llm_repeats", nlohmann::json());
+      t.llm_repeats += repeats.is_array() ? static_cast<int>(repeats.size()) : 0;
       const nlohmann::json& degenerate = step.result.value("degenerate", nlohmann::json());
       t.degenerate |= degenerate.is_array() && !degenerate.empty();
       const nlohmann::json& wall = step.result.value("wall_s", nlohmann::json());
@@ -203,6 +214,11 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
     for (const TaskInfo& task : tasks) {
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
       report.tasks.push_back(OutcomeOf(task.name, steps));
+      const SourceFile stored = TaskFromStored(task.name, task.source, task.file);
+      if (stored.workloads_total > stored.workloads.size()) {
+        report.tasks.back().workloads = stored.workloads.size();
+        report.tasks.back().workloads_total = stored.workloads_total;
+      }
       auto found = baseline_of.find({Sha256Hex(task.source), profile});
       if (found != baseline_of.end()) {
         report.tasks.back().eager_ms = Number(found->second, "eager_ms");
@@ -263,6 +279,11 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
                                          ? nlohmann::json(*t.speedup / *t.seed_speedup)
                                          : nlohmann::json(nullptr)},
                        {"steps", t.steps},
+                       {"llm_repeats", t.llm_repeats},
+                       {"workloads", t.workloads_total > 0 ? nlohmann::json(t.workloads)
+                                                           : nlohmann::json(nullptr)},
+                       {"workloads_total", t.workloads_total > 0 ? nlohmann::json(t.workloads_total)
+                                                                 : nlohmann::json(nullptr)},
                        {"best_by_step", t.best_by_step},
                        {"eager_ms", Optional(t.eager_ms)},
                        {"compiled_ms", Optional(t.compiled_ms)},

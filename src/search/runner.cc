@@ -53,6 +53,9 @@ struct TaskStep {
   int number = 0;                   // Its draw index: (seed, task, number) seeds `random`.
   int seen = 0;                     // Nodes the tree had when it was planned.
   std::vector<std::pair<int, PendingStep>> in_flight;  // The task's other steps then, by number.
+  // The nodes (or, negated, steps in flight) whose kernels this step's LLM replies repeated; each
+  // repeat is asked again once, with a note (SearchRunner::OnRepeat).
+  std::vector<int> repeats;
 };
 
 // What a step's record keeps of how it was planned (result "plan").
@@ -491,6 +494,9 @@ Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
       if (outcome.kernel == parent) {
         return NoKernel(task, step, "the edits left the kernel unchanged");
       }
+      if (const std::optional<int> same = SameKernel(task, step, outcome.kernel)) {
+        return OnRepeat(task, step, completion, *same);
+      }
       return OnKernel(task, step, std::move(outcome.kernel));
     }
     default: {
@@ -498,9 +504,56 @@ Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
       if (!kernel.ok()) {
         return NoKernel(task, step, kernel.status().message());
       }
+      if (const std::optional<int> same = SameKernel(task, step, *kernel)) {
+        return OnRepeat(task, step, completion, *same);
+      }
       return OnKernel(task, step, *std::move(kernel));
     }
   }
+}
+
+std::optional<int> SearchRunner::SameKernel(const Task& task, const Step& step,
+                                            const std::string& kernel) const {
+  for (size_t node = 1; node < task.kernels.size(); ++node) {
+    if (task.kernels[node] == kernel) {
+      return static_cast<int>(node);
+    }
+  }
+  for (const auto& [number, other] : task.steps) {
+    if (number != step.number && other.kernel == kernel) {
+      return -number;  // Being evaluated for another step now.
+    }
+  }
+  return std::nullopt;
+}
+
+Status SearchRunner::OnRepeat(Task& task, Step& step, const LlmCompletion& completion, int same) {
+  step.repeats.push_back(same);
+  const std::string which = same > 0 ? fmt::format("node {}'s kernel", same)
+                                     : fmt::format("the kernel step {} is evaluating", -same);
+  options_.logger->info("{}: the {} reply repeated {}{}", task.source.name,
+                        LlmRoleName(completion.request.role), which,
+                        step.repeats.size() > kRepeatAsks ? "" : "; asking again");
+  if (step.repeats.size() > kRepeatAsks) {
+    return NoKernel(task, step,
+                    fmt::format("the LLM repeated {} (asked again {} time(s) with a note, it "
+                                "repeated a kernel each time): not evaluated again",
+                                which, kRepeatAsks));
+  }
+  // The same conversation, its reply, and a note: a cached or sampled reply is not asked for
+  // again with the same words.
+  std::vector<ChatMessage> messages = step.pending_messages;
+  messages.push_back({.role = "assistant", .content = completion.reply->text});
+  messages.push_back(
+      {.role = "user",
+       .content = fmt::format(
+           "Your reply gives {} of this task exactly, which has been judged already{}. Do not "
+           "repeat it: write a kernel that differs from every kernel shown above, following the "
+           "same instructions and format.",
+           which,
+           same > 0 ? fmt::format(" ({})", task.records[static_cast<size_t>(same)].verdict) : "")});
+  SubmitLlm(task, step, completion.request.role, std::move(messages));
+  return Status::Ok();
 }
 
 Status SearchRunner::NoKernel(Task& task, Step& step, const std::string& why) {
@@ -598,6 +651,9 @@ Status SearchRunner::RecordNode(Task& task, Step& step, StepRecord record,
                                 const NodeOutcome& outcome, const KernelRecord& prompt_record) {
   record.node = task.tree.size();
   record.result["plan"] = PlanJson(step);
+  if (!step.repeats.empty()) {  // Stored, so reports count the replies that were not new.
+    record.result["llm_repeats"] = step.repeats;
+  }
   record.calls = std::move(step.calls);
   if (step.failed_edits) {  // Stored, so a resumed run tells the tuner too.
     record.result["failed_edits"] = {{"parent", step.failed_edits->first},

@@ -143,6 +143,13 @@ class SearchRunner {
   Status Resume(Task& task);
   Status ResumeStep(Task& task, const StepRecord& step);
   TaskSummary Summarise(const Task& task) const;
+  // The node whose kernel is `kernel`, or minus the number of another step in flight with it.
+  std::optional<int> SameKernel(const Task& task, const Step& step,
+                                const std::string& kernel) const;
+  // A reply that repeats kernel `same` (SameKernel) is not evaluated: counted, and asked again
+  // with a note up to kRepeatAsks times, then the step has no kernel.
+  Status OnRepeat(Task& task, Step& step, const LlmCompletion& completion, int same);
+  static constexpr size_t kRepeatAsks = 1;
   // Node `node`'s kernel as a Solution (task/flashinfer_solution.h); "" (and a warning) when it
   // cannot be made.
   std::string SolutionOf(const Task& task, int node) const;

@@ -25,6 +25,8 @@ struct SourceFile {
   std::vector<nlohmann::json> workloads;
   std::optional<nlohmann::json> workload;
   std::string data_root;
+  // The definition's own number of workloads when a selection (--workloads) kept fewer; 0: all.
+  size_t workloads_total = 0;
 };
 
 // Reads a .py file. Missing, unreadable, empty, binary or oversized files are errors that name

@@ -18,7 +18,8 @@ nlohmann::json TaskFileJson(const SourceFile& task) {
   return {{"kind", task.kind},
           {"path", task.path},
           {"workloads", task.workloads},
-          {"data_root", task.data_root}};
+          {"data_root", task.data_root},
+          {"workloads_total", task.workloads_total}};
 }
 
 SourceFile TaskFromStored(const std::string& name, const std::string& source,
@@ -31,6 +32,9 @@ SourceFile TaskFromStored(const std::string& name, const std::string& source,
   task.kind = EnumFromName<TaskKind>(kind).value_or(TaskKind::kKernelBench);
   task.path = file.value("path", std::string());
   task.data_root = file.value("data_root", std::string());
+  if (file.contains("workloads_total") && file["workloads_total"].is_number_unsigned()) {
+    task.workloads_total = file["workloads_total"].get<size_t>();
+  }
   if (file.contains("workloads") && file["workloads"].is_array()) {
     for (const nlohmann::json& w : file["workloads"]) {
       task.workloads.push_back(w);

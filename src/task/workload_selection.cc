@@ -90,6 +90,9 @@ Status SelectWorkloads(const std::string& spec, SourceFile& task) {
     return InvalidArgument(fmt::format("--workloads {} selects none of {}'s {} workload(s)", spec,
                                        task.name, task.workloads.size()));
   }
+  if (chosen.size() < task.workloads.size()) {
+    task.workloads_total = std::max(task.workloads_total, task.workloads.size());
+  }
   std::vector<nlohmann::json> kept;
   for (const size_t i : chosen) {
     kept.push_back(std::move(task.workloads[i]));

@@ -86,6 +86,17 @@ def test_the_html_report_renders_in_chromium(cli: Cli, tmp_path: Path) -> None:
     assert re.search(r"<th>SOL</th>", dom.stdout) and "<td>50%</td>" in dom.stdout
     assert re.search(r"^\| adaexplore \|.* \| 50% \|$", cli.run("report", str(db)).stdout, re.M)
 
+    # At 800 px the node panel goes under the tree, inside the window (it was pushed past its
+    # right edge, side by side with a 760 px tree); wide tables scroll in place.
+    narrow = chromium("--window-size=800,1400", "--dump-dom", page.as_uri() + f"#node-{child}")
+    body = re.search(r"<body[^>]*>", narrow.stdout).group(0)
+    assert 'data-ready="1"' in body and "data-past-right-edge" not in body, body
+    assert f"Node {child}: " in narrow.stdout
+    small = tmp_path / "report-800.png"
+    taken = chromium("--hide-scrollbars", "--window-size=800,1400", f"--screenshot={small}",
+                     page.as_uri())
+    assert taken.returncode == 0 and small.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
     shot = tmp_path / "report.png"
     taken = chromium("--hide-scrollbars", "--window-size=1300,1500", f"--screenshot={shot}",
                       page.as_uri())

@@ -511,3 +511,41 @@ def test_llm_retries_show_as_they_happen(cli: Cli, tmp_path: Path) -> None:
     assert "LLM call retrying 2/" in retries[0]["message"]
     progress = [line for line in lines if line.get("event") == "progress"]
     assert progress and progress[-1]["llm_retries"] == 2 and progress[-1]["llm_retrying"] == []
+
+
+def test_a_repeated_kernel_is_not_evaluated_again(cli: Cli, tmp_path: Path) -> None:
+    """The LLM proposes the same kernel every time (as a cached or resumed run once did: 22
+    steps, 4 distinct kernels). A repeat is not evaluated: the step asks again with a note, the
+    record counts it, and the report shows the count."""
+    from scripted_llm import GOOD, WRONG
+    notes = []
+
+    def handle(_path: str, _headers: object, body: dict) -> str:
+        user = body["messages"][-1]["content"]
+        if "Do not repeat it" in user:
+            notes.append(user)
+            code = WRONG if len(notes) == 1 else GOOD  # Then the same kernel once more.
+        else:
+            code = GOOD
+        return f"```python\n{code}```\n"
+
+    db = tmp_path / "run.sqlite"
+    with llm_server(cli, handle, "sk-repeat-test"):
+        p = cli.run("run", "--task", example("tasks", "relu.py"), "--llm", "openai:scripted",
+                    "--method", "ps", "--steps", "3", "--db", str(db), "--out",
+                    str(tmp_path / "out"), *FAST)
+    assert p.returncode == 0, p.stderr
+    assert len(notes) == 2, notes  # Two steps repeated, each asked again once.
+    assert "node 1's kernel" in notes[0] or "the kernel step" in notes[0], notes[0]
+    verdicts = sorted(v for *_, v in _nodes(db))
+    assert verdicts == ["correct", "incorrect", "no_kernel"], verdicts
+    with sqlite3.connect(db) as c:
+        repeats = [json.loads(r).get("llm_repeats", []) for (r,) in
+                   c.execute("SELECT result FROM nodes ORDER BY node")]
+    assert sorted(len(r) for r in repeats) == [0, 1, 2], repeats
+    report = cli.run("report", str(db), "--json")
+    assert report.returncode == 0, report.stderr
+    [task] = json.loads(report.stdout)["runs"][0]["tasks"]
+    assert task["llm_repeats"] == 3, task
+    markdown = cli.run("report", str(db)).stdout
+    assert "3 LLM replies repeated a kernel (not evaluated again)" in markdown, markdown

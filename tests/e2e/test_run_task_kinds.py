@@ -88,3 +88,24 @@ def test_run_searches_a_definition(cli: Cli, tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     [task] = json.loads(p.stdout)["tasks"]
     assert task["best"]["verdict"] == "correct"
+
+
+def test_a_run_on_part_of_a_definitions_workloads_says_so_in_its_reports(
+        cli: Cli, tmp_path: Path) -> None:
+    script = DefinitionScript()
+    definition = example("flashinfer", "definitions", "rmsnorm", "rmsnorm_h64.json")
+    db = tmp_path / "run.sqlite"
+    with llm_server(cli, script.handle, "sk-fi-part"):
+        p = cli.run("run", "--task", definition, "--workloads", "1", "--llm", "openai:scripted",
+                    "--steps", "1", "--method", "ps", "--db", str(db), "--out",
+                    str(tmp_path / "out"), "--device", "cpu", "--trials", "1", "--timed-runs",
+                    "2", "--warmup", "0", "--timeout", "120", timeout=600)
+    assert p.returncode == 0, p.stderr
+    workloads = (Path(definition).parents[2] / "workloads" / "rmsnorm" / "rmsnorm_h64.jsonl")
+    total = len(workloads.read_text().splitlines())
+    assert total > 1
+    report = cli.run("report", str(db), "--json")
+    [task] = json.loads(report.stdout)["runs"][0]["tasks"]
+    assert (task["workloads"], task["workloads_total"]) == (1, total), task
+    assert f"on 1 of its {total} workloads (--workloads): a partial set" in \
+        cli.run("report", str(db)).stdout
