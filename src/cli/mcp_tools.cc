@@ -53,11 +53,48 @@ json TaskProperties() {
   };
 }
 
-json Tool(const char* name, const char* title, const char* description, json properties) {
+// A tool's declaration: its arguments (`properties`; `any_of`: the alternatives of which one
+// must be given, each a list of required names) and the shape of its structured result.
+json Tool(const char* name, const char* title, const char* description, json properties,
+          json any_of, json output) {
+  json input = {
+      {"type", "object"}, {"properties", std::move(properties)}, {"required", json::array()}};
+  if (!any_of.empty()) {
+    json alternatives = json::array();
+    for (const json& names : any_of) {
+      alternatives.push_back({{"required", names}});
+    }
+    input["anyOf"] = std::move(alternatives);
+  }
   return {{"name", name},
           {"title", title},
           {"description", description},
-          {"inputSchema", {{"type", "object"}, {"properties", std::move(properties)}}}};
+          {"inputSchema", std::move(input)},
+          {"outputSchema", std::move(output)}};
+}
+
+json Nullable(const char* type) { return {{"type", {type, "null"}}}; }
+
+// The result of one evaluation (the JSON line of `eval --json`), as far as a client relies on it.
+json ResultSchema() {
+  json verdicts = json::array();
+  for (Verdict verdict : AllVerdicts()) {
+    verdicts.push_back(VerdictName(verdict));
+  }
+  return {{"type", "object"},
+          {"properties",
+           {{"task", {{"type", "string"}}},
+            {"kernel", {{"type", "string"}}},
+            {"verdict", {{"type", "string"}, {"enum", verdicts}}},
+            {"reason", {{"type", "string"}}},
+            {"check", {{"type", "string"}}},
+            {"speedup", Nullable("number")},
+            {"speedup_kernel", Nullable("number")},
+            {"speedup_compiled", Nullable("number")},
+            {"sol_fraction", Nullable("number")},
+            {"cached", {{"type", "boolean"}}},
+            {"details", {{"type", "object"}}}}},
+          {"required", {"task", "kernel", "verdict", "reason"}}};
 }
 
 Result<std::string> Text(const json& args, const char* key) {
@@ -325,24 +362,72 @@ json McpToolList() {
       {"suite",
        {{"type", "string"}, {"description", "kernelbench (default with level) or tritonbench-g"}}},
       {"suite_dir", {{"type", "string"}, {"description", "The suite's folder"}}}};
+  // A task by path or by level and problem (or a TritonBench-G problem by suite); a kernel by
+  // path or by source: one of each.
+  const json task_ways = json::array({json::array({"task"}), json::array({"level", "problem"}),
+                                      json::array({"suite", "problem"})});
+  json one_kernel = json::array();
+  json two_kernels = json::array();
+  for (const json& way : task_ways) {
+    for (const char* k : {"kernel", "source"}) {
+      json names = way;
+      names.push_back(k);
+      one_kernel.push_back(names);
+    }
+    for (const char* k : {"kernels", "sources"}) {
+      json names = way;
+      names.push_back(k);
+      two_kernels.push_back(names);
+    }
+  }
+  const json compared = {
+      {"type", "object"},
+      {"properties",
+       {{"a", ResultSchema()}, {"b", ResultSchema()}, {"b_over_a", Nullable("number")}}},
+      {"required", {"a", "b", "b_over_a"}}};
+  const json profiled = {{"type", "object"},
+                         {"properties",
+                          {{"kernel", {{"type", "string"}}},
+                           {"task", {{"type", "string"}}},
+                           {"verdict", {{"type", "string"}}},
+                           {"reason", {{"type", "string"}}},
+                           {"speedup", Nullable("number")},
+                           {"sol_fraction", Nullable("number")},
+                           {"speed_of_light_ms", Nullable("number")},
+                           {"bottleneck", Nullable("string")},
+                           {"profile", {{"type", "string"}}},
+                           {"unavailable", {{"type", "string"}}}}},
+                         {"required", {"kernel", "task", "verdict", "unavailable"}}};
+  const json listed = {{"type", "object"},
+                       {"properties",
+                        {{"problems",
+                          {{"type", "array"},
+                           {"items",
+                            {{"type", "object"},
+                             {"properties",
+                              {{"name", {{"type", "string"}}},
+                               {"path", {{"type", "string"}}},
+                               {"source", {{"type", "string"}}}}},
+                             {"required", {"name", "path"}}}}}}}},
+                       {"required", {"problems"}}};
   return json::array(
       {Tool("evaluate", "Evaluate a kernel",
             "Judge a candidate kernel against its task as `adaexplore eval` does: correct, "
             "incorrect, rejected (a reward hack, naming the check), compile or runtime error, "
             "timeout; and for a correct one its speedup over PyTorch eager in call time and in "
             "kernel time. Results are cached by content: asking again costs nothing.",
-            kernel),
+            kernel, one_kernel, ResultSchema()),
        Tool("compare", "Compare two kernels",
             "Judge two kernels on one task, each timed interleaved with the reference; both "
             "results and the ratio of their speedups (b over a).",
-            two),
+            two, two_kernels, compared),
        Tool("profile", "Why a kernel is slow",
             "A correct kernel's fraction of the speed of light and its bottleneck class "
             "(docs/profiling.md); says why when there is none.",
-            kernel),
+            kernel, one_kernel, profiled),
        Tool("problems", "List or show problems",
-            "The problems of a KernelBench level, or the sources of the problems named.",
-            problems)});
+            "The problems of a KernelBench level, or the sources of the problems named.", problems,
+            json::array({json::array({"level"}), json::array({"problem"})}), listed)});
 }
 
 // An argument the tool does not declare is refused with the ones it does (a `profile` key was

@@ -72,7 +72,11 @@ def test_an_mcp_client_evaluates_kernels_as_eval_does(cli: Cli, tmp_path: Path) 
             async with ClientSession(read, write) as s:
                 init = await s.initialize()
                 seen["server"] = init.serverInfo.name
-                seen["tools"] = sorted(t.name for t in (await s.list_tools()).tools)
+                tools = (await s.list_tools()).tools
+                seen["tools"] = sorted(t.name for t in tools)
+                # Each tool says what it needs (one of its ways to name a task and a kernel) and
+                # what it returns; the client checks every structured result against the latter.
+                seen["schemas"] = {t.name: (t.inputSchema, t.outputSchema) for t in tools}
 
                 async def progress(done: float, total: float | None, message: str | None) -> None:
                     seen["progress"].append(message)
@@ -106,6 +110,12 @@ def test_an_mcp_client_evaluates_kernels_as_eval_does(cli: Cli, tmp_path: Path) 
     seen = anyio.run(session)
     assert seen["server"] == "adaexplore"
     assert seen["tools"] == ["compare", "evaluate", "problems", "profile"]
+    evaluate_in, evaluate_out = seen["schemas"]["evaluate"]
+    assert {"required": ["task", "kernel"]} in evaluate_in["anyOf"]
+    assert {"required": ["level", "problem", "source"]} in evaluate_in["anyOf"]
+    assert evaluate_out["required"] == ["task", "kernel", "verdict", "reason"]
+    assert "rejected" in evaluate_out["properties"]["verdict"]["enum"]
+    assert all(out["type"] == "object" for _, out in seen["schemas"].values())
     for name in kernels:
         is_error, result = seen[name]
         assert not is_error, result
