@@ -175,36 +175,45 @@ def test_a_forged_result_that_breaks_the_schema_is_the_candidates(worker: Worker
     assert "bonus" in facts["message"] or "determinism_passed" in facts["message"]
 
 
-def test_the_judge_takes_every_protection_before_its_threads_start() -> None:
-    """judge.confine in a fork of this process, as the zygote's judge: then torch's pool runs,
-    and every thread of it holds no capability, no_new_privs and the filter; no file can be
-    written."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the fork's body.
-        code = 1
-        try:
-            os.close(read)
-            missing = judge.confine()
-            torch.set_num_threads(2)
-            torch.randn(1 << 22).relu_().sum()  # The intra-op pool starts after confine.
-            from adaexplore_worker import privileges
-            states = privileges.thread_states(os.getpid())
-            try:
-                with open("/tmp/adaexplore_judge_write_probe", "w") as f:
-                    f.write("x")
-                wrote = True
-            except OSError:
-                wrote = False
-            os.write(write, json.dumps({"missing": missing, "states": states,
-                                        "wrote": wrote}).encode())
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-    with os.fdopen(read, "rb") as f:
-        seen = json.loads(f.read() or b"{}")
-    assert os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 0
+# The judge's body after the zygote's fork, in a process of its own (a fork of this pytest
+# process would inherit a started OpenMP pool, which libgomp cannot use after fork: it hangs).
+CONFINED_JUDGE = r"""
+import json, os, sys
+import torch  # Imported as in the zygote, whose forks start with one thread, as here.
+from adaexplore_worker import judge, privileges
+read, write = os.pipe()
+pid = os.fork()
+if pid == 0:
+    missing = judge.confine()
+    torch.set_num_threads(2)
+    torch.randn(1 << 22).relu_().sum()  # The intra-op pool starts after confine.
+    states = privileges.thread_states(os.getpid())
+    try:
+        with open(sys.argv[1], "w") as f:
+            f.write("x")
+        wrote = True
+    except OSError:
+        wrote = False
+    os.write(write, json.dumps({"missing": missing, "states": states, "wrote": wrote}).encode())
+    os._exit(0)
+os.close(write)
+with os.fdopen(read) as f:
+    print(f.read())
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+
+
+def test_the_judge_takes_every_protection_before_its_threads_start(tmp_path: Path) -> None:
+    """judge.confine, then torch's pool runs: every thread of it holds no capability,
+    no_new_privs and the filter; no file can be written."""
+    import subprocess
+    import sys
+    probe = tmp_path / "written_by_the_judge"
+    done = subprocess.run([sys.executable, "-c", CONFINED_JUDGE, str(probe)],
+                          capture_output=True, text=True, timeout=120,
+                          cwd=str(Path(judge.__file__).parents[1]))
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
     from adaexplore_worker import privileges
     try:
         import pyseccomp  # noqa: F401
@@ -216,7 +225,7 @@ def test_the_judge_takes_every_protection_before_its_threads_start() -> None:
         pytest.skip(f"this kernel or venv lacks a protection: {seen['missing']}")
     assert seen["missing"] == []
     assert seen["states"]["threads"] >= 2 and seen["states"]["unconfined"] == []
-    assert seen["wrote"] is False
+    assert seen["wrote"] is False and not probe.exists()
 
 
 def test_the_workers_judge_ran_confined(worker: Worker) -> None:

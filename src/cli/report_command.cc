@@ -83,16 +83,26 @@ std::string IsoTime(int64_t unix_s) {
 Result<std::pair<std::string, std::string>> ExportFlashInfer(
     const std::string& out, const SourceFile& definition, const RunInfo& run, int node,
     int64_t created_at, const EvalResult& result, const std::string& kernel) {
-  const nlohmann::json environment = run.options.value("environment", nlohmann::json::object());
+  const nlohmann::json environment = run.options.is_object() &&
+                                             run.options.contains("environment") &&
+                                             run.options["environment"].is_object()
+                                         ? run.options["environment"]
+                                         : nlohmann::json::object();
+  // Each a string, or "" (a database anyone could have edited).
+  const auto text = [&](const char* key) {
+    return environment.contains(key) && environment[key].is_string()
+               ? environment[key].get<std::string>()
+               : std::string();
+  };
   WorkerHello hello;
-  hello.device_name = environment.value("device", std::string());
-  hello.torch = environment.value("torch", std::string());
-  hello.triton = environment.value("triton", std::string());
-  hello.python = environment.value("python", std::string());
+  hello.device_name = text("device");
+  hello.torch = text("torch");
+  hello.triton = text("triton");
+  hello.python = text("python");
   const SolutionOrigin origin{.name = FlashInferSolutionName(definition, run.id, node),
                               .model = run.model,
                               .device = hello.device_name,
-                              .on_gpu = environment.value("device_kind", std::string()) == "cuda",
+                              .on_gpu = text("device_kind") == "cuda",
                               .found = fmt::format("run {}, node {}", run.id, node),
                               .speedup = result.speedup};
   ASSIGN_OR_RETURN(const nlohmann::json solution,
@@ -186,7 +196,10 @@ Result<int> RunExport(const ReportFlags& f) {
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(run.id));
     for (const TaskInfo& task : tasks) {
       seen[task.name] = true;
-      sources.insert_or_assign(task.name, TaskFromStored(task.name, task.source, task.file));
+      RETURN_IF_ERROR(ReadStoredJson(TaskFilesRow(run.id, task.name), "file", [&] {
+        sources.insert_or_assign(task.name, TaskFromStored(task.name, task.source, task.file));
+        return Status::Ok();
+      }));
       if (task.file.is_object() && task.file.contains("path") && task.file["path"].is_string()) {
         if (const std::optional<int> level =
                 KernelBenchTaskLevel(task.file["path"].get<std::string>())) {

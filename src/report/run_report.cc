@@ -214,11 +214,14 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
     for (const TaskInfo& task : tasks) {
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
       report.tasks.push_back(OutcomeOf(task.name, steps));
-      const SourceFile stored = TaskFromStored(task.name, task.source, task.file);
-      if (stored.workloads_total > stored.workloads.size()) {
-        report.tasks.back().workloads = stored.workloads.size();
-        report.tasks.back().workloads_total = stored.workloads_total;
-      }
+      RETURN_IF_ERROR(ReadStoredJson(TaskFilesRow(info.id, task.name), "file", [&] {
+        const SourceFile stored = TaskFromStored(task.name, task.source, task.file);
+        if (stored.workloads_total > stored.workloads.size()) {
+          report.tasks.back().workloads = stored.workloads.size();
+          report.tasks.back().workloads_total = stored.workloads_total;
+        }
+        return Status::Ok();
+      }));
       auto found = baseline_of.find({Sha256Hex(task.source), profile});
       if (found != baseline_of.end()) {
         report.tasks.back().eager_ms = Number(found->second, "eager_ms");
