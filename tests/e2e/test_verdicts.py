@@ -246,3 +246,21 @@ def test_a_cuda_kernel_on_the_cpu_needs_a_gpu(cli: Cli) -> None:
     r = results["cuda_inline.py"]
     assert code == 1 and r["verdict"] == "error", (code, r["verdict"], r["reason"])
     assert r["reason"].startswith("needs a GPU"), r["reason"]
+
+
+def test_a_process_that_dies_before_the_candidate_runs_is_the_harnesss_error(
+        cli: Cli, tmp_path: Path) -> None:
+    """The evaluation process dies in the reference phase (as one out of host memory did on a
+    24 GB machine): the verdict is `error`, the harness's, never the kernel's `crash`, and it is
+    not cached, so the next evaluation runs again."""
+    task = tmp_path / "dies_in_reference.py"
+    task.write_text(Path(example("tasks", "relu.py")).read_text().replace(
+        "        return torch.relu(x)", "        import os\n        os._exit(70)"))
+    assert "os._exit(70)" in task.read_text()
+    cache = str(tmp_path / "c.sqlite")
+    args = ("--task", str(task), "--kernel", example("kernels", "relu", "ok.py"), "--cache", cache)
+    _, first = cli.eval_json(*args)
+    _, second = cli.eval_json(*args)
+    assert first["ok.py"]["verdict"] == "error", first["ok.py"]["reason"]
+    assert "the harness's failure, not the kernel's" in first["ok.py"]["reason"]
+    assert second["ok.py"]["verdict"] == "error" and not second["ok.py"]["cached"]
