@@ -28,7 +28,9 @@
 #                         wheel, 101 MB, is above what travels)
 #   .device/flashinfer/   FlashInfer-Trace's rmsnorm and gemm definitions and workloads
 #   .device/tritonbench-g/  the TritonBench-G operators and their index (bench/gpu/issue23.sh)
-#   .device/wheels/sandbox/  pyseccomp (the sandbox's filter); .device/lib/libseccomp.so.2 too
+#   .device/wheels/sandbox/  pyseccomp (the sandbox's filter) and cupti-python (the GPU timeline);
+#                         .device/lib/libseccomp.so.2 too
+#   .device/gqa/          FlashInfer-Trace's GQA paged-decode definition, synthetic workloads
 #   .device/nats/nats-server  the Debian NATS server (one static binary, 11 MB) for the scale-out
 #                         runs
 # The GPU image has no Debian -dev libraries, so the binaries cannot be built there.
@@ -40,7 +42,7 @@ cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DADAEXPLORE_BUIL
 cmake --build build-device --target adaexplore eval_throughput eval_repeatability integrity_overhead
 rm -rf .device/bin .device/bench-bin .device/nats .device/lib .device/kb_all .device/wheels \
   .device/flashinfer_kernels .device/kernelbench .device/showcase .device/l2suite .device/scale \
-  .device/workload .device/flashinfer .device/tritonbench-g
+  .device/workload .device/flashinfer .device/tritonbench-g .device/gqa
 mkdir -p .device/bin .device/bench-bin .device/nats .device/lib
 cp build-device/adaexplore .device/bin/
 cp build-device/bench/eval_throughput build-device/bench/eval_repeatability \
@@ -68,6 +70,9 @@ done
 # an image that lacks it (bench/gpu/issue34.sh installs it only then).
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   -d .device/wheels/sandbox pyseccomp==0.1.2
+# The GPU scope's timeline (gpu_timeline.py): cupti-python, its CUDA libraries the image's own.
+.venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
+  --platform manylinux2014_x86_64 -d .device/wheels/sandbox cupti-python==13.0.1
 cp -L "$(ldconfig -p | awk '/libseccomp.so.2 .*x86-64/ {print $NF; exit}')" .device/lib/
 fit="$shared/data/flashinfer-trace-v0.1.2"
 for part in definitions workloads; do
@@ -76,6 +81,13 @@ for part in definitions workloads; do
     cp "$fit/$part/$op/"* ".device/flashinfer/$part/$op/"
   done
 done
+# The GQA paged-decode definition with the dataset's synthetic workloads (their blobs are the
+# only ones stored): bench/gpu/gpu_time_speedups.sh's FlashInfer decode kernel.
+def=gqa_paged/gqa_paged_decode_h32_kv8_d128_ps1
+mkdir -p .device/gqa/definitions/gqa_paged .device/gqa/workloads/gqa_paged .device/gqa/blob/workloads
+cp "$fit/definitions/$def.json" .device/gqa/definitions/gqa_paged/
+cp "$fit/synthetic/workloads/$def.jsonl" .device/gqa/workloads/gqa_paged/
+cp -r "$fit/synthetic/blob/workloads/gqa_paged" .device/gqa/blob/workloads/
 mkdir -p .device/tritonbench-g
 cp -r "$shared/data/tritonbench-g/tasks" "$shared/data/tritonbench-g/TritonBench_G_v1.index.json" \
   .device/tritonbench-g/

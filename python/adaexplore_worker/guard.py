@@ -44,6 +44,8 @@ def _owners() -> list[tuple[str, Any]]:
         owner = getattr(sys.modules.get(module_name), attr, None)
         if owner is not None:
             owners.append((f"{module_name}.{attr}", owner))
+    if "cupti.cupti" in sys.modules:  # The GPU timeline's (gpu_timeline.py).
+        owners.append(("cupti.cupti", sys.modules["cupti.cupti"]))
     if "torch.utils.cpp_extension" in sys.modules:
         owners.append(("torch.utils.cpp_extension", sys.modules["torch.utils.cpp_extension"]))
     for name, module in list(sys.modules.items()):

@@ -5,7 +5,11 @@ baseline, eager and torch.compile'd (`time_baseline`). One loop (`time_series`) 
 alone. The task's expert kernel, where it has one (`prepare_expert`), is made ready in the
 reference phase, before the candidate is imported, and timed like the reference: interleaved
 with the candidate, each run on its own copy of the run's inputs at a random place (it may write
-over them), so that both meet the same conditions; without interleaving, on its own after it. Reads and fills a context.Context; timing.Timer takes the measurements."""
+over them), so that both meet the same conditions; without interleaving, on its own after it.
+Where the profile asks for the GPU's own timeline (`gpu_timeline`), every timed run of every
+series is also a window on it (gpu_timeline.py), and each series gets its GPU times beside its
+events' (`candidate_gpu_ms`, ...). Reads and fills a context.Context; timing.Timer takes the
+measurements."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from typing import Any
 
 import torch
 
-from . import check, inputs
+from . import check, gpu_timeline, inputs
 from .context import Context
 from .protocol import Status
 from .runtime_checks import check_identities, enumerate_threads, note_threads, thread_count
@@ -22,9 +26,61 @@ from .stopping import Stopper
 from .timing import Timed, Timer
 
 
-def _timer(ctx: Context) -> Timer:
-    """The timed phases' timer: the L2 flush and the head start's cap the profile sets."""
-    return Timer(ctx.device, ctx.o.l2_flush, ctx.o.head_start_max_us)
+class GpuSeries:
+    """The windows of the timed runs each series kept, on the GPU timeline of one timed phase
+    (started here, when the profile asks for one on a GPU), and their GPU times once it stops."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.timeline: gpu_timeline.Timeline | None = None
+        self.missing: str | None = None  # Why there is no timeline where one was asked for.
+        self.wanted = ctx.on_gpu and ctx.o.gpu_timeline
+        if self.wanted:
+            self.missing = gpu_timeline.available()
+            if self.missing is None:
+                self.timeline = gpu_timeline.Timeline()
+                self.timeline.start(lambda: _warm(ctx))
+        self.windows: dict[str, list[int | None]] = {}
+
+    def keep(self, series: str, timed: Timed) -> None:
+        """A kept timed run of `series` (candidate, reference, expert, compiled_reference)."""
+        if self.wanted:
+            self.windows.setdefault(series, []).append(timed.window)
+
+    def trim(self, series: str, first: int) -> None:
+        """Drops the first runs of `series` (its warm-ups, where it keeps every run)."""
+        if series in self.windows:
+            self.windows[series] = self.windows[series][first:]
+
+    def facts(self) -> dict[str, Any]:
+        """Stops the timeline: each series' GPU times in milliseconds (None for a run that
+        launched no GPU work), the work outside every window, or why there are none."""
+        if not self.wanted:
+            return {}
+        reading = (self.timeline.stop() if self.timeline is not None
+                   else gpu_timeline.Reading(lost=self.missing))
+        self.timeline = None
+        if reading.lost:
+            return {"gpu_timeline_lost": reading.lost[:300]}
+        out: dict[str, Any] = {"gpu_outside_us": round(reading.outside_ns / 1e3, 3),
+                               "gpu_outside_records": reading.outside_records}
+        for series, windows in self.windows.items():
+            out[f"{series}_gpu_ms"] = [
+                round(reading.spans[w].span_ns / 1e6, 6)
+                if w is not None and reading.spans[w].records else None for w in windows]
+        return out
+
+
+def _warm(ctx: Context) -> None:
+    """A little GPU work, and the device synchronised (the timeline's start)."""
+    torch.zeros(1, device=ctx.device).add_(1)
+    torch.cuda.synchronize(ctx.device)
+
+
+def _timer(ctx: Context, gpu: GpuSeries | None = None) -> Timer:
+    """The timed phases' timer: the L2 flush and the head start's cap the profile sets; each
+    call a window on `gpu`'s timeline, where it has one."""
+    return Timer(ctx.device, ctx.o.l2_flush, ctx.o.head_start_max_us,
+                 gpu.timeline if gpu is not None else None)
 
 
 def rng_for(ctx: Context) -> random.Random:
@@ -37,15 +93,18 @@ def _clock(ctx: Context) -> dict[str, Any]:
 
 
 def time_series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
-                fixed: list[Any] | None = None) -> list[float]:
+                fixed: list[Any] | None = None,
+                gpu: tuple[GpuSeries, str] | None = None) -> list[float]:
     """Warm-up and timed runs of `model` alone, each on fresh task inputs (or on `fixed`), as
-    many as the profile's stopping rule asks: the timed runs' milliseconds."""
-    return _series(ctx, timer, model, rng, fixed)[0]
+    many as the profile's stopping rule asks: the timed runs' milliseconds (their windows kept
+    in `gpu`'s series of that name, where given)."""
+    return _series(ctx, timer, model, rng, fixed, gpu=gpu)[0]
 
 
 def _series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
             fixed: list[Any] | None, walls: list[float] | None = None,
-            tails: list[float] | None = None, runs: int | None = None) -> tuple[list[float], str]:
+            tails: list[float] | None = None, runs: int | None = None,
+            gpu: tuple[GpuSeries, str] | None = None) -> tuple[list[float], str]:
     """time_series, with each run's host wall time and tail (timing.Timed) appended to `walls`
     and `tails`, and why it stopped; exactly `runs` timed runs when given."""
     warmup = ctx.o.warmup_runs
@@ -59,6 +118,8 @@ def _series(ctx: Context, timer: Timer, model: Any, rng: random.Random,
             ctx.gpu_busy_ms += timed.ms
             if i >= warmup and timed.kept:
                 out.append(round(timed.ms, 6))
+                if gpu is not None:
+                    gpu[0].keep(gpu[1], timed)
                 if walls is not None and tails is not None:
                     walls.append(round(timed.wall_ms, 6))
                     tails.append(round(timed.tail_ms, 6))
@@ -79,10 +140,11 @@ def compile_reference(ctx: Context, rng: random.Random) -> Any:
         return None
 
 
-def time_compiled(ctx: Context, timer: Timer, rng: random.Random,
-                  compiled: Any) -> list[float] | None:
+def time_compiled(ctx: Context, timer: Timer, rng: random.Random, compiled: Any,
+                  gpu: GpuSeries | None = None) -> list[float] | None:
     try:
-        return time_series(ctx, timer, compiled, rng)
+        return time_series(ctx, timer, compiled, rng,
+                           gpu=(gpu, "compiled_reference") if gpu is not None else None)
     except Exception as e:  # noqa: BLE001
         ctx.facts["notes"].append(f"torch.compile baseline failed: {type(e).__name__}: {e}")
         return None
@@ -116,12 +178,14 @@ def prepare_expert(ctx: Context) -> None:
                            "relative_error": round(error, 9), **detail}
 
 
-def time_expert(ctx: Context, timer: Timer, rng: random.Random) -> list[float] | None:
+def time_expert(ctx: Context, timer: Timer, rng: random.Random,
+                gpu: GpuSeries | None = None) -> list[float] | None:
     """The expert kernel's timed runs, each on fresh inputs (it may write over them)."""
     if ctx.expert_kernel is None:
         return None
     try:
-        return time_series(ctx, timer, ctx.expert_kernel, rng)
+        return time_series(ctx, timer, ctx.expert_kernel, rng,
+                           gpu=(gpu, "expert") if gpu is not None else None)
     except Exception as e:  # noqa: BLE001
         ctx.facts["notes"].append(f"expert baseline failed: {type(e).__name__}: {e}"[:500])
         ctx.facts.pop("expert", None)
@@ -141,18 +205,22 @@ def time_reference_once(ctx: Context) -> dict[str, Any]:
     worker (under the exclusive lock, before any candidate is imported): what later jobs of the
     task reuse while their check agrees with it (`_reference_series`)."""
     assert ctx.ref_model is not None
-    timer = _timer(ctx)
+    gpu = GpuSeries(ctx)
+    timer = _timer(ctx, gpu)
     walls: list[float] = []
     tails: list[float] = []
     fixed = ctx.make_inputs(ctx.seeds[0], "task")
     reference_ms, stopped = ctx.guard(Status.TASK_ERROR, lambda: _series(
-        ctx, timer, ctx.ref_model, rng_for(ctx), fixed, walls, tails))
-    return {"reference_ms": reference_ms, "reference_wall_ms": walls, "reference_tail_ms": tails,
-            "reference_stopped": stopped}
+        ctx, timer, ctx.ref_model, rng_for(ctx), fixed, walls, tails, gpu=(gpu, "reference")))
+    stored = {"reference_ms": reference_ms, "reference_wall_ms": walls,
+              "reference_tail_ms": tails, "reference_stopped": stopped}
+    stored.update({k: v for k, v in gpu.facts().items() if k.startswith("reference_")})
+    return stored
 
 
 def _reference_series(ctx: Context, timer: Timer, rng: random.Random, fixed: list[Any] | None,
-                      samples: dict[str, list[float]], timing: dict[str, Any]) -> None:
+                      samples: dict[str, list[float]], timing: dict[str, Any],
+                      gpu: GpuSeries) -> None:
     """The reference's timed runs when it is not interleaved: the task's stored timing
     (time_reference_once) when a check of min_timed_runs runs finds its median within
     reference_reuse_drift of the stored one, else a whole series, as for every candidate
@@ -171,11 +239,13 @@ def _reference_series(ctx: Context, timer: Timer, rng: random.Random, fixed: lis
         if reused:
             for key in ("reference_ms", "reference_wall_ms", "reference_tail_ms"):
                 samples[key] = list(stored[key])
+            if "reference_gpu_ms" in stored:  # Else the reference has no GPU times here.
+                timing["reference_gpu_ms"] = list(stored["reference_gpu_ms"])
             timing["reference_stopped"] = stored["reference_stopped"]
             return
     samples["reference_ms"], timing["reference_stopped"] = _series(
         ctx, timer, ctx.ref_model, rng, fixed, samples["reference_wall_ms"],
-        samples["reference_tail_ms"])
+        samples["reference_tail_ms"], gpu=(gpu, "reference"))
 
 
 def _median(samples: list[float]) -> float:
@@ -187,26 +257,29 @@ def _median(samples: list[float]) -> float:
 def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
                   compiled: Any) -> dict[str, Any]:
     """The task's own Model timed eagerly (and `compiled`, when there is one)."""
-    timer = _timer(ctx)
-    reference_ms, stopped = ctx.guard(Status.TASK_ERROR,
-                                      lambda: _series(ctx, timer, ctx.ref_model, rng, fixed))
+    gpu = GpuSeries(ctx)
+    timer = _timer(ctx, gpu)
+    reference_ms, stopped = ctx.guard(Status.TASK_ERROR, lambda: _series(
+        ctx, timer, ctx.ref_model, rng, fixed, gpu=(gpu, "reference")))
     timing: dict[str, Any] = {
         "warmup_runs": ctx.o.warmup_runs, "timed_runs": len(reference_ms),
         "max_timed_runs": ctx.o.timed_runs, "stopped": stopped,
         "fresh_inputs": ctx.o.fresh_inputs_per_run, **_clock(ctx), "reference_ms": reference_ms}
     if compiled is not None:
-        timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
-    expert = time_expert(ctx, timer, rng)
+        timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled, gpu)
+    expert = time_expert(ctx, timer, rng, gpu)
     if expert is not None:
         timing["expert_ms"] = expert
     timing.update(timer.facts())
+    timing.update(gpu.facts())
     return timing
 
 
 def time_candidate(ctx: Context) -> None:
     o = ctx.o
     assert ctx.ref_model is not None
-    timer = _timer(ctx)
+    gpu = GpuSeries(ctx)
+    timer = _timer(ctx, gpu)
     rng = rng_for(ctx)
     warmup, stopper = o.warmup_runs, Stopper(o)
     fresh, interleave, revalidate = (o.fresh_inputs_per_run, o.interleave_reference,
@@ -228,6 +301,7 @@ def time_candidate(ctx: Context) -> None:
     def record(kind: str, i: int, timed: Timed, kept: bool) -> None:
         ctx.gpu_busy_ms += timed.ms
         if i >= warmup and kept:
+            gpu.keep(kind, timed)
             samples[f"{kind}_ms"].append(round(timed.ms, 6))
             samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
             samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
@@ -260,20 +334,20 @@ def time_candidate(ctx: Context) -> None:
                 # The expert before, between or after the pair (drawn only when there is one).
                 expert_at = rng.randrange(3) if expert is not None else -1
                 if expert_at == 0:
-                    expert_ms.append(_timed_expert(ctx, timer, expert, x))
+                    expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
                 if rng.random() < 0.5:
                     ref = timer.time(ctx.ref_model, x)
                     if expert_at == 1:
-                        expert_ms.append(_timed_expert(ctx, timer, expert, x))
+                        expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
                     cand = _timed_candidate(ctx, timer, cx, i)
                 else:
                     cand = _timed_candidate(ctx, timer, cx, i)
                     if expert_at == 1:
-                        expert_ms.append(_timed_expert(ctx, timer, expert, x))
+                        expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
                     ref = timer.time(ctx.ref_model, x)
                 ref_out = ref.out
                 if expert_at == 2:
-                    expert_ms.append(_timed_expert(ctx, timer, expert, x))
+                    expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
             if interleave:  # A pair is kept whole or not at all: the series stay paired.
                 record("candidate", i, cand, cand.kept and ref.kept)
                 record("reference", i, ref, cand.kept and ref.kept)
@@ -295,7 +369,7 @@ def time_candidate(ctx: Context) -> None:
             i += 1
     alone: dict[str, Any] = {}  # What timing the reference on its own says of it.
     if not interleave:
-        _reference_series(ctx, timer, rng, fixed, samples, alone)
+        _reference_series(ctx, timer, rng, fixed, samples, alone, gpu)
     timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": len(samples["candidate_ms"]),
                               "max_timed_runs": o.timed_runs, "stopped": stopped, **samples,
                               **_clock(ctx), "fresh_inputs": fresh,
@@ -310,17 +384,22 @@ def time_candidate(ctx: Context) -> None:
     if o.compile_baseline:
         compiled = compile_reference(ctx, rng)
         if compiled is not None:
-            timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled)
+            timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled, gpu)
     if expert is not None:
+        gpu.trim("expert", warmup)
         timing["expert_ms"] = expert_ms[warmup:] if all(ms >= 0 for ms in expert_ms) else None
         timing["expert_interleaved"] = True
         if timing["expert_ms"] is None:
             del timing["expert_ms"], timing["expert_interleaved"]
             ctx.facts.pop("expert", None)
     else:
-        separate = time_expert(ctx, timer, rng)
+        separate = time_expert(ctx, timer, rng, gpu)
         if separate is not None:
             timing["expert_ms"], timing["expert_interleaved"] = separate, False
+    figures = gpu.facts()
+    if "expert_ms" not in timing:
+        figures.pop("expert_gpu_ms", None)
+    timing.update(figures)
     ctx.facts["timing"] = timing
 
 
@@ -344,13 +423,17 @@ def _timed_candidate(ctx: Context, timer: Timer, args: list[Any], i: int) -> Tim
         raise  # Unreachable: fail raises Abort.
 
 
-def _timed_expert(ctx: Context, timer: Timer, kernel: Any, x: list[Any]) -> float:
-    """One interleaved run of the expert kernel on its own copy of the run's inputs; -1 (and a
-    note, once) when it fails, which drops the expert baseline, not the candidate."""
+def _timed_expert(ctx: Context, timer: Timer, kernel: Any, x: list[Any],
+                  gpu: GpuSeries) -> float:
+    """One interleaved run of the expert kernel on its own copy of the run's inputs (its
+    window kept in `gpu`, warm-ups too); -1 (and a note, once) when it fails, which drops the
+    expert baseline, not the candidate."""
     if "expert" not in ctx.facts:
         return -1.0
     try:
-        ms = timer.time(kernel, inputs.clone_inputs(x)).ms
+        timed = timer.time(kernel, inputs.clone_inputs(x))
+        gpu.keep("expert", timed)
+        ms = timed.ms
     except Exception as e:  # noqa: BLE001
         ctx.facts["notes"].append(f"expert baseline failed: {type(e).__name__}: {e}"[:500])
         ctx.facts.pop("expert", None)

@@ -99,6 +99,9 @@ class JobOptions:
     time_only_if_correct: bool
     null_selftest: bool
     kernel_trace: bool
+    # Every timed run also a window on the GPU's own timeline (CUPTI's activity records,
+    # gpu_timeline.py): each series' GPU times beside its events' (GPU only).
+    gpu_timeline: bool
     reject_rules: list[str]  # Source rules that reject: a candidate breaking one is not imported.
     shrink: int  # >1: a KernelBench task's sizes divided by this (shrink.py); a smoke test.
 
@@ -326,6 +329,17 @@ class Timing(TypedDict, total=False):
     host_late_runs: int  # Runs whose host outlasted the head start (head_start.py), GPU only.
     host_late_dropped: int  # Of them, those not kept.
     head_start_us: float | None  # The head start at the end.
+    # The GPU timeline's figures (gpu_timeline.py, measure.GpuSeries): each kept run's GPU time,
+    # from its first GPU work to its last (None: the run launched none), per series; the GPU
+    # time and count of work launched outside every timed call by another thread; or why the
+    # timeline gave none.
+    candidate_gpu_ms: list[float | None]
+    reference_gpu_ms: list[float | None]
+    compiled_reference_gpu_ms: list[float | None]
+    expert_gpu_ms: list[float | None]
+    gpu_outside_us: float | None
+    gpu_outside_records: int
+    gpu_timeline_lost: str | None
 
 
 class TracedKernel(TypedDict, total=False):

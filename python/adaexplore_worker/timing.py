@@ -15,6 +15,9 @@ says whether the host outlasted it (the GPU then waited for the host inside the 
 head_start.py counts such runs and, with a cap from the C++ side, grows a spin after the flush
 (torch.cuda._sleep) and keeps only the runs the head start covered (`Timed.kept`).
 
+With a GPU timeline (gpu_timeline.py), each call is also a window on CUPTI's activity records:
+the GPU's own time of the call's work, which measure.py reports beside the events' time.
+
 CPU (Triton's interpreter): perf_counter around the call. Such times are reported but are not
 meaningful as kernel performance.
 """
@@ -26,6 +29,7 @@ from typing import Any, Callable, NamedTuple
 
 import torch
 
+from .gpu_timeline import Timeline
 from .head_start import HeadStart
 
 L2_FLUSH_BYTES = 512 << 20  # Comfortably above the H200's 60 MiB L2 (and any current GPU's).
@@ -49,13 +53,16 @@ class Timed(NamedTuple):
     wall_ms: float  # Host wall time, to the end of the device-wide synchronise.
     tail_ms: float  # The device-wide synchronise once the end event was reached (GPU; else 0).
     kept: bool = True  # False: the host outlasted the head start while it could still grow.
+    window: int | None = None  # The call's window on the GPU timeline, when one is recorded.
 
 
 class Timer:
-    def __init__(self, device: torch.device, l2_flush: bool, head_start_max_us: float = 0.0
-                 ) -> None:
+    def __init__(self, device: torch.device, l2_flush: bool, head_start_max_us: float = 0.0,
+                 timeline: Timeline | None = None) -> None:
+        """With a `timeline` (started by the caller), each timed call is a window on it."""
         self.device = device
         self.on_gpu = device.type == "cuda"
+        self.timeline = timeline if self.on_gpu else None
         self._flush = None
         flush_us = 0.0
         if self.on_gpu and l2_flush:
@@ -113,7 +120,13 @@ class Timer:
         self._spin()
         _record(start)
         t0 = _perf_counter()
-        out = fn(*args)
+        if self.timeline is None:
+            out = fn(*args)
+            window = None
+        else:
+            self.timeline.opened()
+            out = fn(*args)
+            window = self.timeline.closed()
         _record(end)
         host_us = (_perf_counter() - launched) * 1e6
         _event_synchronize(end)  # The timed stream's work is done.
@@ -123,4 +136,4 @@ class Timer:
         kept = self.head_start.observe(host_us)
         self._calibrate()
         return Timed(out, float(_elapsed_time(start, end)), (t2 - t0) * 1e3, (t2 - t1) * 1e3,
-                     kept=kept)
+                     kept=kept, window=window)

@@ -47,6 +47,7 @@ from torch.profiler import ProfilerActivity, profile
 
 from . import inputs
 from .context import Context
+from .gpu_timeline import union_length
 from .protocol import Status
 from .runtime_checks import check_identities
 from .setup_marks import Marks
@@ -194,8 +195,8 @@ def escaped_work(work: list[dict[str, Any]], setup: set[int] | None = None) -> W
     if len(spins) < 2:
         spans = [(float(e.get("ts", 0.0)), float(e.get("ts", 0.0)) + float(e.get("dur", 0.0)))
                  for e in work]
-        return Window(held=None, busy_us=_union_us(spans), operator_us=None if setup is None
-                      else _union_us([span for span, e in zip(spans, work)
+        return Window(held=None, busy_us=union_length(spans), operator_us=None if setup is None
+                      else union_length([span for span, e in zip(spans, work)
                                       if _correlation(e) not in setup]))
     head_start, marker = spins[0], spins[-1]
     work.remove(head_start)
@@ -221,8 +222,8 @@ def escaped_work(work: list[dict[str, Any]], setup: set[int] | None = None) -> W
         if setup is not None and _correlation(e) not in setup:
             operator.append(inside[-1])
     return Window(held=closes - waited_for <= _QUEUED_GAP_US, escaped_us=escaped_us,
-                  escaped_kernels=escaped, busy_us=_union_us(inside),
-                  operator_us=None if setup is None else _union_us(operator))
+                  escaped_kernels=escaped, busy_us=union_length(inside),
+                  operator_us=None if setup is None else union_length(operator))
 
 
 def setup_launches(events: list[dict[str, Any]], name: str) -> tuple[set[int], int]:
@@ -247,16 +248,6 @@ def setup_launches(events: list[dict[str, Any]], name: str) -> tuple[set[int], i
 def _correlation(event: dict[str, Any]) -> int | None:
     value = (event.get("args") or {}).get("correlation")
     return value if isinstance(value, int) else None
-
-
-def _union_us(intervals: list[tuple[float, float]]) -> float:
-    """The length of the union of (begin, end) intervals; empty ones count nothing."""
-    total, reach = 0.0, float("-inf")
-    for begin, end in sorted(i for i in intervals if i[1] > i[0]):
-        if end > reach:
-            total += end - max(begin, reach)
-            reach = end
-    return total
 
 
 def trace_phase(ctx: Context) -> None:

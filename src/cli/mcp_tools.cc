@@ -81,6 +81,10 @@ json ResultSchema() {
   for (Verdict verdict : AllVerdicts()) {
     verdicts.push_back(VerdictName(verdict));
   }
+  json scopes = json::array();
+  for (std::string_view scope : EnumNameList<TimingScope>()) {
+    scopes.push_back(scope);
+  }
   return {{"type", "object"},
           {"properties",
            {{"task", {{"type", "string"}}},
@@ -89,6 +93,8 @@ json ResultSchema() {
             {"reason", {{"type", "string"}}},
             {"check", {{"type", "string"}}},
             {"speedup", Nullable("number")},
+            {"scope", {{"type", "string"}, {"enum", scopes}}},
+            {"speedup_call", Nullable("number")},
             {"speedup_kernel", Nullable("number")},
             {"speedup_compiled", Nullable("number")},
             {"sol_fraction", Nullable("number")},

@@ -66,6 +66,18 @@ std::string FormatHuman(const EvalResult& r, Detail detail) {
     if (r.scope == TimingScope::kKernel && r.candidate_kernel_us && r.reference_kernel_us) {
       line += fmt::format("  {:.3g}x in kernel time  ({:.4g} us vs eager {:.4g} us of kernels)",
                           *r.speedup, *r.candidate_kernel_us, *r.reference_kernel_us);
+    } else if (r.scope == TimingScope::kGpu && r.candidate_gpu_timing && r.reference_gpu_timing) {
+      const TimingStats& c = *r.candidate_gpu_timing;
+      line += fmt::format(
+          "  {:.3g}x in GPU time  ({:.4g} us vs eager {:.4g} us, {} of {}, +-{:.1f}%)", *r.speedup,
+          1e3 * c.Of(statistic), 1e3 * r.reference_gpu_timing->Of(statistic),
+          StatisticWords(statistic), c.runs, 100 * c.median_halfwidth);
+      if (r.speedup_call) {
+        line += fmt::format("  {:.3g}x in call time", *r.speedup_call);
+      }
+      if (r.speedup_kernel) {
+        line += fmt::format("  {:.3g}x in kernel time", *r.speedup_kernel);
+      }
     } else {
       line += fmt::format("  {:.3g}x  (kernel {:.4g} ms vs eager {:.4g} ms, {} of {}, CV {:.1f}%)",
                           *r.speedup, r.candidate_timing->Of(statistic),

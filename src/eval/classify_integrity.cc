@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/json_text.h"
 #include "eval/checks.h"
 #include "eval/classify_internal.h"
@@ -182,10 +184,28 @@ bool DecideRevalidation(const Evidence& e, EvalResult& r) {
 //    (trace.py; exact, for the one traced call);
 //  - the tail of every timed run: the device-wide synchronise once the end event was reached,
 //    against the reference's (an honest call leaves the device idle: a few microseconds);
-//  - wall time against event time, for escapes of a large share of a long call.
+//  - wall time against event time, for escapes of a large share of a long call;
+//  - the GPU timeline (strict): GPU work launched outside every timed call by another thread
+//    (gpu_timeline.py), above a share of the candidate's GPU time.
 bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
   if (!Applies(e.profile, "stream_escape") || !e.timing.meaningful) {
     return false;
+  }
+  // The floor absorbs CUPTI's timestamp rounding; an honest candidate launches nothing outside
+  // its calls from threads of its own (torch launches on the caller's thread).
+  constexpr double kOutsideShare = 0.05;
+  constexpr double kOutsideFloorUs = 1;
+  const TimingStats gpu = ComputeTimingStats(Samples(e.timing.candidate_gpu_ms));
+  const double outside_us = e.timing.gpu_outside_us.value_or(0);
+  if (outside_us > kOutsideFloorUs &&
+      outside_us > kOutsideShare * 1e3 * gpu.mean_ms * std::max(gpu.runs, 1)) {
+    Reject(r, "stream_escape",
+           fmt::format("{} GPU records ran {:.4g} us of work launched outside every timed call by "
+                       "a thread other than the harness's, against {:.4g} us of GPU time in the "
+                       "candidate's {} timed runs: work done before or beside the timed window",
+                       e.timing.gpu_outside_records, outside_us, 1e3 * gpu.mean_ms * gpu.runs,
+                       gpu.runs));
+    return true;
   }
   // Work joined to the caller's stream ends before the marker starts; the floor only absorbs
   // the rounding of CUPTI's timestamps.

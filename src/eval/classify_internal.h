@@ -75,6 +75,9 @@ void CollectDegenerate(const Facts& facts, EvalResult& r);
 
 // classify_speedup.cc: the timing of a correct candidate, its speedups and their bound.
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r);
+// Why the GPU scope's figures do not stand (no timeline, or a timed run with no GPU work inside
+// its call), or nullopt: the speedup then compares the call's timed runs.
+std::optional<std::string> GpuScopeBroken(const Timing& timing);
 // Why the operator's figures of a task whose call makes its own inputs do not stand, or nullopt
 // when they do (both traces hold exactly the setup ranges their worker opened, torch intact, and
 // the two setups launched the same kernels: the test and its seed are the same on both sides, so

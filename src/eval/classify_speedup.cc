@@ -80,17 +80,28 @@ void ClassifyHostLate(const Timing& timing, EvalResult& r) {
   }
 }
 
-// A timing whose speedup is not known to the profile's settle_limit gives no number: its
-// uncertainty is the candidate's and the reference's median half-widths, summed (a ratio's
-// relative error is at most about the sum of its terms').
+// A timing whose speedup is not known to the profile's settle_limit: its uncertainty is the
+// candidate's and the reference's median half-widths, summed (a ratio's relative error is at
+// most about the sum of its terms'). In the call scope it gives no number; in the GPU scope,
+// whose spread is the kernel's own (clocks, contention), the number stands with its +- and a
+// finding: no honest kernel is left without one.
 void ClassifySettled(const TimingStats& candidate, const TimingStats& reference,
                      const EvalProfile& p, EvalResult& r) {
   if (p.settle_limit <= 0 || !r.timing_meaningful || !r.speedup ||
-      p.speedup_scope != TimingScope::kCall) {
+      p.speedup_scope == TimingScope::kKernel) {
     return;
   }
   const double uncertainty = candidate.median_halfwidth + reference.median_halfwidth;
   if (uncertainty <= p.settle_limit) {
+    return;
+  }
+  if (p.speedup_scope == TimingScope::kGpu) {
+    r.findings.push_back(fmt::format(
+        "GPU time did not settle: after {} runs the candidate's median GPU time is known to "
+        "+-{:.1f}% and the reference's to +-{:.1f}%, over the {:.1f}% of --settle-limit: the "
+        "speedup {:.3g}x is known to about +-{:.1f}%",
+        candidate.runs, 100 * candidate.median_halfwidth, 100 * reference.median_halfwidth,
+        100 * p.settle_limit, *r.speedup, 100 * uncertainty));
     return;
   }
   r.timing_unsettled = true;
@@ -104,7 +115,54 @@ void ClassifySettled(const TimingStats& candidate, const TimingStats& reference,
   r.speedup_compiled.reset();
 }
 
+// A call whose host time per run is well over its GPU time: the GPU figure is the kernel's, the
+// call's own time is the host's (said, not judged: host work a kernel moved off the GPU sits
+// between its GPU work, inside the span).
+void ClassifyHostBound(const Timing& timing, const TimingStats& gpu, EvalResult& r) {
+  constexpr double kHostShare = 2;
+  constexpr double kHostFloorMs = 0.02;
+  const TimingStats wall = ComputeTimingStats(Samples(timing.candidate_wall_ms));
+  if (wall.runs == 0 || gpu.runs == 0 || wall.median_ms <= kHostShare * gpu.median_ms ||
+      wall.median_ms - gpu.median_ms <= kHostFloorMs) {
+    return;
+  }
+  r.findings.push_back(fmt::format(
+      "host-bound: {:.4g} us of host per call against {:.4g} us of GPU (medians): the speedup "
+      "compares GPU time; the call's own time is mostly the host's{}",
+      1e3 * wall.median_ms, 1e3 * gpu.median_ms,
+      r.speedup_call ? fmt::format(" ({:.3g}x in call time)", *r.speedup_call) : ""));
+}
+
+// The ratio of two series' `statistic`, when both have runs.
+std::optional<double> Ratio(const TimingStats& over, const TimingStats& under,
+                            Statistic statistic) {
+  const double u = under.Of(statistic);
+  if (over.runs == 0 || under.runs == 0 || u <= 0) {
+    return std::nullopt;
+  }
+  return over.Of(statistic) / u;
+}
+
 }  // namespace
+
+std::optional<std::string> GpuScopeBroken(const Timing& timing) {
+  if (timing.gpu_timeline_lost) {
+    return fmt::format("no GPU timeline ({})", *timing.gpu_timeline_lost);
+  }
+  if (timing.candidate_gpu_ms.empty() || timing.reference_gpu_ms.empty()) {
+    return "the GPU timeline has no timed runs of both sides";
+  }
+  for (const auto& [series, side] : {std::pair{&timing.candidate_gpu_ms, "candidate"},
+                                     std::pair{&timing.reference_gpu_ms, "reference"}}) {
+    const auto empty =
+        std::ranges::count_if(*series, [](const std::optional<double>& ms) { return !ms; });
+    if (empty > 0) {
+      return fmt::format("{} of the {}'s {} timed runs launched no GPU work inside the call", empty,
+                         side, series->size());
+    }
+  }
+  return std::nullopt;
+}
 
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
   ClassifyClocks(timing, r);
@@ -125,14 +183,26 @@ void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
   if (compiled.runs > 0) {
     r.compiled_reference_timing = compiled;
   }
-  const double c = candidate.Of(p.statistic);
-  if (candidate.runs > 0 && reference.runs > 0 && c > 0) {
-    r.speedup = reference.Of(p.statistic) / c;
+  const TimingStats candidate_gpu = ComputeTimingStats(Samples(timing.candidate_gpu_ms));
+  const TimingStats reference_gpu = ComputeTimingStats(Samples(timing.reference_gpu_ms));
+  if (candidate_gpu.runs > 0) {
+    r.candidate_gpu_timing = candidate_gpu;
   }
-  if (candidate.runs > 0 && compiled.runs > 0 && c > 0) {
-    r.speedup_compiled = compiled.Of(p.statistic) / c;
+  if (reference_gpu.runs > 0) {
+    r.reference_gpu_timing = reference_gpu;
   }
-  ClassifySettled(candidate, reference, p, r);
+  if (p.speedup_scope != TimingScope::kGpu) {
+    r.speedup = Ratio(reference, candidate, p.statistic);
+    r.speedup_compiled = Ratio(compiled, candidate, p.statistic);
+    ClassifySettled(candidate, reference, p, r);
+    return;
+  }
+  r.speedup = Ratio(reference_gpu, candidate_gpu, p.statistic);
+  r.speedup_call = Ratio(reference, candidate, p.statistic);
+  r.speedup_compiled = Ratio(ComputeTimingStats(Samples(timing.compiled_reference_gpu_ms)),
+                             candidate_gpu, p.statistic);
+  ClassifyHostBound(timing, candidate_gpu, r);
+  ClassifySettled(candidate_gpu, reference_gpu, p, r);
 }
 
 // The task's expert kernel (facts.expert: its name and whether it agreed with the reference,
@@ -143,6 +213,7 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
   if (!expert.name || stats.runs == 0) {
     return;
   }
+  const bool gpu = p.speedup_scope == TimingScope::kGpu;
   r.expert = *expert.name;
   r.expert_timing = stats;
   if (!expert.agrees) {
@@ -150,6 +221,13 @@ void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile&
         "expert baseline {} does not match the reference within the profile's tolerance "
         "(relative error {:.3g}): no speedup over it is given",
         r.expert, expert.relative_error.value_or(0.0)));
+    return;
+  }
+  if (gpu) {  // Compared in the same scope as the reference: the GPU's times.
+    if (r.candidate_gpu_timing) {
+      r.speedup_expert = Ratio(ComputeTimingStats(Samples(timing.expert_gpu_ms)),
+                               *r.candidate_gpu_timing, p.statistic);
+    }
     return;
   }
   const double c = r.candidate_timing ? r.candidate_timing->Of(p.statistic) : 0;
@@ -230,12 +308,25 @@ KernelKinds OperatorKinds(const Facts& facts) {
 // test's input creation.
 EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r) {
   EvalProfile timed = profile;
-  if (CallMakesItsInputs(facts) && profile.speedup_scope == TimingScope::kCall) {
+  if (CallMakesItsInputs(facts) && profile.speedup_scope != TimingScope::kKernel) {
     timed.speedup_scope = TimingScope::kKernel;
     r.findings.push_back(
         "the task's call makes its own inputs (a TritonBench-G test): the speedup compares the "
         "operator's kernel time, without the test's setup calls (the call's timed runs stay in "
         "candidate_timing and reference_timing)");
+    return timed;
+  }
+  if (profile.speedup_scope != TimingScope::kGpu) {
+    return timed;
+  }
+  if (!facts.timing || !facts.timing->meaningful) {
+    timed.speedup_scope = TimingScope::kCall;  // A CPU's clock: no GPU, no timeline.
+    return timed;
+  }
+  if (std::optional<std::string> why = GpuScopeBroken(*facts.timing)) {
+    timed.speedup_scope = TimingScope::kCall;
+    r.findings.push_back(fmt::format(
+        "{}: the speedup compares the call's timed runs (the call scope), not GPU time", *why));
   }
   return timed;
 }
@@ -291,7 +382,10 @@ bool ClassifySpeedOfLight(const EvalProfile& profile, EvalResult& r) {
       !r.timing_meaningful) {
     return false;
   }
-  const double measured = r.candidate_timing->Of(r.statistic.value_or(Statistic::kMedian));
+  const TimingStats& compared = r.scope == TimingScope::kGpu && r.candidate_gpu_timing
+                                    ? *r.candidate_gpu_timing
+                                    : *r.candidate_timing;
+  const double measured = compared.Of(r.statistic.value_or(Statistic::kMedian));
   if (measured >= kSlack * *r.speed_of_light_ms) {
     return false;
   }

@@ -49,6 +49,7 @@ TEST(ClassifyTest, CorrectWithSpeedup) {
 TEST(ClassifyTest, TheExpertBaselineGivesASpeedupOnlyWhenItAgreesWithTheReference) {
   json facts = test_facts::CorrectFacts(0.5, 1.5);
   facts["timing"]["expert_ms"] = json::array({1.0, 1.0, 1.0});
+  facts["timing"]["expert_gpu_ms"] = json::array({1.0, 1.0, 1.0});
   facts["expert"] = {{"name", "flashinfer.norm.rmsnorm"}, {"agrees", true}};
   EvalResult r = ClassifyFacts(facts);
   EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
@@ -307,13 +308,15 @@ TEST(ClassifyTest, ATimingWhoseClocksMovedIsMarked) {
   EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
 }
 
-TEST(ClassifyTest, ATimingThatDidNotSettleGivesNoSpeedup) {
+TEST(ClassifyTest, ACallTimingThatDidNotSettleGivesNoSpeedup) {
   json facts = test_facts::CorrectFacts(0.5, 1.5);
   // Twenty runs spread over 0.2-2.1 ms: the median known to about +-40%.
   for (int i = 0; i < 20; ++i) {
     facts["timing"]["candidate_ms"][i] = 0.2 + 0.1 * i;
   }
-  EvalResult r = ClassifyFacts(facts);
+  EvalProfile call = StrictProfile();
+  call.speedup_scope = TimingScope::kCall;
+  EvalResult r = ClassifyFacts(facts, call);
   EXPECT_EQ(r.verdict, Verdict::kCorrect);  // The verdict is the kernel's; only the figure goes.
   EXPECT_FALSE(r.speedup.has_value());
   EXPECT_TRUE(r.timing_unsettled);
@@ -328,10 +331,94 @@ TEST(ClassifyTest, ATimingThatDidNotSettleGivesNoSpeedup) {
   const EvalResult paper = ClassifyFacts(facts, PaperProfile());
   EXPECT_TRUE(paper.speedup.has_value());
   EXPECT_FALSE(paper.timing_unsettled);
+  // Strict compares GPU time, steady here: its number stands, the call's beside it.
+  const EvalResult strict = ClassifyFacts(facts);
+  EXPECT_EQ(strict.scope, TimingScope::kGpu);
+  EXPECT_DOUBLE_EQ(*strict.speedup, 3.0);
+  EXPECT_TRUE(strict.speedup_call.has_value());
   // The same spread on a steady series is settled; so is a CPU's timing, which means nothing.
-  EXPECT_TRUE(ClassifyFacts(test_facts::CorrectFacts(0.5, 1.5)).speedup.has_value());
+  EXPECT_TRUE(ClassifyFacts(test_facts::CorrectFacts(0.5, 1.5), call).speedup.has_value());
   facts["timing"]["meaningful"] = false;
-  EXPECT_TRUE(ClassifyFacts(facts).speedup.has_value());
+  EXPECT_TRUE(ClassifyFacts(facts, call).speedup.has_value());
+}
+
+// The GPU scope: each side's GPU times of the timed runs. A spread GPU series keeps its number
+// with its +- and a finding; a host-bound call is said; a timeline that gave nothing, or a run
+// without GPU work, falls back to the call's timed runs, and says so.
+TEST(ClassifyTest, StrictComparesGpuTimeAndNeverLeavesAnHonestKernelWithoutANumber) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);
+  for (int i = 0; i < 20; ++i) {
+    facts["timing"]["candidate_gpu_ms"][i] = 0.01 + 0.002 * i;  // 10-48 us: +-20% or so.
+    facts["timing"]["reference_gpu_ms"][i] = 1.2;
+  }
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_EQ(r.scope, TimingScope::kGpu);
+  ASSERT_TRUE(r.speedup && r.speedup_call && r.candidate_gpu_timing && r.reference_gpu_timing);
+  EXPECT_NEAR(*r.speedup, 1.2 / 0.029, 1e-9);  // The medians' ratio.
+  EXPECT_DOUBLE_EQ(*r.speedup_call, 3.0);
+  EXPECT_FALSE(r.timing_unsettled);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_TRUE(
+      r.findings[0].starts_with("GPU time did not settle: after 20 runs the candidate's "
+                                "median GPU time is known to +-"))
+      << r.findings[0];
+  const json j = ToJson(r);
+  EXPECT_EQ(j["scope"], "gpu");
+  EXPECT_DOUBLE_EQ(j["speedup_call"].get<double>(), 3.0);
+  EXPECT_EQ(j["timing"]["candidate_gpu"]["runs"], 20);
+  const EvalResult back = EvalResultFromJson(j);
+  EXPECT_EQ(back.scope, TimingScope::kGpu);
+  EXPECT_DOUBLE_EQ(back.reference_gpu_timing->median_ms, 1.2);
+  EXPECT_DOUBLE_EQ(*back.speedup_call, 3.0);
+
+  // 95 us of host per 24 us of GPU: said, the GPU figure kept.
+  facts = test_facts::CorrectFacts(0.5, 1.5);
+  for (int i = 0; i < 20; ++i) {
+    facts["timing"]["candidate_gpu_ms"][i] = 0.024;
+    facts["timing"]["candidate_wall_ms"][i] = 0.095;
+  }
+  r = ClassifyFacts(facts);
+  EXPECT_DOUBLE_EQ(*r.speedup, 1.5 / 0.024);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_TRUE(r.findings[0].starts_with("host-bound: 95 us of host per call against 24 us of GPU"))
+      << r.findings[0];
+
+  // A run without GPU work inside its call: the call's runs are compared, and the result says so.
+  facts = test_facts::CorrectFacts(0.5, 1.5);
+  facts["timing"]["candidate_gpu_ms"][3] = nullptr;
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.scope, TimingScope::kCall);
+  EXPECT_DOUBLE_EQ(*r.speedup, 3.0);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_EQ(r.findings[0],
+            "1 of the candidate's 20 timed runs launched no GPU work inside the call: the speedup "
+            "compares the call's timed runs (the call scope), not GPU time");
+  facts = test_facts::CorrectFacts(0.5, 1.5);
+  facts["timing"].erase("candidate_gpu_ms");
+  facts["timing"]["gpu_timeline_lost"] = "cupti-python is not installed";
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.scope, TimingScope::kCall);
+  EXPECT_TRUE(r.findings.at(0).starts_with("no GPU timeline (cupti-python is not installed)"));
+}
+
+// GPU work launched outside every timed call by a thread of the candidate's (work done before
+// the window, or beside it) rejects, as work escaping the timed stream.
+TEST(ClassifyTest, GpuWorkOutsideTheTimedCallsRejects) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);  // 20 runs of 500 us: 10 ms of GPU time.
+  facts["timing"]["gpu_outside_us"] = 0.5;          // Below the floor: CUPTI's rounding.
+  facts["timing"]["gpu_outside_records"] = 1;
+  EXPECT_EQ(ClassifyFacts(facts).verdict, Verdict::kCorrect);
+  facts["timing"]["gpu_outside_us"] = 2000.0;
+  facts["timing"]["gpu_outside_records"] = 20;
+  const EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "stream_escape");
+  EXPECT_TRUE(
+      r.reason.starts_with("20 GPU records ran 2000 us of work launched outside every "
+                           "timed call"))
+      << r.reason;
+  EXPECT_EQ(ClassifyFacts(facts, PaperProfile()).verdict, Verdict::kRejected);
 }
 
 TEST(ClassifyTest, BothScopesAreReportedAndTheProfileSaysWhichTheSpeedupUses) {
@@ -341,7 +428,9 @@ TEST(ClassifyTest, BothScopesAreReportedAndTheProfileSaysWhichTheSpeedupUses) {
                            {"pytorch_us", 0.0},
                            {"busy_us", 100.0}};
   facts["reference_trace"] = {{"kernels", json::array()}, {"busy_us", 400.0}};
-  EvalResult r = ClassifyFacts(facts);
+  EvalProfile call = StrictProfile();
+  call.speedup_scope = TimingScope::kCall;
+  EvalResult r = ClassifyFacts(facts, call);
   EXPECT_EQ(r.scope, TimingScope::kCall);
   EXPECT_DOUBLE_EQ(*r.speedup, 3.0);
   EXPECT_DOUBLE_EQ(*r.speedup_kernel, 4.0);
@@ -378,12 +467,14 @@ TEST(ClassifyTest, BothScopesAreReportedAndTheProfileSaysWhichTheSpeedupUses) {
 
 TEST(ClassifyTest, RunsWhoseHostOutlastedTheHeadStartAreSaid) {
   json facts = test_facts::CorrectFacts(0.5, 1.5);
-  EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
+  EvalProfile call = StrictProfile();
+  call.speedup_scope = TimingScope::kCall;
+  EXPECT_TRUE(ClassifyFacts(facts, call).findings.empty());
   // Two late runs left out while the head start grew, one kept at its cap.
   facts["timing"]["host_late_runs"] = 3;
   facts["timing"]["host_late_dropped"] = 2;
   facts["timing"]["head_start_us"] = 4000.0;
-  const EvalResult r = ClassifyFacts(facts);
+  const EvalResult r = ClassifyFacts(facts, call);
   EXPECT_EQ(r.verdict, Verdict::kCorrect);
   EXPECT_DOUBLE_EQ(*r.speedup, 3.0);  // Findings only: the figure stands.
   ASSERT_EQ(r.findings.size(), 2U);
@@ -399,6 +490,8 @@ TEST(ClassifyTest, RunsWhoseHostOutlastedTheHeadStartAreSaid) {
   kernel.speedup_scope = TimingScope::kKernel;
   EXPECT_TRUE(ClassifyFacts(facts, kernel).findings.size() == 1U &&
               ClassifyFacts(facts, kernel).findings[0].starts_with("no kernel time"));
+  // Nor in GPU time (strict's), whose runs' host is said only where it dominates.
+  EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
   // A CPU's timing means nothing: nothing said.
   facts["timing"]["meaningful"] = false;
   EXPECT_TRUE(ClassifyFacts(facts).findings.empty());
@@ -448,7 +541,7 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   // A task without setup marks keeps the profile's scope.
   json unmarked = facts;
   unmarked["kernel_trace"].erase("operator_us");
-  EXPECT_EQ(ClassifyFacts(unmarked).scope, TimingScope::kCall);
+  EXPECT_EQ(ClassifyFacts(unmarked).scope, TimingScope::kGpu);
 
   // The test's torch.randn is PyTorch's kernel, launched in a setup range: not the candidate's
   // PyTorch compute, even where the profile forbids that.

@@ -66,6 +66,7 @@ EvalProfile ReferenceProfile() {
   p.job.generate_on = GenerateOn::kCpu;
   p.statistic = Statistic::kTrimmedMean;
   p.settle_limit = 0;
+  p.speedup_scope = TimingScope::kCall;  // What the release and KernelBench measure.
   SetIntegrityChecks(p, false);
   return p;
 }
@@ -179,6 +180,7 @@ JobOptions EvalProfile::ToJobOptions(DeviceKind device, TaskKind kind) const {
   options.revalidate_rtol = options.rtol * revalidate_factor;
   options.time_only_if_correct = true;
   options.reject_rules = reject_static;
+  options.gpu_timeline = speedup_scope == TimingScope::kGpu;
   return options;
 }
 

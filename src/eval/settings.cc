@@ -49,11 +49,14 @@ std::vector<EvalSetting> MakeTable() {
       .name = "speedup_scope",
       .kind = SettingKind::kChoice,
       .flag = "--speedup-scope",
+      .job_option = "gpu_timeline",
       .fingerprint = true,
-      .default_text = "call",
+      .default_text = "gpu",
       .help =
-          "what the speedup compares: call (the timed runs of the call) or kernel (the "
-          "device time of its kernels in one traced call; GPU); both are reported",
+          "what the speedup compares: gpu (the GPU's own time of every timed run, from the "
+          "call's first GPU work to its last, CUPTI), call (the timed runs' events around the "
+          "call, host launching included) or kernel (its kernels' device time in one traced "
+          "call); the others are reported beside it",
       .choices = EnumNameList<TimingScope>()};
   BindField(speedup_scope, &EvalProfile::speedup_scope);
   return {

@@ -160,6 +160,10 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"compiled_reference", r.compiled_reference_timing ? ToJson(*r.compiled_reference_timing)
                                                          : nlohmann::json(nullptr)},
       {"expert", r.expert_timing ? ToJson(*r.expert_timing) : nlohmann::json(nullptr)},
+      {"candidate_gpu",
+       r.candidate_gpu_timing ? ToJson(*r.candidate_gpu_timing) : nlohmann::json(nullptr)},
+      {"reference_gpu",
+       r.reference_gpu_timing ? ToJson(*r.reference_gpu_timing) : nlohmann::json(nullptr)},
   };
   return {
       {"task", r.task},
@@ -173,6 +177,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"speedup_expert", OptionalJson(r.speedup_expert)},
       {"scope", EnumName(r.scope)},
       {"speedup_kernel", OptionalJson(r.speedup_kernel)},
+      {"speedup_call", OptionalJson(r.speedup_call)},
       {"expert", r.expert},
       {"passed_trials", r.passed_trials},
       {"max_abs_err", OptionalJson(r.max_abs_err)},
@@ -215,6 +220,7 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
   r.speedup_expert = OptionalDouble(j, "speedup_expert");
   r.scope = EnumFromName<TimingScope>(j.value("scope", "call")).value_or(TimingScope::kCall);
   r.speedup_kernel = OptionalDouble(j, "speedup_kernel");
+  r.speedup_call = OptionalDouble(j, "speedup_call");
   r.expert = j.value("expert", "");
   r.passed_trials = j.value("passed_trials", false);
   r.max_abs_err = OptionalDouble(j, "max_abs_err");
@@ -262,6 +268,8 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
     r.reference_timing = OptionalStats(t, "reference");
     r.compiled_reference_timing = OptionalStats(t, "compiled_reference");
     r.expert_timing = OptionalStats(t, "expert");
+    r.candidate_gpu_timing = OptionalStats(t, "candidate_gpu");
+    r.reference_gpu_timing = OptionalStats(t, "reference_gpu");
   }
   r.profile = j.value("profile", "");
   r.device = j.value("device", "");

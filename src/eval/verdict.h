@@ -65,13 +65,17 @@ struct EnumTraits<Statistic> {
 // What a speedup compares. kCall: the timed runs, events around the call on the caller's stream
 // (the host's launching included where the stream waits for it), as KernelBench and the
 // reference release measure; kKernel: the device time of the work the call launched, from one
-// traced call of each side (trace.py's busy_us), the host's part left out.
-enum class TimingScope { kCall, kKernel };
+// traced call of each side (trace.py's busy_us), the host's part left out; kGpu: the GPU's own
+// timeline of every timed run (CUPTI's activity records, python/adaexplore_worker/
+// gpu_timeline.py): from the first GPU work the call launched (on any thread, any stream) to
+// its last, gaps the host left between launches included.
+enum class TimingScope { kCall, kKernel, kGpu };
 
 template <>
 struct EnumTraits<TimingScope> {
-  static constexpr std::array<std::pair<TimingScope, std::string_view>, 2> kNames = {{
+  static constexpr std::array<std::pair<TimingScope, std::string_view>, 3> kNames = {{
       {TimingScope::kCall, "call"},
+      {TimingScope::kGpu, "gpu"},
       {TimingScope::kKernel, "kernel"},
   }};
 };
@@ -164,6 +168,12 @@ struct EvalResult {
   std::string profile_unavailable;
   std::optional<Statistic> statistic;      // What the speedup compares; unset before timing.
   TimingScope scope = TimingScope::kCall;  // Which time `speedup` compares.
+  // The GPU scope's series (the timed runs' GPU times), where the GPU timeline was recorded.
+  std::optional<TimingStats> candidate_gpu_timing;
+  std::optional<TimingStats> reference_gpu_timing;
+  // The call scope's speedup where `speedup` compares another time: the call's events, the
+  // host's launching included where the stream waited for it (the second figure beside the GPU's).
+  std::optional<double> speedup_call;
   // The kernel scope, whatever the profile's: each side's kernel time in one traced call (GPU).
   std::optional<double> speedup_kernel;
   std::optional<double> candidate_kernel_us;

@@ -25,6 +25,12 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
     }
     return record;
   }
+  if (result.scope == TimingScope::kGpu && result.candidate_gpu_timing &&
+      result.reference_gpu_timing) {
+    record.runtime_ms = result.candidate_gpu_timing->median_ms;
+    record.reference_ms = result.reference_gpu_timing->median_ms;
+    return record;
+  }
   if (result.candidate_timing && result.candidate_timing->runs > 0) {
     record.runtime_ms = result.candidate_timing->median_ms;
   }

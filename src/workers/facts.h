@@ -347,10 +347,28 @@ struct Timing {
   int64_t host_late_runs = 0;
   int64_t host_late_dropped = 0;
   std::optional<double> head_start_us;
+  // The GPU timeline (python/adaexplore_worker/gpu_timeline.py): each kept run's GPU time, from
+  // the first GPU work its call launched to its last (unset: the run launched none); the GPU
+  // time and count of work launched outside every timed call by another thread; or why the
+  // timeline gave none (then no series).
+  std::vector<std::optional<double>> candidate_gpu_ms;
+  std::vector<std::optional<double>> reference_gpu_ms;
+  std::vector<std::optional<double>> compiled_reference_gpu_ms;
+  std::vector<std::optional<double>> expert_gpu_ms;
+  std::optional<double> gpu_outside_us;
+  int64_t gpu_outside_records = 0;
+  std::optional<std::string> gpu_timeline_lost;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("meaningful", s.meaningful);
+    visit("candidate_gpu_ms", s.candidate_gpu_ms);
+    visit("reference_gpu_ms", s.reference_gpu_ms);
+    visit("compiled_reference_gpu_ms", s.compiled_reference_gpu_ms);
+    visit("expert_gpu_ms", s.expert_gpu_ms);
+    visit("gpu_outside_us", s.gpu_outside_us);
+    visit("gpu_outside_records", s.gpu_outside_records);
+    visit("gpu_timeline_lost", s.gpu_timeline_lost);
     visit("host_late_runs", s.host_late_runs);
     visit("host_late_dropped", s.host_late_dropped);
     visit("head_start_us", s.head_start_us);

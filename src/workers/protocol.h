@@ -165,6 +165,9 @@ struct JobOptions {
   bool time_only_if_correct = true;
   bool null_selftest = true;  // Flag tasks that trivial outputs pass.
   bool kernel_trace = true;   // One call under the profiler (GPU): which kernels ran.
+  // Every timed run also a window on the GPU's own timeline (CUPTI; GPU): the GPU scope's
+  // figures. Set from the profile's speedup scope (EvalProfile::ToJobOptions), not on its own.
+  bool gpu_timeline = false;
   // The source rules that reject (the profile's reject_static): a candidate whose source breaks
   // one is not imported, so none of its code runs.
   std::vector<std::string> reject_rules;
@@ -217,6 +220,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("time_only_if_correct", o.time_only_if_correct);
   visit("null_selftest", o.null_selftest);
   visit("kernel_trace", o.kernel_trace);
+  visit("gpu_timeline", o.gpu_timeline);
   visit("reject_rules", o.reject_rules);
   visit("shrink", o.shrink);
 }

@@ -22,15 +22,24 @@ inline nlohmann::json PassingTrial(int index) {
                {"ref_max_abs", 2.0}}}}}}};
 }
 
-// Twenty timed runs of each side, all re-validated.
+// Twenty timed runs of each side, all re-validated, on the GPU timeline too (their GPU times
+// the events' own, nothing outside them).
 inline nlohmann::json Timing(double candidate_ms, double reference_ms) {
   nlohmann::json c = nlohmann::json::array(), r = nlohmann::json::array();
   for (int i = 0; i < 20; ++i) {
     c.push_back(candidate_ms);
     r.push_back(reference_ms);
   }
-  return {{"candidate_ms", c}, {"reference_ms", r},          {"meaningful", true},
-          {"revalidated", 20}, {"revalidation_failures", 0}, {"inputs_mutated_runs", 0}};
+  return {{"candidate_ms", c},
+          {"reference_ms", r},
+          {"candidate_gpu_ms", c},
+          {"reference_gpu_ms", r},
+          {"gpu_outside_us", 0.0},
+          {"gpu_outside_records", 0},
+          {"meaningful", true},
+          {"revalidated", 20},
+          {"revalidation_failures", 0},
+          {"inputs_mutated_runs", 0}};
 }
 
 // A correct candidate, `reference_ms / candidate_ms` times faster.

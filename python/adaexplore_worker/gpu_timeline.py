@@ -1,0 +1,208 @@
+"""The GPU's own timeline of the timed runs: CUPTI's activity records of every kernel, copy and
+fill, and of every launch (runtime and driver API calls, any thread), read through NVIDIA's
+cupti-python while a timed phase runs under the exclusive lock.
+
+Each timed call is a window on the host: CUPTI's timestamps just before the call and just after
+it returns (`Timeline.window`). The call's GPU work is every record whose launch (on any thread)
+started inside its window; its *span* is from that work's first start to its last end, on any
+stream. The harness's own work (the L2 flush, the head start's spin, the events, new inputs,
+re-validation) is launched outside every window, on the harness's thread, so it is never the
+call's, and the head start keeps the stream busy while the host launches the call: the span is
+the GPU's time, gaps the host leaves between launches inside it included. Work launched outside
+every window by another thread (a thread the candidate started, running work before the window
+or on the side) is `outside`: its GPU time and count, which the C++ side judges. Work whose
+launch CUPTI did not record counts there too.
+
+What this module cannot see: anything on the harness's own thread between windows (a finalizer
+of the candidate's running there would pass as the harness's); and, as for the events, a
+candidate in this process can reach CUPTI itself. A timeline that lost records (CUPTI's buffers
+full, its callbacks replaced, a window with no work at all) says so (`lost`), and then gives no
+spans: the C++ side gives no GPU-scope number rather than one it cannot stand behind.
+
+The worker only reports; src/eval/classify_speedup.cc decides what the figures mean.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple
+
+try:  # cupti-python (python/requirements.txt); without it, or without a GPU, no timeline.
+    from cupti import cupti as _cupti
+except ImportError:  # pragma: no cover - the requirements install it.
+    _cupti = None
+
+_BUFFER_BYTES = 8 << 20
+if _cupti is not None:
+    _Kind = _cupti.ActivityKind
+    _WORK_KINDS = (_Kind.CONCURRENT_KERNEL, _Kind.MEMCPY, _Kind.MEMSET)
+    _API_KINDS = (_Kind.RUNTIME, _Kind.DRIVER)
+    # Bound before any candidate is imported (as timing.py binds its clocks).
+    _timestamp = _cupti.get_timestamp
+    _enable = _cupti.activity_enable
+    _disable = _cupti.activity_disable
+    _flush_all = _cupti.activity_flush_all
+    _register = _cupti.activity_register_callbacks
+    _set_thread_id_type = _cupti.set_thread_id_type
+    _SYSTEM_THREAD_IDS = _cupti.ActivityThreadIdType.SYSTEM
+
+
+class Work(NamedTuple):
+    """One record of GPU work: nanoseconds on CUPTI's clock."""
+    start: int
+    end: int
+    correlation: int
+    name: str
+
+
+class Launch(NamedTuple):
+    """One API call that may launch work: when it started, its correlation id and thread."""
+    start: int
+    correlation: int
+    thread: int
+
+
+@dataclass
+class Span:
+    """One window's GPU work: `span_ns` from its first start to its last end (0 without work),
+    `busy_ns` the union of its records' intervals, `records` how many."""
+    span_ns: int = 0
+    busy_ns: int = 0
+    records: int = 0
+
+
+@dataclass
+class Reading:
+    """What the timeline says of a timed phase: one Span per window, in the order they were
+    opened; the GPU time and count of work launched outside every window by another thread (or
+    by a launch CUPTI did not record); why the spans cannot be trusted, if they cannot."""
+    spans: list[Span] = field(default_factory=list)
+    outside_ns: int = 0
+    outside_records: int = 0
+    lost: str | None = None
+
+
+def available() -> str | None:
+    """None when a timeline can be read here, else why not."""
+    if _cupti is None:
+        return "cupti-python is not installed"
+    try:
+        _timestamp()
+    except Exception as e:  # noqa: BLE001 - CUPTI's own error (no driver) says why.
+        return f"CUPTI unavailable: {e}"
+    return None
+
+
+class Timeline:
+    """Activity records from start() to stop(); one window per timed call."""
+
+    def __init__(self) -> None:
+        self._work: list[Work] = []
+        self._launches: list[Launch] = []
+        self._windows: list[tuple[int, int]] = []
+        self._buffers = 0
+        self._thread = threading.get_native_id()
+        self._open: int | None = None
+        self._running = False
+
+    def _requested(self) -> tuple[int, int]:
+        return _BUFFER_BYTES, 0
+
+    def _completed(self, activities: Any) -> None:
+        """CUPTI hands a full (or flushed) buffer: only plain values are kept, never the
+        records, which live in the buffer."""
+        self._buffers += 1
+        for a in activities:
+            if a.kind in _WORK_KINDS:
+                name = a.name if a.kind == _Kind.CONCURRENT_KERNEL else (
+                    "memcpy" if a.kind == _Kind.MEMCPY else "memset")
+                self._work.append(Work(int(a.start), int(a.end), int(a.correlation_id), name))
+            elif a.kind in _API_KINDS:
+                self._launches.append(Launch(int(a.start), int(a.correlation_id),
+                                             int(a.thread_id)))
+
+    def start(self, warm: Callable[[], None] = lambda: None) -> None:
+        """Starts recording (system thread ids, so the harness's thread is known); `warm` then
+        launches some work, which a forced flush hands back, so that CUPTI's own threads and
+        buffers start here, before any timed run, not inside one (where a new thread would be
+        the candidate's)."""
+        _set_thread_id_type(_SYSTEM_THREAD_IDS)
+        _register(self._requested, self._completed)
+        for kind in _WORK_KINDS + _API_KINDS:
+            _enable(kind)
+        self._running = True
+        warm()
+        _flush_all(1)
+        self._work.clear()
+        self._launches.clear()
+
+    def opened(self) -> None:
+        """The call starts now (the last thing before it)."""
+        self._open = _timestamp()
+
+    def closed(self) -> int:
+        """The call returned (the first thing after it): the window's index."""
+        end = _timestamp()
+        assert self._open is not None
+        self._windows.append((self._open, end))
+        self._open = None
+        return len(self._windows) - 1
+
+    def stop(self) -> Reading:
+        """Stops recording and reads every window."""
+        if not self._running:
+            return Reading(lost="the timeline was not started")
+        self._running = False
+        try:
+            _flush_all(1)
+            for kind in _WORK_KINDS + _API_KINDS:
+                _disable(kind)
+            _flush_all(1)
+        except Exception as e:  # noqa: BLE001 - CUPTI's failure: no spans, and why.
+            return Reading(lost=f"CUPTI failed: {e}")
+        return read(self._windows, self._work, self._launches, self._thread)
+
+
+def read(windows: list[tuple[int, int]], work: list[Work], launches: list[Launch],
+         harness_thread: int) -> Reading:
+    """Attributes each record of work to the window its launch started in (see the module's
+    docstring); the rest, launched by another thread than the harness's or by no recorded
+    launch, is outside."""
+    reading = Reading(spans=[Span() for _ in windows])
+    if windows and not work and not launches:
+        reading.lost = "CUPTI recorded nothing during the timed runs"
+        return reading
+    opens = [w[0] for w in windows]
+    launch_of = {launch.correlation: launch for launch in launches}
+    per_window: list[list[Work]] = [[] for _ in windows]
+    for w in work:
+        launch = launch_of.get(w.correlation)
+        index = _window_of(windows, opens, launch.start) if launch is not None else None
+        if index is not None:
+            per_window[index].append(w)
+        elif launch is None or launch.thread != harness_thread:
+            reading.outside_ns += max(0, w.end - w.start)
+            reading.outside_records += 1
+    for span, records in zip(reading.spans, per_window):
+        if records:
+            span.records = len(records)
+            span.span_ns = max(r.end for r in records) - min(r.start for r in records)
+            span.busy_ns = union_length([(r.start, r.end) for r in records])
+    return reading
+
+
+def _window_of(windows: list[tuple[int, int]], opens: list[int], t: int) -> int | None:
+    i = bisect.bisect_right(opens, t) - 1
+    return i if i >= 0 and windows[i][0] <= t <= windows[i][1] else None
+
+
+def union_length(intervals: list[tuple[Any, Any]]) -> Any:
+    """The length of the union of (begin, end) intervals; empty ones count nothing."""
+    total, reach = 0, None
+    for begin, end in sorted(i for i in intervals if i[1] > i[0]):
+        if reach is None or end > reach:
+            total += end - (begin if reach is None else max(begin, reach))
+            reach = end
+    return total

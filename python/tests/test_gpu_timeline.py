@@ -1,0 +1,76 @@
+"""The GPU timeline's reading of CUPTI's records: which GPU work is a timed call's, its span, and
+what ran outside every call. CUPTI itself needs a GPU (the GPU red team and
+bench/gpu/gpu_time_speedups.sh); here the records are made by hand, as CUPTI gives them
+(nanoseconds, correlation ids, system thread ids)."""
+
+import torch
+
+from adaexplore_worker import gpu_timeline
+from adaexplore_worker.gpu_timeline import Launch, Work, read, union_length
+
+HARNESS = 100  # The harness's thread.
+OTHER = 200  # A thread the candidate started.
+
+
+def test_a_calls_span_runs_from_its_first_gpu_work_to_its_last_on_any_stream() -> None:
+    windows = [(1_000, 2_000), (10_000, 11_000)]
+    launches = [Launch(900, 1, HARNESS),  # The flush, before the first window.
+                Launch(1_100, 2, HARNESS), Launch(1_500, 3, HARNESS),  # The first call's.
+                Launch(1_700, 4, OTHER),  # A thread of the candidate's, during the call.
+                Launch(10_100, 5, HARNESS)]
+    work = [Work(950, 1_900, 1, "fill"),
+            Work(2_000, 2_500, 2, "k1"),
+            Work(3_000, 3_200, 3, "k2"),  # A gap the host left: counted.
+            Work(2_100, 2_300, 4, "side"),  # On another stream, overlapping k1.
+            Work(11_500, 11_600, 5, "k1")]
+    reading = read(windows, work, launches, HARNESS)
+    assert reading.lost is None
+    assert [s.span_ns for s in reading.spans] == [1_200, 100]
+    assert [s.busy_ns for s in reading.spans] == [700, 100]
+    assert [s.records for s in reading.spans] == [3, 1]
+    assert (reading.outside_ns, reading.outside_records) == (0, 0)  # The flush is the harness's.
+
+
+def test_work_launched_outside_every_call_by_another_thread_is_outside() -> None:
+    windows = [(1_000, 2_000)]
+    launches = [Launch(500, 1, OTHER),  # Before the window: work done ahead of the call.
+                Launch(1_500, 2, HARNESS),
+                Launch(2_500, 3, OTHER),  # After the call returned.
+                Launch(3_000, 4, HARNESS)]  # The harness's own (re-validation).
+    work = [Work(600, 900, 1, "ahead"), Work(2_000, 2_010, 2, "copy"),
+            Work(2_600, 2_800, 3, "late"), Work(3_100, 3_200, 4, "compare"),
+            Work(4_000, 4_050, 99, "unrecorded")]  # No launch record at all: outside too.
+    reading = read(windows, work, launches, HARNESS)
+    assert reading.spans[0].span_ns == 10
+    assert reading.outside_records == 3
+    assert reading.outside_ns == 300 + 200 + 50
+
+
+def test_a_call_without_gpu_work_has_an_empty_span_and_a_silent_timeline_is_lost() -> None:
+    reading = read([(1_000, 2_000), (3_000, 4_000)],
+                   [Work(1_200, 1_300, 1, "k")], [Launch(1_100, 1, HARNESS)], HARNESS)
+    assert [s.records for s in reading.spans] == [1, 0]
+    assert reading.spans[1].span_ns == 0
+    assert read([(1_000, 2_000)], [], [], HARNESS).lost == \
+        "CUPTI recorded nothing during the timed runs"
+    assert read([], [], [], HARNESS).lost is None  # Nothing timed, nothing lost.
+
+
+def test_a_launch_at_a_windows_edge_belongs_to_it() -> None:
+    windows = [(1_000, 2_000), (2_000, 3_000)]
+    reading = read(windows, [Work(5_000, 5_010, 1, "a"), Work(6_000, 6_020, 2, "b")],
+                   [Launch(1_000, 1, HARNESS), Launch(3_000, 2, HARNESS)], HARNESS)
+    assert [s.span_ns for s in reading.spans] == [10, 20]
+
+
+def test_union_length() -> None:
+    assert union_length([(0, 10), (5, 15), (20, 30), (25, 26), (40, 40)]) == 25
+    assert union_length([]) == 0
+    assert union_length([(0.5, 1.5), (1.0, 2.0)]) == 1.5
+
+
+def test_without_a_gpu_there_is_no_timeline_and_it_says_why() -> None:
+    why = gpu_timeline.available()
+    if not torch.cuda.is_available():
+        assert why is not None and ("CUPTI unavailable" in why or "cupti-python" in why)
+    assert gpu_timeline.Timeline().stop().lost == "the timeline was not started"
