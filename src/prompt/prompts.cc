@@ -179,10 +179,14 @@ std::string PromptSet::FormatRoofline(const TaskRoofline& roofline) {
 std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::string& title) {
   std::string out = "### " + title + "\n\n```python\n" + Trimmed(kernel.code) + "\n```\n\n";
   if (kernel.verdict == VerdictName(Verdict::kCorrect) && kernel.speedup) {
-    out += fmt::format("Result: correct, {:.3g}x the reference", *kernel.speedup);
+    out += fmt::format("Result: correct, {:.3g}x the reference{}", *kernel.speedup,
+                       kernel.scope.empty() ? "" : " in " + kernel.scope + " time");
     if (kernel.runtime_ms && kernel.reference_ms) {
       out +=
           fmt::format(" ({:.4g} ms against {:.4g} ms)", *kernel.runtime_ms, *kernel.reference_ms);
+    }
+    if (kernel.call_ms) {
+      out += fmt::format("; the whole call, host included: {:.4g} ms", *kernel.call_ms);
     }
     out += ".\n";
     if (kernel.sol_fraction) {

@@ -40,6 +40,10 @@ struct KernelRecord {
   std::optional<double> speedup;
   std::optional<double> runtime_ms;
   std::optional<double> reference_ms;
+  // The time they compare ("gpu", "kernel"; empty: the call's), and the call's own time where
+  // that is another (the host's launching included).
+  std::string scope;
+  std::optional<double> call_ms;
   // A correct kernel's distance from the speed of light (0-1) and its profile's line
   // (eval/kernel_profile.h), when measured: why it is slow, not only that it is.
   std::optional<double> sol_fraction;

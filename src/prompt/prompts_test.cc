@@ -70,6 +70,23 @@ TEST(PromptsTest, ProposerShowsThePoolAndTheMemory) {
             std::string::npos);
 }
 
+// A speedup in GPU time says so, and the whole call's time beside it: a host-bound kernel reads
+// as one.
+TEST(PromptsTest, AKernelsTimeSaysWhichTimeItIs) {
+  PromptInputs inputs = Inputs();
+  KernelRecord gpu = Correct(4, 114);
+  gpu.runtime_ms = 0.024;
+  gpu.reference_ms = 2.74;
+  gpu.scope = "gpu";
+  gpu.call_ms = 0.095;
+  inputs.kernels = {gpu};
+  const std::string user = Load().Proposer(inputs)[1].content;
+  EXPECT_NE(user.find("Result: correct, 114x the reference in gpu time (0.024 ms against 2.74 "
+                      "ms); the whole call, host included: 0.095 ms."),
+            std::string::npos)
+      << user;
+}
+
 TEST(PromptsTest, ProposerStatesTheTasksSpeedOfLightOnceAGpuMeasuredIt) {
   PromptInputs inputs = Inputs();
   const std::string without = Load().Proposer(inputs)[1].content;

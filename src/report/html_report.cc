@@ -124,23 +124,31 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
                                           step.result["error"].is_string()
                                       ? step.result["error"].get<std::string>()
                                       : "";
-        nodes.push_back({{"id", step.node},
-                         {"parent", step.parent},
-                         {"move", step.move},
-                         {"verdict", step.verdict},
-                         {"speedup", step.correct && step.speedup ? nlohmann::json(*step.speedup)
-                                                                  : nlohmann::json(nullptr)},
-                         {"sol", step.correct && step.result.is_object() &&
-                                         step.result.contains("sol_fraction") &&
-                                         step.result["sol_fraction"].is_number()
-                                     ? step.result["sol_fraction"]
-                                     : nlohmann::json(nullptr)},
-                         {"reason", step.reason},
-                         {"error", Cut(error)},
-                         {"kernel", Cut(step.kernel)},
-                         {"t", step.created_at},
-                         {"cost", priced ? nlohmann::json(usd) : nlohmann::json(nullptr)},
-                         {"tokens", tokens}});
+        nodes.push_back(
+            {{"id", step.node},
+             {"parent", step.parent},
+             {"move", step.move},
+             {"verdict", step.verdict},
+             {"speedup", step.correct && step.speedup ? nlohmann::json(*step.speedup)
+                                                      : nlohmann::json(nullptr)},
+             {"sol", step.correct && step.result.is_object() &&
+                             step.result.contains("sol_fraction") &&
+                             step.result["sol_fraction"].is_number()
+                         ? step.result["sol_fraction"]
+                         : nlohmann::json(nullptr)},
+             {"scope", step.correct && step.result.is_object() ? step.result.value("scope", "call")
+                                                               : "call"},
+             {"speedup_call", step.correct && step.result.is_object() &&
+                                      step.result.contains("speedup_call") &&
+                                      step.result["speedup_call"].is_number()
+                                  ? step.result["speedup_call"]
+                                  : nlohmann::json(nullptr)},
+             {"reason", step.reason},
+             {"error", Cut(error)},
+             {"kernel", Cut(step.kernel)},
+             {"t", step.created_at},
+             {"cost", priced ? nlohmann::json(usd) : nlohmann::json(nullptr)},
+             {"tokens", tokens}});
       }
       trees.push_back({{"run", report.run.id}, {"task", outcome.task}, {"nodes", nodes}});
     }

@@ -33,7 +33,8 @@ TEST(HtmlReportTest, EmbedsTheDataWhereNoKernelCanBreakOutOfTheScript) {
                      .verdict = "correct",
                      .compiled = true,
                      .correct = true,
-                     .speedup = 2.0};
+                     .speedup = 2.0,
+                     .result = {{"scope", "gpu"}, {"speedup_call", 0.8}}};
     first.calls.push_back(
         {.role = "proposer", .usage = {{"input", 100}, {"output", 20}}, .cost_usd = 0.5});
     ASSERT_TRUE(db.RecordStep(run, "t1", first).ok());
@@ -62,6 +63,9 @@ TEST(HtmlReportTest, EmbedsTheDataWhereNoKernelCanBreakOutOfTheScript) {
   EXPECT_EQ(nodes[2]["error"], "SyntaxError: <bad>");
   EXPECT_EQ(nodes[2]["parent"], 1);
   EXPECT_TRUE(nodes[2]["speedup"].is_null());
+  EXPECT_EQ(nodes[1]["scope"], "gpu");  // Which time the speedup compares, and the call's.
+  EXPECT_DOUBLE_EQ(nodes[1]["speedup_call"].get<double>(), 0.8);
+  EXPECT_TRUE(nodes[2]["speedup_call"].is_null());
   EXPECT_DOUBLE_EQ(nodes[1]["cost"].get<double>(), 0.5);
   EXPECT_EQ(data["cost"][0]["unit"],
             "usd");  // Every call priced (a node without calls is neutral).

@@ -18,6 +18,12 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
                       .speedup = result.speedup,
                       .sol_fraction = result.sol_fraction,
                       .profile = result.profile_text};
+  if (result.scope != TimingScope::kCall) {
+    record.scope = std::string(EnumName(result.scope));
+    if (result.candidate_timing && result.candidate_timing->runs > 0) {
+      record.call_ms = result.candidate_timing->median_ms;
+    }
+  }
   if (result.scope == TimingScope::kKernel) {  // The times the speedup compares.
     if (result.candidate_kernel_us && result.reference_kernel_us) {
       record.runtime_ms = *result.candidate_kernel_us / 1e3;
