@@ -91,6 +91,7 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
   out.device = first.device;
   out.worker = first.worker;
   out.statistic = first.statistic;
+  out.scope = first.scope;
   out.timing_meaningful = true;
   out.passed_trials = true;
   out.cached = true;
@@ -111,6 +112,11 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
     speedup_sum += p.speedup.value_or(0);
     out.timing_meaningful = out.timing_meaningful && p.timing_meaningful;
     out.passed_trials = out.passed_trials && p.passed_trials;
+    if (p.scope != out.scope && p.speedup) {  // A part whose GPU timeline gave nothing.
+      findings.insert(fmt::format(
+          "workload {}'s speedup compares {} time, the first's {} time: their mean mixes the two",
+          i + 1, EnumName(p.scope), EnumName(out.scope)));
+    }
     out.cached = out.cached && p.cached;
     out.wall_s += p.wall_s;
     out.max_abs_err = Worst(out.max_abs_err, p.max_abs_err);
@@ -133,7 +139,16 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
                           {"verdict", VerdictName(p.verdict)},
                           {"reason", p.reason},
                           {"cache_key", p.cache_key},
-                          {"speedup", p.speedup ? nlohmann::json(*p.speedup) : nlohmann::json()}};
+                          {"speedup", p.speedup ? nlohmann::json(*p.speedup) : nlohmann::json()},
+                          {"scope", EnumName(p.scope)},
+                          {"speedup_call",
+                           p.speedup_call ? nlohmann::json(*p.speedup_call) : nlohmann::json()}};
+    if (p.candidate_gpu_timing) {
+      row["candidate_gpu"] = ToJson(*p.candidate_gpu_timing);
+    }
+    if (p.reference_gpu_timing) {
+      row["reference_gpu"] = ToJson(*p.reference_gpu_timing);
+    }
     if (p.candidate_timing) {
       row["candidate"] = ToJson(*p.candidate_timing);
     }
@@ -165,6 +180,8 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
     out.verdict = Verdict::kCorrect;
     out.speedup = speedup_sum / static_cast<double>(n);
     out.speedup_compiled = MeanOfAll(parts, &EvalResult::speedup_compiled);
+    out.speedup_call = MeanOfAll(parts, &EvalResult::speedup_call);
+    out.speedup_kernel = MeanOfAll(parts, &EvalResult::speedup_kernel);
     out.speedup_expert = MeanOfAll(parts, &EvalResult::speedup_expert);
     out.expert = out.speedup_expert ? first.expert : "";
     out.reason =

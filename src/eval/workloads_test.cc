@@ -58,6 +58,29 @@ TEST(WorkloadsTest, CorrectOnEveryWorkloadGivesTheMeanSpeedup) {
   EXPECT_EQ(CombineWorkloads(Definition(), called).facts["interface"]["entry_point"], "run");
 }
 
+// The definition's speedup compares the time its workloads' do (strict: GPU time), with the
+// call's beside it; a workload whose GPU timeline gave nothing (compared in call time) is said.
+TEST(WorkloadsTest, TheMeanSpeedupKeepsItsScope) {
+  std::vector<EvalResult> parts = {Part(Verdict::kCorrect, 4.0), Part(Verdict::kCorrect, 6.0),
+                                   Part(Verdict::kCorrect, 8.0)};
+  for (EvalResult& p : parts) {
+    p.scope = TimingScope::kGpu;
+    p.speedup_call = 2.0;
+  }
+  EvalResult r = CombineWorkloads(Definition(), parts);
+  EXPECT_EQ(r.scope, TimingScope::kGpu);
+  EXPECT_DOUBLE_EQ(*r.speedup, 6.0);
+  EXPECT_DOUBLE_EQ(*r.speedup_call, 2.0);
+  EXPECT_EQ(r.facts["workloads"][1]["scope"], "gpu");
+  EXPECT_TRUE(r.findings.empty());
+  parts[2].scope = TimingScope::kCall;
+  r = CombineWorkloads(Definition(), parts);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0],
+            "workload 3's speedup compares call time, the first's gpu time: their mean mixes the "
+            "two");
+}
+
 TEST(WorkloadsTest, TheExpertSpeedupIsTheMeanOverWorkloadsWhenEveryOneHasIt) {
   std::vector<EvalResult> parts = {Part(Verdict::kCorrect, 1.0), Part(Verdict::kCorrect, 2.0),
                                    Part(Verdict::kCorrect, 3.0)};
