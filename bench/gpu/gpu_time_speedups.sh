@@ -12,6 +12,7 @@
 #   PART=checks, a second call: tests/sandbox/test_gpu_time.py (host work, CUPTI switched off),
 #     the GPU red team under strict, TritonBench-G operators 1-20 with their own code (0.95-1.05x
 #     expected).
+#   PART=final: after a fix, the microsecond set alone once and the red team under strict.
 #   PART=paper, a third: the red team under paper, tests/sandbox/test_judge_reach.py.
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
 source "$(dirname "$0")/common.sh"
@@ -134,6 +135,15 @@ case "${PART:-us}" in
     redteam strict
     tritonbench
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
+  final)  # After a fix, one call: the microsecond set alone once, the red team under strict.
+    us_set
+    stamp "microsecond set alone"
+    timeout 150 "${EVAL[@]}" --slots 1 --tasks-dir "$work/us/tasks" \
+      --kernels-dir "$work/us/kernels" >"$OUT/us_alone_1.jsonl" 2>"$OUT/us_alone_1.log"
+    stamp "exit $? ($(wc -l <"$OUT/us_alone_1.jsonl") results)"
+    python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1
+    pack
+    redteam strict ;;
   paper)
     redteam paper
     sandbox tests/sandbox/test_judge_reach.py ;;

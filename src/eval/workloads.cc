@@ -134,15 +134,15 @@ EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult
       interface = p.facts["interface"];  // The same candidate, called the same way in each.
     }
     key.Add(p.cache_key);
-    nlohmann::json row = {{"uuid", workload.value("uuid", std::string())},
-                          {"axes", workload.value("axes", nlohmann::json::object())},
-                          {"verdict", VerdictName(p.verdict)},
-                          {"reason", p.reason},
-                          {"cache_key", p.cache_key},
-                          {"speedup", p.speedup ? nlohmann::json(*p.speedup) : nlohmann::json()},
-                          {"scope", EnumName(p.scope)},
-                          {"speedup_call",
-                           p.speedup_call ? nlohmann::json(*p.speedup_call) : nlohmann::json()}};
+    nlohmann::json row = {
+        {"uuid", workload.value("uuid", std::string())},
+        {"axes", workload.value("axes", nlohmann::json::object())},
+        {"verdict", VerdictName(p.verdict)},
+        {"reason", p.reason},
+        {"cache_key", p.cache_key},
+        {"speedup", p.speedup ? nlohmann::json(*p.speedup) : nlohmann::json()},
+        {"scope", EnumName(p.scope)},
+        {"speedup_call", p.speedup_call ? nlohmann::json(*p.speedup_call) : nlohmann::json()}};
     if (p.candidate_gpu_timing) {
       row["candidate_gpu"] = ToJson(*p.candidate_gpu_timing);
     }
