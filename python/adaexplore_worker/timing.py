@@ -5,8 +5,10 @@ write over a buffer larger than the cache) is enqueued first, so the GPU is busy
 host enqueues the call, and the window holds the call's GPU time rather than Python's launch
 latency. After the end event the whole device is synchronised and the host wall time of the call
 is kept beside the event time: work the call left on other streams (or that ran outside the
-stream) shows up as wall time the events did not see, which the C++ side checks. So does the
-tail: the host first waits for the end event alone, then for the whole device; on an honest call
+stream) shows up as wall time the events did not see, which the C++ side checks. The wall time
+is counted from the head start's end on the GPU (an event before the flush, its elapsed time to
+the start event taken off the host's time from the flush's launch), so a grown spin's remainder is
+not in it. So does the tail: the host first waits for the end event alone, then for the whole device; on an honest call
 the device is idle by then and the second wait returns at once (a few microseconds, as for the
 reference), while work left on a side stream keeps it busy for as long as that work runs on.
 
@@ -50,7 +52,7 @@ _CALIBRATION_CYCLES = 1_000_000  # About 0.5 ms of spin at the H200's boost cloc
 class Timed(NamedTuple):
     out: Any
     ms: float  # The stream's events (the CPU: perf_counter).
-    wall_ms: float  # Host wall time, to the end of the device-wide synchronise.
+    wall_ms: float  # Host wall time from the head start's end to the device-wide synchronise's.
     tail_ms: float  # The device-wide synchronise once the end event was reached (GPU; else 0).
     kept: bool = True  # False: the host outlasted the head start while it could still grow.
     window: int | None = None  # The call's window on the GPU timeline, when one is recorded.
@@ -112,14 +114,15 @@ class Timer:
             wall = (_perf_counter() - t0) * 1e3
             return Timed(out, wall, wall, 0.0)
         _synchronize(self.device)  # Nothing earlier may run inside the window.
+        head = _Event(enable_timing=True)
         start = _Event(enable_timing=True)
         end = _Event(enable_timing=True)
         launched = _perf_counter()  # The head start's launch.
+        _record(head)
         if self._flush is not None:
             _zero(self._flush)
         self._spin()
         _record(start)
-        t0 = _perf_counter()
         if self.timeline is None:
             out = fn(*args)
             window = None
@@ -135,5 +138,8 @@ class Timer:
         t2 = _perf_counter()
         kept = self.head_start.observe(host_us)
         self._calibrate()
-        return Timed(out, float(_elapsed_time(start, end)), (t2 - t0) * 1e3, (t2 - t1) * 1e3,
+        # The GPU was idle at the head start's launch, so it began the head start then (give or
+        # take the launch latency, which the wall time keeps) and the window opened its length on.
+        wall_ms = (t2 - launched) * 1e3 - float(_elapsed_time(head, start))
+        return Timed(out, float(_elapsed_time(start, end)), wall_ms, (t2 - t1) * 1e3,
                      kept=kept, window=window)

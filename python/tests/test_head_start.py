@@ -2,7 +2,13 @@
 spin grows. The GPU side (the flush's and the spin's device time) runs only on a GPU; the rule is
 the same function of the host's time there."""
 
+import time
+
+import pytest
+import torch
+
 from adaexplore_worker.head_start import HeadStart
+from adaexplore_worker.timing import Timer
 
 
 def test_without_a_cap_late_runs_are_counted_and_kept() -> None:
@@ -52,3 +58,22 @@ def test_a_cap_without_a_flush_grows_a_spin_alone() -> None:
     assert not h.observe(300.0)
     assert h.head_us == h.spin_us == 600.0
     assert h.observe(300.0)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="the head start's spin needs a GPU")
+def test_a_grown_spin_is_not_in_a_runs_wall_time() -> None:
+    timer = Timer(torch.device("cuda"), l2_flush=True, head_start_max_us=20000.0)
+    x = torch.ones(1 << 14, device="cuda")
+
+    def call(t: torch.Tensor) -> torch.Tensor:
+        time.sleep(0.002)  # 2 ms of host before the launch: the spin grows to cover it.
+        return t + 1
+
+    runs = [timer.time(call, [x]) for _ in range(6)]
+    assert timer.head_start.dropped >= 1 and timer.head_start.head_us >= 4000
+    last = runs[-1]
+    assert last.kept
+    assert last.ms < 0.5  # The window opened after the host had launched the call.
+    # From the head start's end: the call's window, the launch latency and the synchronise, not
+    # the 4 ms of spin the host waited out (the stream-escape check's wall view reads it).
+    assert -0.05 < last.wall_ms - last.ms < 0.2, last

@@ -238,12 +238,6 @@ bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
                        escaped, tail.runs, event.median_ms));
     return true;
   }
-  if (e.timing.host_late_dropped > 0) {
-    // The head start grew a spin (--head-start-max-us): each run's wall time then includes what
-    // was left of it when the call began, so wall time says nothing of escapes. The views above
-    // (and, under strict, the GPU timeline) still hold.
-    return false;
-  }
   const TimingStats wall = ComputeTimingStats(Samples(e.timing.candidate_wall_ms));
   // Launch latency and the sync make up a little of any call's wall time; the floor keeps
   // short kernels from being flagged for that.

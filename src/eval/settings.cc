@@ -156,7 +156,7 @@ std::vector<EvalSetting> MakeTable() {
                 .flag = "--head-start-max-us",
                 .job_option = "head_start_max_us",
                 .fingerprint = true,
-                .default_text = "0",
+                .default_text = "10000; paper, reference, kernelbench: 0",
                 .help = "let the head start (the L2 flush, then a spin) grow up to this many "
                         "microseconds: a timed run whose host outlasted it is not kept while it "
                         "can still grow (0: the flush alone, every run kept)",

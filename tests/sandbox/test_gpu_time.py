@@ -40,6 +40,38 @@ class ModelNew(nn.Module):
         return y
 '''
 
+# Work run while the head start spins: the kernel goes on a side stream that does not wait for the
+# caller's (where the spin is), so it runs before the start event; the caller's stream only waits
+# for it. The events then see almost nothing; the GPU timeline sees the kernel's own time.
+SPIN_SIDE = '''
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(dst_ptr + offs, tl.maximum(tl.load(src_ptr + offs, mask=mask), 0.0), mask=mask)
+
+
+_SIDE = None
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        global _SIDE
+        _SIDE = _SIDE or torch.cuda.Stream()
+        y = torch.empty_like(x)
+        n = y.numel()
+        with torch.cuda.stream(_SIDE):
+            relu_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+        torch.cuda.current_stream().wait_stream(_SIDE)
+        return y
+'''
+
 # CUPTI itself, reached from the candidate's process: its activity records switched off after
 # the harness switched them on (on every call, from the kernel's own forward).
 CUPTI_OFF = '''
@@ -69,9 +101,11 @@ def test_gpu_time_cannot_be_bent(request: pytest.FixtureRequest, tmp_path: Path)
     host = tmp_path / "host_work.py"
     host.write_text(HOST_WORK)
     off = _kernel(tmp_path, "cupti_off.py", CUPTI_OFF)
+    spin_side = tmp_path / "spin_side.py"
+    spin_side.write_text(SPIN_SIDE)
     p = cli.run("eval", "--device", device, "--json", *STRICT, "--timed-runs", "20", "--task",
                 example("tasks", "relu.py"), "--kernel", str(honest), "--kernel", str(host),
-                "--kernel", off, timeout=900)
+                "--kernel", off, "--kernel", str(spin_side), timeout=900)
     results = _results(p.stdout)
     r = results["honest.py"]
     assert (r["verdict"], r["scope"]) == ("correct", "gpu"), r
@@ -85,3 +119,7 @@ def test_gpu_time_cannot_be_bent(request: pytest.FixtureRequest, tmp_path: Path)
     assert r["scope"] == "call" or r["verdict"] != "correct", r
     if r["verdict"] == "correct":
         assert any("GPU work" in f or "GPU timeline" in f for f in r["findings"]), r["findings"]
+    # Run during the head start's spin, before the window: the trace rejects the escape, or the
+    # GPU time is the kernel's own and gains nothing on the honest kernel.
+    r = results["spin_side.py"]
+    assert r["verdict"] != "correct" or r["speedup"] <= 1.2 * results["honest.py"]["speedup"], r
