@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # Strict's GPU-time speedups (the GPU's own timeline of every timed run, CUPTI) on the kernels
 # where the call's time did not settle: microsecond kernels whose Python launch dominates.
-#   PART=us (default), one call:
-#     - the microsecond set: three correct large-step kernels of the showcase tree of Level-2
-#       18_Matmul_Sum_Max_AvgPool_LogSumExp_LogSumExp (about 24 us of GPU time), a ReLU of 16k
-#       elements (bench/gpu/us_kernels, about 2 us) and a FlashInfer GQA paged-decode kernel
-#       (bench/gpu/us_kernels, on the dataset's synthetic workloads), each evaluated three times
-#       alone (--slots 1), then three times at --slots 4 beside heavy Level-2 kernels (convs);
-#     - the hand-written Level-2 kernels (IDS2) under strict: verdicts, and the GPU, call and
-#       kernel scopes side by side.
-#   PART=checks, a second call: tests/sandbox/test_gpu_time.py (host work, CUPTI switched off),
-#     the GPU red team under strict, TritonBench-G operators 1-20 with their own code (0.95-1.05x
-#     expected).
-#   PART=final: after a fix, the microsecond set alone once and the red team under strict.
-#   PART=paper, a third: the red team under paper, tests/sandbox/test_judge_reach.py.
+# The microsecond set: three correct large-step kernels of the showcase tree of Level-2
+# 18_Matmul_Sum_Max_AvgPool_LogSumExp_LogSumExp (about 24 us of GPU time) and a ReLU of 16k
+# elements (bench/gpu/us_kernels, about 2 us); beside it a FlashInfer GQA paged-decode kernel
+# (bench/gpu/us_kernels, on the dataset's synthetic workloads). Each PART is one call, well
+# inside the 10-minute limit:
+#   PART=alone (default): the GPU red team under strict, the set's evaluations 1 and 2 alone
+#     (--slots 1), the GQA kernel once;
+#   PART=slots: evaluation 3 alone, then three at --slots 4 beside heavy Level-2 kernels (convs);
+#   PART=checks: tests/sandbox/test_gpu_time.py (host work, CUPTI switched off, work run during
+#     the head start's spin), the head start's GPU test, TritonBench-G operators 1-20 with their
+#     own code (0.95-1.05x expected), the hand-written Level-2 kernels under strict (verdicts;
+#     the GPU, call and kernel scopes side by side);
+#   PART=paper: the red team under paper, tests/sandbox/test_judge_reach.py.
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
+if ! python3 -c "import pytest" 2>/dev/null; then  # The image may lack it (redteam.sh does the same).
+  python3 -m pip install --quiet --no-index --find-links .device/wheels --target /tmp/adx-pytest \
+    pytest >>"$OUT/setup.txt" 2>&1
+  export PYTHONPATH=/tmp/adx-pytest:$PYTHONPATH
+fi
 { uname -r; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   python3 -c "from cupti import cupti; print('cupti-python ok', cupti.get_timestamp())"; } \
   >>"$OUT/setup.txt" 2>&1
@@ -55,26 +60,27 @@ PY
   done
 }
 
-us_runs() {  # Three evaluations alone, three at --slots 4 beside the heavy kernels.
-  for i in 1 2 3; do
-    stamp "microsecond set alone, evaluation $i"
-    timeout 120 "${EVAL[@]}" --slots 1 --tasks-dir "$work/us/tasks" \
-      --kernels-dir "$work/us/kernels" >"$OUT/us_alone_$i.jsonl" 2>"$OUT/us_alone_$i.log"
+alone() {  # N [gqa]: the microsecond set's evaluation N alone (--slots 1), with the GQA kernel.
+  stamp "microsecond set alone, evaluation $1"
+  timeout 120 "${EVAL[@]}" --slots 1 --tasks-dir "$work/us/tasks" \
+    --kernels-dir "$work/us/kernels" >"$OUT/us_alone_$1.jsonl" 2>"$OUT/us_alone_$1.log"
+  if [ "${2:-}" = gqa ]; then
     timeout 120 "${EVAL[@]}" --slots 1 --tasks-dir "$work/gqa/definitions/gqa_paged" \
-      --kernels-dir "$work/gqa_kernels" >>"$OUT/us_alone_$i.jsonl" 2>>"$OUT/us_alone_$i.log"
-    stamp "exit $? ($(wc -l <"$OUT/us_alone_$i.jsonl") results)"
-    pack
-  done
+      --kernels-dir "$work/gqa_kernels" >>"$OUT/us_alone_$1.jsonl" 2>>"$OUT/us_alone_$1.log"
+  fi
+  stamp "exit $? ($(wc -l <"$OUT/us_alone_$1.jsonl") results)"
+  pack
+}
+
+slots4() {  # N: evaluation N at --slots 4 beside the heavy kernels.
   mkdir -p "$work/mixed/tasks" "$work/mixed/kernels"
   cp "$work"/us/tasks/* "$work"/heavy/tasks/* "$work/mixed/tasks/"
   cp -r "$work"/us/kernels/* "$work"/heavy/kernels/* "$work/mixed/kernels/"
-  for i in 1 2 3; do
-    stamp "microsecond set at --slots 4 beside heavy kernels, evaluation $i"
-    timeout 150 "${EVAL[@]}" --slots 4 --tasks-dir "$work/mixed/tasks" \
-      --kernels-dir "$work/mixed/kernels" >"$OUT/us_slots4_$i.jsonl" 2>"$OUT/us_slots4_$i.log"
-    stamp "exit $? ($(wc -l <"$OUT/us_slots4_$i.jsonl") results)"
-    pack
-  done
+  stamp "microsecond set at --slots 4 beside heavy kernels, evaluation $1"
+  timeout 150 "${EVAL[@]}" --slots 4 --tasks-dir "$work/mixed/tasks" \
+    --kernels-dir "$work/mixed/kernels" >"$OUT/us_slots4_$1.jsonl" 2>"$OUT/us_slots4_$1.log"
+  stamp "exit $? ($(wc -l <"$OUT/us_slots4_$1.jsonl") results)"
+  pack
 }
 
 level2() {
@@ -124,26 +130,27 @@ PY
 
 python3 -m pip install --quiet --no-index --no-deps --target /tmp/adx-site \
   .device/wheels/flashinfer/*.whl >>"$OUT/setup.txt" 2>&1  # GQA: flashinfer-bench's models.
-case "${PART:-us}" in
-  us)
+case "${PART:-alone}" in
+  alone)  # The red team under strict (the timing changed), two evaluations alone, GQA once.
+    redteam strict
     us_set
-    us_runs
-    level2
+    alone 1 gqa
+    alone 2
+    python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
+  slots)  # The third evaluation alone, three at --slots 4 beside heavy kernels.
+    us_set
+    alone 3
+    for i in 1 2 3; do slots4 "$i"; done
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
   checks)
     sandbox tests/sandbox/test_gpu_time.py
-    redteam strict
+    stamp "the head start's GPU test"
+    PYTHONPATH=python:$PYTHONPATH timeout 60 python3 -m pytest -q -p no:cacheprovider python/tests/test_head_start.py -rfEs \
+      >"$OUT/head_start_gpu.txt" 2>&1
+    stamp "exit $?: $(tail -1 "$OUT/head_start_gpu.txt")"
     tritonbench
+    LIMIT=120 level2
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
-  final)  # After a fix, one call: the microsecond set alone once, the red team under strict.
-    us_set
-    stamp "microsecond set alone"
-    timeout 150 "${EVAL[@]}" --slots 1 --tasks-dir "$work/us/tasks" \
-      --kernels-dir "$work/us/kernels" >"$OUT/us_alone_1.jsonl" 2>"$OUT/us_alone_1.log"
-    stamp "exit $? ($(wc -l <"$OUT/us_alone_1.jsonl") results)"
-    python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1
-    pack
-    redteam strict ;;
   paper)
     redteam paper
     sandbox tests/sandbox/test_judge_reach.py ;;
