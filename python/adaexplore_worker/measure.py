@@ -290,6 +290,7 @@ def time_candidate(ctx: Context) -> None:
     fixed = None if fresh and interleave else ctx.make_inputs(ctx.seeds[0], "task")
     samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
                                        "candidate_wall_ms": [], "reference_wall_ms": [],
+                                       "candidate_host_ms": [],
                                        "candidate_tail_ms": [], "reference_tail_ms": []}
     expert = ctx.expert_kernel if interleave else None
     expert_ms: list[float] = []
@@ -305,6 +306,8 @@ def time_candidate(ctx: Context) -> None:
             samples[f"{kind}_ms"].append(round(timed.ms, 6))
             samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
             samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
+            if kind == "candidate":
+                samples["candidate_host_ms"].append(round(timed.host_ms, 6))
 
     # The series the stopping rule watches: what is timed run by run.
     watched = [samples["candidate_ms"]] + ([samples["reference_ms"]] if interleave else [])

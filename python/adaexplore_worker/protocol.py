@@ -315,6 +315,7 @@ class Timing(TypedDict, total=False):
     meaningful: bool
     candidate_ms: list[float | None]
     candidate_wall_ms: list[float | None]
+    candidate_host_ms: list[float | None]  # The host's time in each call (timing.Timed.host_ms).
     # The device-wide synchronise once the end event was reached (timing.Timed.tail_ms).
     candidate_tail_ms: list[float | None]
     reference_tail_ms: list[float | None]

@@ -56,6 +56,7 @@ class Timed(NamedTuple):
     tail_ms: float  # The device-wide synchronise once the end event was reached (GPU; else 0).
     kept: bool = True  # False: the host outlasted the head start while it could still grow.
     window: int | None = None  # The call's window on the GPU timeline, when one is recorded.
+    host_ms: float = 0.0  # The host's time in the call, from entering it to its return.
 
 
 class Timer:
@@ -112,7 +113,7 @@ class Timer:
             t0 = _perf_counter()
             out = fn(*args)
             wall = (_perf_counter() - t0) * 1e3
-            return Timed(out, wall, wall, 0.0)
+            return Timed(out, wall, wall, 0.0, host_ms=wall)
         _synchronize(self.device)  # Nothing earlier may run inside the window.
         head = _Event(enable_timing=True)
         start = _Event(enable_timing=True)
@@ -123,6 +124,7 @@ class Timer:
             _zero(self._flush)
         self._spin()
         _record(start)
+        t0 = _perf_counter()
         if self.timeline is None:
             out = fn(*args)
             window = None
@@ -130,6 +132,7 @@ class Timer:
             self.timeline.opened()
             out = fn(*args)
             window = self.timeline.closed()
+        returned = _perf_counter()
         _record(end)
         host_us = (_perf_counter() - launched) * 1e6
         _event_synchronize(end)  # The timed stream's work is done.
@@ -142,4 +145,4 @@ class Timer:
         # take the launch latency, which the wall time keeps) and the window opened its length on.
         wall_ms = (t2 - launched) * 1e3 - float(_elapsed_time(head, start))
         return Timed(out, float(_elapsed_time(start, end)), wall_ms, (t2 - t1) * 1e3,
-                     kept=kept, window=window)
+                     kept=kept, window=window, host_ms=(returned - t0) * 1e3)

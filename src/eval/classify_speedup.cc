@@ -115,13 +115,13 @@ void ClassifySettled(const TimingStats& candidate, const TimingStats& reference,
   r.speedup_compiled.reset();
 }
 
-// A call whose host time per run is well over its GPU time: the GPU figure is the kernel's, the
-// call's own time is the host's (said, not judged: host work a kernel moved off the GPU sits
-// between its GPU work, inside the span).
+// A call whose host time per run (from entering it to its return) is well over its GPU time: the
+// GPU figure is the kernel's, the call's own time is the host's (said, not judged: host work a
+// kernel moved off the GPU sits between its GPU work, inside the span).
 void ClassifyHostBound(const Timing& timing, const TimingStats& gpu, EvalResult& r) {
   constexpr double kHostShare = 2;
   constexpr double kHostFloorMs = 0.02;
-  const TimingStats wall = ComputeTimingStats(Samples(timing.candidate_wall_ms));
+  const TimingStats wall = ComputeTimingStats(Samples(timing.candidate_host_ms));
   if (wall.runs == 0 || gpu.runs == 0 || wall.median_ms <= kHostShare * gpu.median_ms ||
       wall.median_ms - gpu.median_ms <= kHostFloorMs) {
     return;

@@ -385,7 +385,7 @@ TEST(ClassifyTest, StrictComparesGpuTimeAndNeverLeavesAnHonestKernelWithoutANumb
   facts = test_facts::CorrectFacts(0.5, 1.5);
   for (int i = 0; i < 20; ++i) {
     facts["timing"]["candidate_gpu_ms"][i] = 0.024;
-    facts["timing"]["candidate_wall_ms"][i] = 0.095;
+    facts["timing"]["candidate_host_ms"][i] = 0.095;
   }
   r = ClassifyFacts(facts);
   EXPECT_DOUBLE_EQ(*r.speedup, 1.5 / 0.024);

@@ -330,6 +330,8 @@ struct Timing {
   bool meaningful = false;  // Device events; a CPU's clock times nothing worth comparing.
   std::vector<std::optional<double>> candidate_ms;
   std::vector<std::optional<double>> candidate_wall_ms;
+  // The host's own time in each call, from entering it to its return (timing.py).
+  std::vector<std::optional<double>> candidate_host_ms;
   // The device-wide synchronise once the stream's end event was reached: an honest call leaves
   // the device idle by then (timing.py).
   std::vector<std::optional<double>> candidate_tail_ms;
@@ -375,6 +377,7 @@ struct Timing {
     visit("gpu_state", s.gpu_state);
     visit("candidate_ms", s.candidate_ms);
     visit("candidate_wall_ms", s.candidate_wall_ms);
+    visit("candidate_host_ms", s.candidate_host_ms);
     visit("candidate_tail_ms", s.candidate_tail_ms);
     visit("reference_tail_ms", s.reference_tail_ms);
     visit("reference_ms", s.reference_ms);
