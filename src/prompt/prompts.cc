@@ -186,7 +186,7 @@ std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::strin
           fmt::format(" ({:.4g} ms against {:.4g} ms)", *kernel.runtime_ms, *kernel.reference_ms);
     }
     if (kernel.call_ms) {
-      out += fmt::format("; the whole call, host included: {:.4g} ms", *kernel.call_ms);
+      out += fmt::format("; the call on its stream's events: {:.4g} ms", *kernel.call_ms);
     }
     out += ".\n";
     if (kernel.sol_fraction) {

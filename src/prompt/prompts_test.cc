@@ -70,8 +70,7 @@ TEST(PromptsTest, ProposerShowsThePoolAndTheMemory) {
             std::string::npos);
 }
 
-// A speedup in GPU time says so, and the whole call's time beside it: a host-bound kernel reads
-// as one.
+// A speedup in GPU time says so, and the call's time on its stream's events beside it.
 TEST(PromptsTest, AKernelsTimeSaysWhichTimeItIs) {
   PromptInputs inputs = Inputs();
   KernelRecord gpu = Correct(4, 114);
@@ -82,7 +81,7 @@ TEST(PromptsTest, AKernelsTimeSaysWhichTimeItIs) {
   inputs.kernels = {gpu};
   const std::string user = Load().Proposer(inputs)[1].content;
   EXPECT_NE(user.find("Result: correct, 114x the reference in gpu time (0.024 ms against 2.74 "
-                      "ms); the whole call, host included: 0.095 ms."),
+                      "ms); the call on its stream's events: 0.095 ms."),
             std::string::npos)
       << user;
 }
