@@ -9,7 +9,10 @@ what the candidate returned, trial by trial, into a memory file the zygote made 
 those outputs and the job's sealed reference file (refcache.py: written and sealed before the
 candidate was imported, so no process can have changed it since) and compares them with the same
 code and tolerances as the child (check.compare). Its findings ride in `facts.judge`; the C++
-side takes the values from there and refuses trials the judge never saw (eval/judge.cc).
+side takes the values from there and refuses trials the judge never saw (eval/classify_judge.cc).
+With clean_reference_timing the sealed file also holds the reference's runs timed before any
+candidate was imported: the judge reports them (`reference_timing`), and the C++ side compares
+the reference by them where it ran slower beside the candidate.
 
 The candidate can write into the outputs file too: that is choosing its outputs, which is what
 the judge judges. The file holds no pickle: a JSON header per trial (dtype, shape, byte count)
@@ -156,6 +159,10 @@ def judge(references_fd: int, outputs_fd: int, criterion: str, atol: float,
                                    atol, rtol))
     facts: dict[str, Any] = {"references": "sealed", "trials": judged,
                              "wall_s": round(time.monotonic() - started, 4)}
+    clean = payload.get("reference_timing")
+    if isinstance(clean, dict) and clean.get("reference_ms"):
+        facts["reference_timing"] = {k: clean[k] for k in ("reference_ms", "reference_gpu_ms")
+                                     if isinstance(clean.get(k), list)}
     if stopped:
         facts["stopped"] = stopped
     return facts

@@ -92,6 +92,10 @@ class JobOptions:
     # The head start's cap (head_start.py): above 0, a run whose host outlasted the head start is
     # not kept while its spin can still grow; 0: the flush alone, every run kept.
     head_start_max_us: float
+    # Also time the reference in its task phases, before the candidate is imported, into the
+    # sealed reference file: the judge reports it (judge.py), and the C++ side compares it with
+    # the reference's timed runs beside the candidate.
+    clean_reference_timing: bool
     compile_baseline: bool
     expert_baseline: bool  # Also time the task's expert kernel, where it has one (Task.expert).
     generate_on: Literal["device", "cpu"]
@@ -219,6 +223,14 @@ class JudgedTrial(TypedDict, total=False):
     outputs: list[OutputValues]
 
 
+class CleanReferenceTiming(TypedDict, total=False):
+    """The reference's timed runs made before any candidate was imported (measure.py's
+    time_reference_once), as the judge read them from the sealed reference file."""
+
+    reference_ms: list[float | None]
+    reference_gpu_ms: list[float | None]
+
+
 class JudgeFacts(TypedDict, total=False):
     """The candidate's outputs against the sealed references, compared in a process that never
     ran candidate code (judge.py). Added by the zygote only."""
@@ -229,6 +241,7 @@ class JudgeFacts(TypedDict, total=False):
     error: str  # The judge failed: no verdict on the candidate can be had from it.
     wall_s: float | None
     unconfined: list[str]  # The protections the judge could not take (judge.confine).
+    reference_timing: CleanReferenceTiming | None  # From the sealed file, when it holds one.
 
 
 class CandidateInterface(TypedDict, total=False):

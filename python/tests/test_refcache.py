@@ -354,8 +354,27 @@ def test_a_reference_timed_on_its_own_is_timed_once_per_task_and_checked_for_dri
 
 def test_without_reuse_or_interleaved_the_reference_is_timed_with_every_candidate(
         cached_worker: Worker) -> None:
-    for options in ({**ALONE, "reference_reuse_drift": 0.0}, {"reference_reuse_drift": 0.5}):
+    for options in ({**ALONE, "reference_reuse_drift": 0.0, "clean_reference_timing": False},
+                    {"reference_reuse_drift": 0.5, "clean_reference_timing": False}):
         facts = cached_worker.evaluate(task("relu"), kernel("relu", "ok"),
                                        reference_key=f"relu-6-{len(options)}", options=options)
         assert "reference.timing" not in facts["phases"]
         assert "reference_check" not in facts["timing"]
+
+
+def test_the_reference_is_timed_before_any_candidate_and_every_judge_reports_it(
+        cached_worker: Worker) -> None:
+    """Strict (clean_reference_timing): the first job of a task also times the reference in its
+    task phases, before its candidate is imported, and seals that timing with the outputs; each
+    job's judge reads it from the sealed file, a later job's too (which does not time it again),
+    while the reference is still timed beside each candidate."""
+    first = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-7")
+    second = cached_worker.evaluate(task("relu"), kernel("relu", "ok"), reference_key="relu-7")
+    assert first["reference_cache"] == "stored" and second["reference_cache"] == "hit"
+    assert "reference.timing" in first["phases"] and "reference.timing" not in second["phases"]
+    clean = first["judge"]["reference_timing"]
+    assert clean["reference_ms"] and all(ms > 0 for ms in clean["reference_ms"]), clean
+    assert second["judge"]["reference_timing"] == clean
+    for facts in (first, second):
+        assert facts["timing"]["reference_ms"] and "reference_check" not in facts["timing"]
+

@@ -114,9 +114,10 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
   r.reason = "matches the reference on every trial";
   ci::NoteReducedPrecision(facts.trials, profile, r);
   if (facts.timing) {
+    const Timing timing = ci::JudgedTiming(facts, profile, r);
     const EvalProfile timed = ci::TimedProfile(facts, profile, r);
-    ci::ClassifyTiming(*facts.timing, timed, r);
-    ci::ClassifyExpert(facts, *facts.timing, timed, r);
+    ci::ClassifyTiming(timing, timed, r);
+    ci::ClassifyExpert(facts, timing, timed, r);
     ci::ClassifyKernelScope(facts, timed, r);
   }
   r.speed_of_light_ms = ci::SpeedOfLightMs(facts, ceilings);

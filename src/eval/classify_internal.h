@@ -59,6 +59,12 @@ void NoteReducedPrecision(const std::vector<Trial>& trials, const EvalProfile& p
 void TakeJudgedValues(Facts& facts);
 bool DecideJudge(const Evidence& e, EvalResult& r);
 void CollectJudge(const Facts& facts, EvalResult& r);
+// The timing the figures are made of (clean_reference_timing): each reference series that ran
+// slower beside the candidate than in a process that never imported one, by more than both
+// medians' noise and the GPU's drift, replaced by that clean series, with a finding. A
+// candidate's process can slow the reference (a dispatcher registration, a patched torch call,
+// work of its own between the reference's runs); it cannot make the clean series slower.
+Timing JudgedTiming(const Facts& facts, const EvalProfile& profile, EvalResult& r);
 
 // classify_integrity.cc: the integrity checks that reject.
 bool DecideFindings(const Evidence& e, EvalResult& r);

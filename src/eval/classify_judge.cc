@@ -81,4 +81,47 @@ void CollectJudge(const Facts& facts, EvalResult& r) {
   }
 }
 
+Timing JudgedTiming(const Facts& facts, const EvalProfile& profile, EvalResult& r) {
+  Timing timing = facts.timing.value_or(Timing{});
+  if (!profile.job.clean_reference_timing || !timing.meaningful || timing.reference_ms.empty()) {
+    return timing;
+  }
+  if (!Judged(facts)) {
+    return timing;  // No sealed references: CollectJudge says so.
+  }
+  if (!facts.judge->reference_timing) {
+    r.findings.push_back(
+        "the reference was timed only in the candidate's process: no timing of it from a "
+        "process that never imported a candidate reached the judge");
+    return timing;
+  }
+  // The GPU's own drift between the clean timing (the task's first job on this worker) and this
+  // one, below which the reference's runs beside the candidate stand.
+  constexpr double kCleanDrift = 0.03;
+  const CleanReferenceTiming& clean = *facts.judge->reference_timing;
+  std::vector<std::string> slower;
+  for (const auto& [beside, alone, scope] :
+       {std::tuple{&timing.reference_ms, &clean.reference_ms, "call"},
+        std::tuple{&timing.reference_gpu_ms, &clean.reference_gpu_ms, "GPU"}}) {
+    const TimingStats b = ComputeTimingStats(Samples(*beside));
+    const TimingStats a = ComputeTimingStats(Samples(*alone));
+    if (b.runs == 0 || a.runs == 0) {
+      continue;
+    }
+    const double allowed = std::max(kCleanDrift, b.median_halfwidth + a.median_halfwidth);
+    if (b.Of(profile.statistic) > (1 + allowed) * a.Of(profile.statistic)) {
+      slower.push_back(fmt::format("{} time {:.4g} ms against {:.4g} ms", scope,
+                                   b.Of(profile.statistic), a.Of(profile.statistic)));
+      *beside = *alone;
+    }
+  }
+  if (!slower.empty()) {
+    r.findings.push_back(fmt::format(
+        "the reference ran slower beside the candidate than in a process that never imported "
+        "it ({}): the speedup is over the clean timing",
+        fmt::join(slower, "; ")));
+  }
+  return timing;
+}
+
 }  // namespace adaexplore::classify_internal

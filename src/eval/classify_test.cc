@@ -818,11 +818,62 @@ TEST(ClassifyTest, TheJudgesValuesDecideTheTrials) {
   // A judge that could not take a protection (no Landlock in this kernel) is said, not hidden.
   facts["judge"] = {{"references", "sealed"},
                     {"trials", {JudgedTrial(0, true), JudgedTrial(1, true)}},
-                    {"unconfined", {"landlock: OSError: not available"}}};
+                    {"unconfined", {"landlock: OSError: not available"}},
+                    {"reference_timing", {{"reference_ms", facts["timing"]["reference_ms"]}}}};
   r = ClassifyFacts(facts);
   EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0], "judge: ran without landlock: OSError: not available");
+}
+
+// The reference timed in a process that never imported a candidate (clean_reference_timing),
+// against its runs beside the candidate: a candidate that slowed the reference there gains
+// nothing; the GPU's own drift, within 3% or the medians' noise, leaves the runs beside it.
+TEST(ClassifyTest, AReferenceSlowedBesideTheCandidateIsComparedByItsCleanTiming) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);  // 3x, in GPU time and call time alike.
+  json clean = {{"reference_ms", json::array()}, {"reference_gpu_ms", json::array()}};
+  for (int i = 0; i < 20; ++i) {
+    clean["reference_ms"].push_back(0.75);
+    clean["reference_gpu_ms"].push_back(0.75);
+  }
+  facts["judge"] = {{"references", "sealed"},
+                    {"trials", {JudgedTrial(0, true), JudgedTrial(1, true)}},
+                    {"reference_timing", clean}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect) << r.reason;
+  EXPECT_DOUBLE_EQ(*r.speedup, 1.5);  // 0.75 / 0.5, not the 3x of a reference slowed to 1.5 ms.
+  EXPECT_DOUBLE_EQ(*r.speedup_call, 1.5);
+  EXPECT_DOUBLE_EQ(r.reference_gpu_timing->median_ms, 0.75);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0],
+            "the reference ran slower beside the candidate than in a process that never "
+            "imported it (call time 1.5 ms against 0.75 ms; GPU time 1.5 ms against 0.75 ms): "
+            "the speedup is over the clean timing");
+
+  // Within 3% (the GPU's drift since the clean timing), or faster beside the candidate: the
+  // runs beside it stand, whichever way the clocks went.
+  for (double alone : {1.47, 2.0}) {
+    for (auto& v : clean["reference_ms"]) {
+      v = alone;
+    }
+    for (auto& v : clean["reference_gpu_ms"]) {
+      v = alone;
+    }
+    facts["judge"]["reference_timing"] = clean;
+    r = ClassifyFacts(facts);
+    EXPECT_DOUBLE_EQ(*r.speedup, 3.0) << alone;
+    EXPECT_TRUE(r.findings.empty()) << r.findings[0];
+  }
+
+  // No clean timing reached the judge: said. The release's profiles time no clean reference.
+  facts["judge"].erase("reference_timing");
+  r = ClassifyFacts(facts);
+  EXPECT_DOUBLE_EQ(*r.speedup, 3.0);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_TRUE(r.findings[0].starts_with("the reference was timed only in the candidate's process"))
+      << r.findings[0];
+  EXPECT_FALSE(ProfileByName("reference")->job.clean_reference_timing);
+  EXPECT_TRUE(ProfileByName("paper")->job.clean_reference_timing);
 }
 
 TEST(ClassifyTest, RuntimeFindingsReject) {

@@ -28,6 +28,7 @@ void SetIntegrityChecks(EvalProfile& p, bool on) {
   p.job.determinism_check = on;
   p.job.poison_memory = on;
   p.job.revalidate_timed = on;
+  p.job.clean_reference_timing = on;
   p.job.kernel_trace = on;
   p.check_stream_escape = on;
   p.speed_of_light = on;

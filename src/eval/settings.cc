@@ -162,6 +162,16 @@ std::vector<EvalSetting> MakeTable() {
                         "can still grow (0: the flush alone, every run kept)",
                 .min = 0},
                &JobOptions::head_start_max_us),
+      JobBound({.name = "clean_reference_timing",
+                .kind = SettingKind::kBoolean,
+                .flag = "--clean-reference-timing",
+                .job_option = "clean_reference_timing",
+                .fingerprint = true,
+                .default_text = "true; reference, kernelbench: false",
+                .help = "also time the reference before any candidate is imported; where it ran "
+                        "slower beside a candidate than that, the speedup is over the clean "
+                        "timing (a candidate cannot slow the reference to gain)"},
+               &JobOptions::clean_reference_timing),
       Bound({.name = "settle_limit",
              .kind = SettingKind::kNumber,
              .flag = "--settle-limit",

@@ -163,6 +163,19 @@ struct CandidateInterface {
   }
 };
 
+// facts.judge.reference_timing: the reference's timed runs made before any candidate was imported
+// (clean_reference_timing), as the judge read them from the sealed reference file.
+struct CleanReferenceTiming {
+  std::vector<std::optional<double>> reference_ms;
+  std::vector<std::optional<double>> reference_gpu_ms;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("reference_ms", s.reference_ms);
+    visit("reference_gpu_ms", s.reference_gpu_ms);
+  }
+};
+
 // facts.judge: the candidate's outputs against the sealed references, compared by a process that
 // never ran candidate code (python/.../judge.py); only the zygote adds it.
 struct JudgeFacts {
@@ -172,6 +185,7 @@ struct JudgeFacts {
   std::string error;    // The judge failed: the harness's failure.
   std::optional<double> wall_s;
   std::vector<std::string> unconfined;  // Protections the judge could not take, with reasons.
+  std::optional<CleanReferenceTiming> reference_timing;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -181,6 +195,7 @@ struct JudgeFacts {
     visit("error", s.error);
     visit("wall_s", s.wall_s);
     visit("unconfined", s.unconfined);
+    visit("reference_timing", s.reference_timing);
   }
 };
 
