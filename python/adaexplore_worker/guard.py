@@ -54,10 +54,35 @@ def _owners() -> list[tuple[str, Any]]:
     return owners
 
 
+def reference_classes(models: list[Any]) -> list[tuple[str, Any]]:
+    """The classes the reference models are made of (each submodule's, with their bases but
+    `object`): a method replaced on one (the task's Model.forward, torch.nn.Conv2d.forward) slows
+    or alters the reference beside the candidate without touching the candidate's own calls."""
+    seen: dict[Any, str] = {}
+    for model in models:
+        for sub in model.modules():
+            for cls in type(sub).__mro__[:-1]:
+                seen.setdefault(cls, f"{cls.__module__}.{cls.__qualname__}")
+    return [(name, cls) for cls, name in seen.items()]
+
+
+def _shadowing(instance: Any) -> dict[str, Any]:
+    """The instance's own attributes that shadow a method of its class (`model.forward = f`)."""
+    return {name: value for name, value in vars(instance).items()
+            if callable(value) and callable(getattr(type(instance), name, None))}
+
+
 class IdentityGuard:
-    def __init__(self) -> None:
+    def __init__(self, extra: list[tuple[str, Any]] | None = None,
+                 instances: list[Any] | None = None) -> None:
+        """`extra`: owners watched beside the harness's own (reference_classes); `instances`:
+        objects whose methods must stay their class's (the reference models' submodules)."""
+        owners = _owners()
+        known = {id(owner) for _, owner in owners}
+        owners += [(name, owner) for name, owner in extra or [] if id(owner) not in known]
         self._snapshot: list[tuple[str, Any, dict[str, Any]]] = [
-            (name, owner, dict(vars(owner))) for name, owner in _owners()]
+            (name, owner, dict(vars(owner))) for name, owner in owners]
+        self._instances = [(instance, _shadowing(instance)) for instance in instances or []]
 
     def check_and_restore(self) -> list[str]:
         """Names replaced or added since the snapshot, after putting the originals back."""
@@ -79,6 +104,14 @@ class IdentityGuard:
                 if key not in now:
                     changed.append(f"{name}.{key}")
                     setattr(owner, key, original)
+        for instance, before in self._instances:
+            for key, value in _shadowing(instance).items():
+                if before.get(key, _MISSING) is not value:
+                    changed.append(f"reference model {type(instance).__name__}.{key}")
+                    if key in before:
+                        setattr(instance, key, before[key])
+                    else:
+                        delattr(instance, key)
         return changed
 
 

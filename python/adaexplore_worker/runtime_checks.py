@@ -15,7 +15,7 @@ import torch
 from .audit import AuditWatch
 from .context import CANDIDATE_MODULE, Context
 from .fallback import RECORDER, FallbackWatch
-from .guard import IdentityGuard, clear_global_hooks
+from .guard import IdentityGuard, clear_global_hooks, reference_classes
 from .launches import LaunchCounter
 
 enumerate_threads = threading.enumerate  # Bound before any candidate is imported.
@@ -29,7 +29,9 @@ def watch(ctx: Context, candidate_path: str) -> None:
     ctx.audit = AuditWatch(candidate_path)  # Wraps thread starters: before the snapshot.
     ctx.launches = LaunchCounter(candidate_path, interpreting=not ctx.on_gpu)  # Hooks too.
     ctx.fallbacks = FallbackWatch()
-    ctx.identities = IdentityGuard()
+    models = [m for m in (ctx.ref_model, ctx.ref_exact) if m is not None]
+    ctx.identities = IdentityGuard(reference_classes(models),
+                                   [sub for model in models for sub in model.modules()])
     ctx.dynamo_frames = dynamo_frames()
 
 

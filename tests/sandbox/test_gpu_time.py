@@ -72,6 +72,29 @@ class ModelNew(nn.Module):
         return y
 '''
 
+# The reference slowed where it runs beside the candidate: its Model instance, found by a `gc`
+# walk at import, does fifty extra matmuls per call. No dispatcher registration, no patched
+# harness name: the reference's outputs stay right, only its time beside the candidate grows.
+SLOW_REFERENCE = '''
+import gc as _gc
+import torch as _torch
+
+
+def _slowed(forward):
+    def slow(*args, **kwargs):
+        out = forward(*args, **kwargs)
+        pad = _torch.ones(512, 512, device=out.device)
+        for _ in range(50):
+            pad = pad @ pad / 512
+        return out
+    return slow
+
+
+for _o in _gc.get_objects():
+    if isinstance(_o, _torch.nn.Module) and type(_o).__name__ == "Model":
+        _o.forward = _slowed(_o.forward)
+'''
+
 # CUPTI itself, reached from the candidate's process: its activity records switched off after
 # the harness switched them on (on every call, from the kernel's own forward).
 CUPTI_OFF = '''
@@ -101,6 +124,7 @@ def test_gpu_time_cannot_be_bent(request: pytest.FixtureRequest, tmp_path: Path)
     host = tmp_path / "host_work.py"
     host.write_text(HOST_WORK)
     off = _kernel(tmp_path, "cupti_off.py", CUPTI_OFF)
+    slow_reference = _kernel(tmp_path, "slow_reference.py", SLOW_REFERENCE)
     spin_side = tmp_path / "spin_side.py"
     spin_side.write_text(SPIN_SIDE)
     # STRICT's two timed runs are too few for GPU figures: twenty, after five warm-ups.
@@ -108,7 +132,8 @@ def test_gpu_time_cannot_be_bent(request: pytest.FixtureRequest, tmp_path: Path)
             else a for i, a in enumerate(STRICT)]
     p = cli.run("eval", "--device", device, "--json", *args, "--task",
                 example("tasks", "relu.py"), "--kernel", str(honest), "--kernel", str(host),
-                "--kernel", off, "--kernel", str(spin_side), timeout=900)
+                "--kernel", off, "--kernel", str(spin_side), "--kernel", slow_reference,
+                timeout=900)
     results = _results(p.stdout)
     r = results["honest.py"]
     assert (r["verdict"], r["scope"]) == ("correct", "gpu"), r
@@ -126,3 +151,12 @@ def test_gpu_time_cannot_be_bent(request: pytest.FixtureRequest, tmp_path: Path)
     # GPU time is the kernel's own and gains nothing on the honest kernel.
     r = results["spin_side.py"]
     assert r["verdict"] != "correct" or r["speedup"] <= 1.2 * results["honest.py"]["speedup"], r
+
+    # The reference slowed beside the candidate: its method put back and the candidate
+    # rejected; were that missed, compared by its clean timing, and said.
+    r = results["slow_reference.py"]
+    assert (r["verdict"], r["check"]) == ("rejected", "patching") or (
+        r["speedup"] <= 1.2 * results["honest.py"]["speedup"]
+        and any("ran slower beside the candidate" in f for f in r["findings"])), r
+    # An honest kernel's reference runs as fast beside it as in the clean process.
+    assert not any("ran slower" in f for f in results["honest.py"]["findings"]), results["honest.py"]
