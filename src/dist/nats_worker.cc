@@ -21,6 +21,10 @@ constexpr double kTurnSeconds = 0.05;
 // (2 s was not enough on a loaded CI machine), and no longer than that for a fleet of one.
 constexpr int kAvoidDeliveries = 4;
 constexpr double kAvoidDelaySeconds = 2.5;
+// A redelivery goes to whichever host is fetching when it comes back: the host that handed the
+// job back keeps out of the fetch this long either side of that moment, so another host with a
+// free slot takes it (fetching as ever, about one in two redeliveries came back to it).
+constexpr double kAvoidWindowSeconds = 0.4;
 
 std::string HostName() {
   char name[256] = {};
@@ -86,6 +90,7 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
 
   std::map<std::string, Held> running;  // By pool job id (the job's message id).
   std::deque<Outgoing> outbox;
+  std::vector<TimePoint> handed_back;  // When the jobs this host avoids come back.
   const Duration beat = Seconds(std::max(0.2, options.ack_wait_s / 3));
   while (true) {
     // Hello requests.
@@ -138,7 +143,11 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
     }
     // Only as many new jobs as there are free slots.
     const int free = pool.capacity() - static_cast<int>(running.size() + outbox.size());
-    if (free <= 0) {
+    std::erase_if(handed_back,
+                  [&](TimePoint back) { return now - back > Seconds(kAvoidWindowSeconds); });
+    const bool stand_aside = std::ranges::any_of(
+        handed_back, [&](TimePoint back) { return back - now < Seconds(kAvoidWindowSeconds); });
+    if (free <= 0 || stand_aside) {
       continue;
     }
     Result<std::vector<nats::Message>> fetched = jobs.Fetch(free, 0.01);
@@ -162,6 +171,7 @@ Result<int> RunNatsWorker(NatsWorkerOptions options, const InterruptGuard& guard
       if (!avoid.empty() && avoid.substr(0, avoid.find('/')) == host &&
           delivered < avoid_deliveries) {
         (void)nats::NakAfter(m, kAvoidDelaySeconds);
+        handed_back.push_back(Clock::now() + Seconds(kAvoidDelaySeconds));
         continue;
       }
       if (auto again = running.find(msg_id); again != running.end()) {
