@@ -30,6 +30,7 @@ from typing import Any
 
 from . import check, refcache
 
+RERUN = -1  # The record of the determinism rerun (trial 0's inputs again; trials.py).
 JUDGE_SECONDS = 60.0  # Beyond the job's own limit: comparing on the host, never on the GPU.
 JUDGE_NICENESS = 10  # Below the evaluations beside it; its threads are the C++ side's setting.
 HEADER = struct.Struct("<Q")
@@ -149,12 +150,18 @@ def judge(references_fd: int, outputs_fd: int, criterion: str, atol: float,
     records, stopped = read_records(outputs_fd)
     judged: list[dict[str, Any]] = []
     seen: set[int] = set()
+    first: list[Any] | None = None  # Trial 0's outputs, which the rerun must repeat.
+    rerun: list[Any] | None = None
     for record in records:
         index = record["trial"]
+        if index == RERUN and rerun is None and first is not None:
+            rerun = record["outputs"]
+            continue
         if index in seen or not 0 <= index < len(references):
             stopped = stopped or f"a record of trial {index}, {'again' if index in seen else 'unknown'}"
             break
         seen.add(index)
+        first = record["outputs"] if index == 0 else first
         judged.append(_judge_trial(index, record["outputs"], references[index], criterion,
                                    atol, rtol))
     facts: dict[str, Any] = {"references": "sealed", "trials": judged,
@@ -163,9 +170,36 @@ def judge(references_fd: int, outputs_fd: int, criterion: str, atol: float,
     if isinstance(clean, dict) and clean.get("reference_ms"):
         facts["reference_timing"] = {k: clean[k] for k in ("reference_ms", "reference_gpu_ms")
                                      if isinstance(clean.get(k), list)}
+    if rerun is not None and first is not None:
+        facts["determinism"] = _determinism(first, rerun, references[0], atol, rtol)
     if stopped:
         facts["stopped"] = stopped
     return facts
+
+
+def _determinism(first: list[Any], again: list[Any], reference: dict[str, Any], atol: float,
+                 rtol: float) -> dict[str, Any]:
+    """The rerun of trial 0 against its first run, as trials.check_determinism compares them:
+    identical, or no NaN/Inf disagreement and a difference within the tolerance at the
+    reference's scale."""
+    worst, identical, special = 0.0, len(first) == len(again), False
+    for a, b in zip(first, again):
+        if a is None or b is None:
+            identical = identical and a is b
+            continue
+        if a.shape != b.shape or a.dtype != b.dtype:
+            identical, special = False, True
+            continue
+        identical = identical and check.bitwise_equal(a, b)
+        d = check.max_difference(a, b)
+        if d is None or d == float("inf"):
+            special = True
+        else:
+            worst = max(worst, d)
+    scale = max((m for m in reference["maxima"] if m is not None), default=0.0)
+    allowed = atol * scale + rtol * scale
+    return {"passed": identical or (not special and worst <= allowed),
+            "special_mismatch": special, "max_abs_diff": worst}
 
 
 def _judge_trial(index: int, outputs: list[Any], reference: dict[str, Any], criterion: str,

@@ -242,6 +242,7 @@ class JudgeFacts(TypedDict, total=False):
     wall_s: float | None
     unconfined: list[str]  # The protections the judge could not take (judge.confine).
     reference_timing: CleanReferenceTiming | None  # From the sealed file, when it holds one.
+    determinism: Determinism | None  # The rerun of trial 0 against its first run.
 
 
 class CandidateInterface(TypedDict, total=False):

@@ -12,6 +12,7 @@ import torch
 
 from . import check, inputs
 from .context import Context
+from .judge import RERUN
 from .protocol import Status
 from .runtime_checks import check_identities, enumerate_threads, note_threads
 
@@ -122,6 +123,9 @@ def check_determinism(ctx: Context) -> None:
     x = ctx.make_inputs(ref["seed"], ref["base"])
     poison(ctx)
     again = check.flatten_outputs(run_candidate(ctx, inputs.clone_inputs(x), 0, "the determinism rerun"))
+    if ctx.recorder is not None:  # The judge compares the two runs too (judge.RERUN).
+        with ctx.session.part("check.record"):
+            ctx.recorder.record(RERUN, again)
     worst = 0.0
     identical = True
     special_mismatch = False

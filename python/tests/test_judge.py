@@ -89,6 +89,28 @@ def test_the_judge_compares_with_the_sealed_references_only() -> None:
     assert len(found["trials"]) == 1 and "again" in found["stopped"]
 
 
+def test_the_judge_compares_the_determinism_rerun_with_trial_0() -> None:
+    """The child's rerun of trial 0 (judge.RERUN) against trial 0's own outputs: identical, or
+    within the tolerance at the reference's scale, and no NaN/Inf disagreement."""
+    expected = torch.randn(64)
+    references = _references([expected])
+    nan = expected.clone()
+    nan[3] = float("nan")
+    for again, passed in ((expected.clone(), True), (expected + 1e-5, True),
+                          (expected + 1e-2, False), (nan, False)):
+        fd = _memfd()
+        recorder = judge.Recorder(fd)
+        recorder.record(0, [expected.clone()])
+        recorder.record(judge.RERUN, [again])
+        found = judge.judge(references, fd, "scaled", 1e-4, 1e-4)
+        assert found["determinism"]["passed"] is passed, (again[:4], found["determinism"])
+        assert found["determinism"]["special_mismatch"] is (again is nan)
+    early = _memfd()  # A rerun before any trial: not the harness's order.
+    judge.Recorder(early).record(judge.RERUN, [expected])
+    found = judge.judge(references, early, "scaled", 1e-4, 1e-4)
+    assert "determinism" not in found and "-1" in found["stopped"]
+
+
 # Written as the candidate's author would: the nonce and the channel from a `gc` walk, the
 # harness's facts copied and every trial marked passed, then its own result, and out.
 FORGE_PAYLOAD = r'''

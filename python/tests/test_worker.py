@@ -24,6 +24,9 @@ def test_correct_kernel_facts(worker: Worker) -> None:
     assert [t["distribution"] for t in facts["trials"]] == ["task", "normal", "uniform_pm1"]
     assert all(t["passed"] for t in facts["trials"])
     assert facts["determinism"]["identical"] is True
+    # The rerun's outputs reached the judge, which compared them with trial 0's.
+    assert facts["judge"]["determinism"] == {"passed": True, "special_mismatch": False,
+                                             "max_abs_diff": 0.0}
     assert facts["reference"]["fp64"] is True
     timing = facts["timing"]
     assert len(timing["candidate_ms"]) == 3 and len(timing["reference_ms"]) == 3

@@ -37,6 +37,9 @@ void TakeJudgedValues(Facts& facts) {
     }
     trial.passed = trial.passed && judged->passed;
   }
+  if (facts.judge->determinism) {
+    facts.determinism = *facts.judge->determinism;  // The two runs as the judge compared them.
+  }
 }
 
 bool DecideJudge(const Evidence& e, EvalResult& r) {
@@ -52,6 +55,16 @@ bool DecideJudge(const Evidence& e, EvalResult& r) {
   }
   if (!Judged(e.facts)) {
     return false;
+  }
+  // The child reran trial 0 when it passed there; the rerun's outputs go to the judge too.
+  const bool first_passed = std::ranges::any_of(
+      judge->trials, [](const JudgedTrial& t) { return t.index == 0 && t.passed; });
+  if (e.profile.job.determinism_check && first_passed && e.facts.determinism.max_abs_diff &&
+      !judge->determinism) {
+    Reject(r, "forged_result",
+           "the evaluation process reported a determinism rerun whose outputs never reached the "
+           "judge: a result the harness did not make");
+    return true;
   }
   for (const Trial& trial : e.facts.trials) {
     if (std::ranges::find(judge->trials, trial.index, &JudgedTrial::index) == judge->trials.end()) {

@@ -826,6 +826,34 @@ TEST(ClassifyTest, TheJudgesValuesDecideTheTrials) {
   EXPECT_EQ(r.findings[0], "judge: ran without landlock: OSError: not available");
 }
 
+// The determinism rerun as the judge compared it with trial 0: its figures replace the child's,
+// and a rerun the child reports whose outputs never reached the judge is not the harness's.
+TEST(ClassifyTest, TheJudgeDecidesTheDeterminismRerun) {
+  json facts = test_facts::CorrectFacts(0.5, 1.5);
+  facts["determinism"] = {{"passed", true}, {"special_mismatch", false}, {"max_abs_diff", 0.0}};
+  facts["judge"] = {
+      {"references", "sealed"},
+      {"trials", {JudgedTrial(0, true), JudgedTrial(1, true)}},
+      {"determinism", {{"passed", false}, {"special_mismatch", false}, {"max_abs_diff", 0.25}}}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kIncorrect);
+  EXPECT_NE(r.reason.find("differ by up to 0.25"), std::string::npos) << r.reason;
+
+  facts["judge"]["determinism"]["passed"] = true;
+  EXPECT_EQ(ClassifyFacts(facts).verdict, Verdict::kCorrect);
+
+  facts["judge"].erase("determinism");
+  r = ClassifyFacts(facts);
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "forged_result");
+  EXPECT_NE(r.reason.find("determinism rerun whose outputs never reached the judge"),
+            std::string::npos)
+      << r.reason;
+
+  facts.erase("determinism");  // No rerun reported (the child's trial 0 failed): none expected.
+  EXPECT_EQ(ClassifyFacts(facts).verdict, Verdict::kCorrect);
+}
+
 // The reference timed in a process that never imported a candidate (clean_reference_timing),
 // against its runs beside the candidate: a candidate that slowed the reference there gains
 // nothing; the GPU's own drift, within 3% or the medians' noise, leaves the runs beside it.

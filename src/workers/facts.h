@@ -163,6 +163,20 @@ struct CandidateInterface {
   }
 };
 
+// facts.determinism: a second run of the first trial's inputs.
+struct Determinism {
+  bool passed = true;
+  bool special_mismatch = false;  // The runs disagree on NaN/Inf elements.
+  std::optional<double> max_abs_diff;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("passed", s.passed);
+    visit("special_mismatch", s.special_mismatch);
+    visit("max_abs_diff", s.max_abs_diff);
+  }
+};
+
 // facts.judge.reference_timing: the reference's timed runs made before any candidate was imported
 // (clean_reference_timing), as the judge read them from the sealed reference file.
 struct CleanReferenceTiming {
@@ -186,6 +200,7 @@ struct JudgeFacts {
   std::optional<double> wall_s;
   std::vector<std::string> unconfined;  // Protections the judge could not take, with reasons.
   std::optional<CleanReferenceTiming> reference_timing;
+  std::optional<Determinism> determinism;  // The rerun of trial 0 against its first run.
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -196,20 +211,7 @@ struct JudgeFacts {
     visit("wall_s", s.wall_s);
     visit("unconfined", s.unconfined);
     visit("reference_timing", s.reference_timing);
-  }
-};
-
-// facts.determinism: a second run of the first trial's inputs.
-struct Determinism {
-  bool passed = true;
-  bool special_mismatch = false;  // The runs disagree on NaN/Inf elements.
-  std::optional<double> max_abs_diff;
-
-  template <typename Self, typename Visitor>
-  static void Visit(Self& s, Visitor&& visit) {
-    visit("passed", s.passed);
-    visit("special_mismatch", s.special_mismatch);
-    visit("max_abs_diff", s.max_abs_diff);
+    visit("determinism", s.determinism);
   }
 };
 
