@@ -226,3 +226,24 @@ def max_difference(a: torch.Tensor, b: torch.Tensor) -> float | None:
             return float("inf")
         best = max(best, float(d.max()))
     return best
+
+
+def rerun_agreement(first: list[Any], again: list[Any], scale: float, atol: float,
+                    rtol: float) -> dict[str, Any]:
+    """Two runs of one trial's inputs (the determinism rerun): identical, or no NaN/Inf
+    disagreement and a difference within the tolerance at the reference's `scale`. Outputs that
+    are not tensors are left to the form checks."""
+    worst, identical, special = 0.0, True, False
+    for a, b in zip(first, again):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            continue
+        identical = identical and bitwise_equal(a, b)
+        d = max_difference(a, b)
+        if d is None or d == float("inf"):
+            special = True
+        else:
+            worst = max(worst, d)
+    allowed = atol * scale + rtol * scale
+    return {"identical": identical, "max_abs_diff": worst, "special_mismatch": special,
+            "passed": identical or (not special and worst <= allowed)}
+

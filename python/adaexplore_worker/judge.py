@@ -179,27 +179,11 @@ def judge(references_fd: int, outputs_fd: int, criterion: str, atol: float,
 
 def _determinism(first: list[Any], again: list[Any], reference: dict[str, Any], atol: float,
                  rtol: float) -> dict[str, Any]:
-    """The rerun of trial 0 against its first run, as trials.check_determinism compares them:
-    identical, or no NaN/Inf disagreement and a difference within the tolerance at the
-    reference's scale."""
-    worst, identical, special = 0.0, len(first) == len(again), False
-    for a, b in zip(first, again):
-        if a is None or b is None:
-            identical = identical and a is b
-            continue
-        if a.shape != b.shape or a.dtype != b.dtype:
-            identical, special = False, True
-            continue
-        identical = identical and check.bitwise_equal(a, b)
-        d = check.max_difference(a, b)
-        if d is None or d == float("inf"):
-            special = True
-        else:
-            worst = max(worst, d)
+    """The rerun of trial 0 against its first run, as the child compares them, at the scale of
+    the sealed reference."""
     scale = max((m for m in reference["maxima"] if m is not None), default=0.0)
-    allowed = atol * scale + rtol * scale
-    return {"passed": identical or (not special and worst <= allowed),
-            "special_mismatch": special, "max_abs_diff": worst}
+    found = check.rerun_agreement(first, again, scale, atol, rtol)
+    return {key: found[key] for key in ("passed", "special_mismatch", "max_abs_diff")}
 
 
 def _judge_trial(index: int, outputs: list[Any], reference: dict[str, Any], criterion: str,

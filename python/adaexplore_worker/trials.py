@@ -126,23 +126,7 @@ def check_determinism(ctx: Context) -> None:
     if ctx.recorder is not None:  # The judge compares the two runs too (judge.RERUN).
         with ctx.session.part("check.record"):
             ctx.recorder.record(RERUN, again)
-    worst = 0.0
-    identical = True
-    special_mismatch = False
-    for a, b in zip(ctx.first_output, again):
-        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
-            continue
-        identical = identical and check.bitwise_equal(a, b)
-        d = check.max_difference(a, b)
-        if d is None or d == float("inf"):
-            special_mismatch = True
-        else:
-            worst = max(worst, d)
-    atol, rtol = ctx.o.atol, ctx.o.rtol
     scale = max(((t.get("values") or {}).get("ref_max_abs") or 0.0
                  for t in ctx.facts["trials"][0]["outputs"]), default=0.0)
-    allowed = atol * scale + rtol * scale
-    ctx.facts["determinism"] = {"identical": identical, "max_abs_diff": worst,
-                                "special_mismatch": special_mismatch,
-                                "passed": identical or (not special_mismatch
-                                                        and worst <= allowed)}
+    ctx.facts["determinism"] = check.rerun_agreement(ctx.first_output, again, scale, ctx.o.atol,
+                                                     ctx.o.rtol)
