@@ -121,9 +121,8 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
                 snapshot = _references(ctx, plan)
                 with session.part("reference.expert"):
                     measure.prepare_expert(ctx)
-            if snapshot is not None and plan is not None and ctx.o.measure and not ctx.o.baseline \
-                    and ((plan.cached and measure.reuses_reference_timing(ctx))
-                         or ctx.o.clean_reference_timing):
+            if (snapshot is not None and plan is not None
+                    and measure.times_reference_in_task_phase(ctx, plan.cached)):
                 # The first job of the task on this worker (or each job, where no cache keeps
                 # it): the reference timed while no candidate code has run, sealed with its
                 # outputs for the later jobs and for every job's judge.

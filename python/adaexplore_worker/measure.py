@@ -200,6 +200,15 @@ def reuses_reference_timing(ctx: Context) -> bool:
             and not o.baseline)
 
 
+def times_reference_in_task_phase(ctx: Context, cached: bool) -> bool:
+    """Whether the job that makes the task's references also times the reference there, before
+    any candidate is imported: for later jobs to reuse (a `cached` entry), or for every judge
+    (clean_reference_timing)."""
+    o = ctx.o
+    return o.measure and not o.baseline and (
+        (cached and reuses_reference_timing(ctx)) or o.clean_reference_timing)
+
+
 def time_reference_once(ctx: Context) -> dict[str, Any]:
     """The reference timed on its own, in the task's phases of the first job of a task on a
     worker (under the exclusive lock, before any candidate is imported): what later jobs of the
