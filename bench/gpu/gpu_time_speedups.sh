@@ -13,7 +13,8 @@
 #     the head start's spin), the head start's GPU test, TritonBench-G operators 1-20 with their
 #     own code (0.95-1.05x expected), the hand-written Level-2 kernels under strict (verdicts;
 #     the GPU, call and kernel scopes side by side);
-#   PART=paper: the red team under paper, tests/sandbox/test_judge_reach.py.
+#   PART=paper: the red team under paper, tests/sandbox/test_judge_reach.py;
+#   PART=integrity: the red team under strict, then under paper (after a change to the worker).
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
@@ -151,6 +152,9 @@ case "${PART:-alone}" in
     tritonbench
     LIMIT=120 level2
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
+  integrity)
+    redteam strict
+    redteam paper ;;
   paper)
     redteam paper
     sandbox tests/sandbox/test_judge_reach.py ;;

@@ -300,7 +300,9 @@ def time_candidate(ctx: Context) -> None:
     samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
                                        "candidate_wall_ms": [], "reference_wall_ms": [],
                                        "candidate_host_ms": [],
-                                       "candidate_tail_ms": [], "reference_tail_ms": []}
+                                       "candidate_tail_ms": [], "reference_tail_ms": [],
+                                       "candidate_head_over_ms": [],
+                                       "reference_head_over_ms": []}
     expert = ctx.expert_kernel if interleave else None
     expert_ms: list[float] = []
     failures, mutated, checked = 0, 0, 0
@@ -315,6 +317,7 @@ def time_candidate(ctx: Context) -> None:
             samples[f"{kind}_ms"].append(round(timed.ms, 6))
             samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
             samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
+            samples[f"{kind}_head_over_ms"].append(round(timed.head_over_ms, 6))
             if kind == "candidate":
                 samples["candidate_host_ms"].append(round(timed.host_ms, 6))
 

@@ -333,6 +333,9 @@ class Timing(TypedDict, total=False):
     # The device-wide synchronise once the end event was reached (timing.Timed.tail_ms).
     candidate_tail_ms: list[float | None]
     reference_tail_ms: list[float | None]
+    # The head start's GPU time over its plan, each run (timing.Timed.head_over_ms).
+    candidate_head_over_ms: list[float | None]
+    reference_head_over_ms: list[float | None]
     reference_ms: list[float | None]
     compiled_reference_ms: list[float | None]
     expert_ms: list[float | None]

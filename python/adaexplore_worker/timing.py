@@ -8,9 +8,13 @@ is kept beside the event time: work the call left on other streams (or that ran 
 stream) shows up as wall time the events did not see, which the C++ side checks. The wall time
 is counted from the head start's end on the GPU (an event before the flush, its elapsed time to
 the start event taken off the host's time from the flush's launch), so a grown spin's remainder is
-not in it. So does the tail: the host first waits for the end event alone, then for the whole device; on an honest call
-the device is idle by then and the second wait returns at once (a few microseconds, as for the
-reference), while work left on a side stream keeps it busy for as long as that work runs on.
+not in it. So does the tail: the host first waits for the end event alone, then for the whole
+device; on an honest call the device is idle by then and the second wait returns at once (a few
+microseconds, as for the reference), while work left on a side stream keeps it busy for as long
+as that work runs on. Work the call starts on a side stream that does not wait for the timed one
+may instead run *during* the head start, which it slows (the two share the SMs): each run's head
+start on the GPU over what it was planned to take (`Timed.head_over_ms`) says so, since an honest
+call's work is queued behind the start event and cannot touch it.
 
 The flush is the run's head start. The host's time from the flush's launch to the end event's
 says whether the host outlasted it (the GPU then waited for the host inside the window):
@@ -57,6 +61,9 @@ class Timed(NamedTuple):
     kept: bool = True  # False: the host outlasted the head start while it could still grow.
     window: int | None = None  # The call's window on the GPU timeline, when one is recorded.
     host_ms: float = 0.0  # The host's time in the call, from entering it to its return.
+    # The head start's time on the GPU (head event to start event) over the flush and spin it
+    # was planned to take: work of the call that ran before its window slows it.
+    head_over_ms: float = 0.0
 
 
 class Timer:
@@ -118,6 +125,7 @@ class Timer:
         head = _Event(enable_timing=True)
         start = _Event(enable_timing=True)
         end = _Event(enable_timing=True)
+        planned_ms = self.head_start.head_us / 1e3
         launched = _perf_counter()  # The head start's launch.
         _record(head)
         if self._flush is not None:
@@ -143,6 +151,8 @@ class Timer:
         self._calibrate()
         # The GPU was idle at the head start's launch, so it began the head start then (give or
         # take the launch latency, which the wall time keeps) and the window opened its length on.
-        wall_ms = (t2 - launched) * 1e3 - float(_elapsed_time(head, start))
+        head_ms = float(_elapsed_time(head, start))
+        wall_ms = (t2 - launched) * 1e3 - head_ms
         return Timed(out, float(_elapsed_time(start, end)), wall_ms, (t2 - t1) * 1e3,
-                     kept=kept, window=window, host_ms=(returned - t0) * 1e3)
+                     kept=kept, window=window, host_ms=(returned - t0) * 1e3,
+                     head_over_ms=head_ms - planned_ms)

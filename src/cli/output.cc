@@ -167,6 +167,9 @@ nlohmann::json TrialSummaries(const nlohmann::json& facts) {
     nlohmann::json summary = {{"index", trial.value("index", 0)},
                               {"distribution", trial.value("distribution", "")},
                               {"passed", trial.value("passed", false)}};
+    if (trial.value("integrity", false)) {
+      summary["integrity"] = true;  // Inputs beyond the profile's own trials.
+    }
     nlohmann::json outputs = trial.value("outputs", nlohmann::json::array());
     if (outputs.is_array() && !outputs.empty() && outputs[0].is_object()) {
       const nlohmann::json values = outputs[0].value("values", nlohmann::json::object());

@@ -266,6 +266,40 @@ TEST(ClassifyTest, AnEscapeShowsInTheTailAfterTheEndEvent) {
             Verdict::kCorrect);
 }
 
+// A 16 ms GEMM on a non-blocking stream of the candidate's own, launched in the call: it runs
+// beside the head start (which it slows to about its own length), the call's events see 1 us,
+// and the device is idle again by the end event: neither tail nor wall time shows it.
+TEST(ClassifyTest, WorkRunBeforeTheWindowSlowsTheHeadStart) {
+  json timing = Timing(0.0012, 2.67);
+  timing["candidate_wall_ms"] = Series(0.01);
+  timing["candidate_tail_ms"] = Series(0.004);
+  timing["reference_tail_ms"] = Series(0.004);
+  timing["reference_head_over_ms"] = Series(0.002);
+  timing["candidate_head_over_ms"] = Series(15.9);
+  EvalResult r =
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_EQ(r.check, "stream_escape");
+  EXPECT_NE(r.reason.find("the head start before each timed call ran 15.9 ms longer than planned"),
+            std::string::npos)
+      << r.reason;
+  // An honest call's head start keeps to its plan within the noise of the reference's.
+  timing["candidate_head_over_ms"] = Series(0.012);
+  EXPECT_EQ(
+      ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}}).verdict,
+      Verdict::kCorrect);
+  // A long call: 10% of its time at least.
+  json long_call = Timing(10.0, 20.0);
+  long_call["candidate_head_over_ms"] = Series(0.8);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", long_call}})
+                .verdict,
+            Verdict::kCorrect);
+  long_call["candidate_head_over_ms"] = Series(1.5);
+  EXPECT_EQ(ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", long_call}})
+                .verdict,
+            Verdict::kRejected);
+}
+
 // The kernel trace: any of the call's work that ran outside its window on the caller's stream,
 // however little.
 TEST(ClassifyTest, TheTraceMarkerCatchesWorkLeftOnASideStream) {
