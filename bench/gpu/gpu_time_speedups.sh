@@ -14,7 +14,9 @@
 #     own code (0.95-1.05x expected), the hand-written Level-2 kernels under strict (verdicts;
 #     the GPU, call and kernel scopes side by side);
 #   PART=paper: the red team under paper, tests/sandbox/test_judge_reach.py;
-#   PART=integrity: the red team under strict, then under paper (after a change to the worker).
+#   PART=integrity: the red team under strict, then under paper (after a change to the worker);
+#   PART=strict_tb: the red team under strict, TritonBench-G operators 1-20 with their own code;
+#   PART=paper_us: the red team under paper, the microsecond set's evaluation 1 alone with GQA.
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
@@ -155,6 +157,15 @@ case "${PART:-alone}" in
   integrity)
     redteam strict
     redteam paper ;;
+  strict_tb)
+    redteam strict
+    tritonbench
+    python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
+  paper_us)
+    redteam paper
+    us_set
+    alone 1 gqa
+    python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
   paper)
     redteam paper
     sandbox tests/sandbox/test_judge_reach.py ;;

@@ -13,6 +13,15 @@ every window by another thread (a thread the candidate started, running work bef
 or on the side) is `outside`: its GPU time and count, which the C++ side judges. Work whose
 launch CUPTI did not record counts there too.
 
+Where the task's call makes its own inputs (a TritonBench-G test: setup_marks.py), the harness's
+marks note each setup call's range on the host (`Timeline.setup_range`): the work launched inside
+one, on its thread, is the test's, never the operator's (but for the candidate's own kernels, which
+are never setup, as in trace.py). A window's *operator* time (`Span.operator_ns`) is then the GPU
+time of the rest, piece by piece: the operator's work between two setup ranges is one piece,
+from its first start to its last end (the host's gaps between its launches count), and the
+pieces' union is the operator's time in that call. The setup kernels' names are counted
+(`Reading.setup_kernels`), so that the C++ side can check that both sides' tests set up the same.
+
 What this module cannot see: anything on the harness's own thread between windows (a finalizer
 of the candidate's running there would pass as the harness's); and, as for the events, a
 candidate in this process can reach CUPTI itself. A timeline that lost records (CUPTI's buffers
@@ -26,8 +35,9 @@ from __future__ import annotations
 
 import bisect
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 try:  # cupti-python (python/requirements.txt); without it, or without a GPU, no timeline.
     from cupti import cupti as _cupti
@@ -35,6 +45,7 @@ except ImportError:  # pragma: no cover - the requirements install it.
     _cupti = None
 
 _BUFFER_BYTES = 8 << 20
+_native_id = threading.get_native_id  # Bound before any candidate is imported.
 if _cupti is not None:
     _Kind = _cupti.ActivityKind
     _WORK_KINDS = (_Kind.CONCURRENT_KERNEL, _Kind.MEMCPY, _Kind.MEMSET)
@@ -50,11 +61,12 @@ if _cupti is not None:
 
 
 class Work(NamedTuple):
-    """One record of GPU work: nanoseconds on CUPTI's clock."""
+    """One record of GPU work: nanoseconds on CUPTI's clock; `kernel` False for a copy or fill."""
     start: int
     end: int
     correlation: int
     name: str
+    kernel: bool = True
 
 
 class Launch(NamedTuple):
@@ -64,13 +76,24 @@ class Launch(NamedTuple):
     thread: int
 
 
+class SetupRange(NamedTuple):
+    """One setup call of the task's test, on the host: CUPTI's clock, the calling thread."""
+    start: int
+    end: int
+    thread: int
+
+
 @dataclass
 class Span:
     """One window's GPU work: `span_ns` from its first start to its last end (0 without work),
-    `busy_ns` the union of its records' intervals, `records` how many."""
+    `busy_ns` the union of its records' intervals, `records` how many; `operator_ns` and
+    `operator_records` the same of the work not launched in a setup range (see the module's
+    docstring), `operator_ns` the union of its pieces' spans."""
     span_ns: int = 0
     busy_ns: int = 0
     records: int = 0
+    operator_ns: int = 0
+    operator_records: int = 0
 
 
 @dataclass
@@ -82,6 +105,7 @@ class Reading:
     outside_ns: int = 0
     outside_records: int = 0
     lost: str | None = None
+    setup_kernels: dict[int, dict[str, int]] = field(default_factory=dict)  # Window -> names.
 
 
 def available() -> str | None:
@@ -102,6 +126,8 @@ class Timeline:
         self._work: list[Work] = []
         self._launches: list[Launch] = []
         self._windows: list[tuple[int, int]] = []
+        self._setup: list[SetupRange] = []
+        self.own: Callable[[str], bool] = lambda name: False  # Kernels never setup.
         self._buffers = 0
         self._thread = threading.get_native_id()
         self._open: int | None = None
@@ -116,9 +142,10 @@ class Timeline:
         self._buffers += 1
         for a in activities:
             if a.kind in _WORK_KINDS:
-                name = a.name if a.kind == _Kind.CONCURRENT_KERNEL else (
-                    "memcpy" if a.kind == _Kind.MEMCPY else "memset")
-                self._work.append(Work(int(a.start), int(a.end), int(a.correlation_id), name))
+                kernel = a.kind == _Kind.CONCURRENT_KERNEL
+                name = a.name if kernel else ("memcpy" if a.kind == _Kind.MEMCPY else "memset")
+                self._work.append(Work(int(a.start), int(a.end), int(a.correlation_id), name,
+                                       kernel))
             elif a.kind in _API_KINDS:
                 self._launches.append(Launch(int(a.start), int(a.correlation_id),
                                              int(a.thread_id)))
@@ -150,6 +177,15 @@ class Timeline:
         self._open = None
         return len(self._windows) - 1
 
+    @contextmanager
+    def setup_range(self) -> Iterator[None]:
+        """A setup call of the task's test runs inside (setup_marks.Marks)."""
+        start = _timestamp()
+        try:
+            yield
+        finally:
+            self._setup.append(SetupRange(start, _timestamp(), _native_id()))
+
     def stop(self) -> Reading:
         """Stops recording and reads every window."""
         if not self._running:
@@ -162,14 +198,17 @@ class Timeline:
             _flush_all(1)
         except Exception as e:  # noqa: BLE001 - CUPTI's failure: no spans, and why.
             return Reading(lost=f"CUPTI failed: {e}")
-        return read(self._windows, self._work, self._launches, self._thread)
+        return read(self._windows, self._work, self._launches, self._thread, self._setup,
+                    self.own)
 
 
 def read(windows: list[tuple[int, int]], work: list[Work], launches: list[Launch],
-         harness_thread: int) -> Reading:
+         harness_thread: int, setup: list[SetupRange] | None = None,
+         own: Callable[[str], bool] = lambda name: False) -> Reading:
     """Attributes each record of work to the window its launch started in (see the module's
     docstring); the rest, launched by another thread than the harness's or by no recorded
-    launch, is outside."""
+    launch, is outside. With the test's `setup` ranges, a window's work launched in one (on its
+    thread; a kernel `own` says is the candidate's excepted) is setup, the rest the operator's."""
     reading = Reading(spans=[Span() for _ in windows])
     if windows and not work and not launches:
         reading.lost = "CUPTI recorded nothing during the timed runs"
@@ -185,12 +224,48 @@ def read(windows: list[tuple[int, int]], work: list[Work], launches: list[Launch
         elif launch is None or launch.thread != harness_thread:
             reading.outside_ns += max(0, w.end - w.start)
             reading.outside_records += 1
-    for span, records in zip(reading.spans, per_window):
-        if records:
-            span.records = len(records)
-            span.span_ns = max(r.end for r in records) - min(r.start for r in records)
-            span.busy_ns = union_length([(r.start, r.end) for r in records])
+    in_setup = _SetupIndex(setup or [])
+    ends = sorted(r.end for r in setup or [])
+    for index, (span, records) in enumerate(zip(reading.spans, per_window)):
+        if not records:
+            continue
+        span.records = len(records)
+        span.span_ns = max(r.end for r in records) - min(r.start for r in records)
+        span.busy_ns = union_length([(r.start, r.end) for r in records])
+        pieces: dict[int, list[Work]] = {}  # Setup ranges ended before the launch -> work.
+        for r in records:
+            launch = launch_of[r.correlation]
+            if in_setup.holds(launch) and not (r.kernel and own(r.name)):
+                names = reading.setup_kernels.setdefault(index, {})
+                names[r.name[:200]] = names.get(r.name[:200], 0) + 1
+            else:
+                pieces.setdefault(bisect.bisect_right(ends, launch.start), []).append(r)
+        span.operator_records = sum(len(p) for p in pieces.values())
+        span.operator_ns = union_length([(min(r.start for r in p), max(r.end for r in p))
+                                         for p in pieces.values()])
     return reading
+
+
+class _SetupIndex:
+    """The setup ranges of each thread, merged where they nest or touch, for lookups by time."""
+
+    def __init__(self, setup: list[SetupRange]) -> None:
+        self.merged: dict[int, list[tuple[int, int]]] = {}
+        for r in sorted(setup):
+            spans = self.merged.setdefault(r.thread, [])
+            if spans and r.start <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], max(spans[-1][1], r.end))
+            else:
+                spans.append((r.start, r.end))
+        self.starts = {t: [b for b, _ in spans] for t, spans in self.merged.items()}
+
+    def holds(self, launch: Launch) -> bool:
+        """Whether `launch` started inside a setup range on its own thread."""
+        spans = self.merged.get(launch.thread)
+        if not spans:
+            return False
+        i = bisect.bisect_right(self.starts[launch.thread], launch.start) - 1
+        return i >= 0 and launch.start <= spans[i][1]
 
 
 def _window_of(windows: list[tuple[int, int]], opens: list[int], t: int) -> int | None:

@@ -168,7 +168,8 @@ def judge(references_fd: int, outputs_fd: int, criterion: str, atol: float,
                              "wall_s": round(time.monotonic() - started, 4)}
     clean = payload.get("reference_timing")
     if isinstance(clean, dict) and clean.get("reference_ms"):
-        facts["reference_timing"] = {k: clean[k] for k in ("reference_ms", "reference_gpu_ms")
+        facts["reference_timing"] = {k: clean[k] for k in ("reference_ms", "reference_gpu_ms",
+                                                            "reference_operator_gpu_ms")
                                      if isinstance(clean.get(k), list)}
     if rerun is not None and first is not None:
         facts["determinism"] = _determinism(first, rerun, references[0], atol, rtol)

@@ -13,6 +13,7 @@ measurements."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -24,6 +25,7 @@ from .protocol import Status
 from .runtime_checks import check_identities, enumerate_threads, note_threads, thread_count
 from .stopping import Stopper
 from .timing import Timed, Timer
+from .trace import kind_of
 
 
 class GpuSeries:
@@ -34,11 +36,19 @@ class GpuSeries:
         self.timeline: gpu_timeline.Timeline | None = None
         self.missing: str | None = None  # Why there is no timeline where one was asked for.
         self.wanted = ctx.on_gpu and ctx.o.gpu_timeline
+        # A task whose call makes its own inputs: its setup calls are noted on the timeline.
+        self.marks = ctx.task.setup_marks if ctx.task is not None else None
+        self._recording = contextlib.ExitStack()
         if self.wanted:
             self.missing = gpu_timeline.available()
             if self.missing is None:
                 self.timeline = gpu_timeline.Timeline()
                 self.timeline.start(lambda: _warm(ctx))
+                if self.marks is not None:
+                    own = ctx.launches.own_kernel_names if ctx.launches is not None else set
+                    self.timeline.own = lambda name: kind_of(name, own()) == "own"
+                    self.marks.timeline = self.timeline
+                    self._recording.enter_context(self.marks.recording())
         self.windows: dict[str, list[int | None]] = {}
 
     def keep(self, series: str, timed: Timed) -> None:
@@ -56,6 +66,9 @@ class GpuSeries:
         launched no GPU work), the work outside every window, or why there are none."""
         if not self.wanted:
             return {}
+        self._recording.close()
+        if self.marks is not None:
+            self.marks.timeline = None
         reading = (self.timeline.stop() if self.timeline is not None
                    else gpu_timeline.Reading(lost=self.missing))
         self.timeline = None
@@ -67,6 +80,19 @@ class GpuSeries:
             out[f"{series}_gpu_ms"] = [
                 round(reading.spans[w].span_ns / 1e6, 6)
                 if w is not None and reading.spans[w].records else None for w in windows]
+        if self.marks is not None:
+            out["gpu_setup"] = {"intact": self.marks.intact}
+            for series, windows in self.windows.items():
+                out[f"{series}_operator_gpu_ms"] = [
+                    round(reading.spans[w].operator_ns / 1e6, 6)
+                    if w is not None and reading.spans[w].operator_records else None
+                    for w in windows]
+                kernels: dict[str, int] = {}
+                for w in windows:
+                    for name, n in reading.setup_kernels.get(w, {}).items() if w is not None \
+                            else ():
+                        kernels[name] = kernels.get(name, 0) + n
+                out["gpu_setup"][f"{series}_kernels"] = dict(sorted(kernels.items())[:100])
         return out
 
 
@@ -248,8 +274,9 @@ def _reference_series(ctx: Context, timer: Timer, rng: random.Random, fixed: lis
         if reused:
             for key in ("reference_ms", "reference_wall_ms", "reference_tail_ms"):
                 samples[key] = list(stored[key])
-            if "reference_gpu_ms" in stored:  # Else the reference has no GPU times here.
-                timing["reference_gpu_ms"] = list(stored["reference_gpu_ms"])
+            for key in ("reference_gpu_ms", "reference_operator_gpu_ms"):
+                if key in stored:  # Else the reference has no such GPU times here.
+                    timing[key] = list(stored[key])
             timing["reference_stopped"] = stored["reference_stopped"]
             return
     samples["reference_ms"], timing["reference_stopped"] = _series(

@@ -229,6 +229,7 @@ class CleanReferenceTiming(TypedDict, total=False):
 
     reference_ms: list[float | None]
     reference_gpu_ms: list[float | None]
+    reference_operator_gpu_ms: list[float | None]
 
 
 class JudgeFacts(TypedDict, total=False):
@@ -323,6 +324,15 @@ class GpuState(TypedDict, total=False):
     after: GpuReading | None
 
 
+class GpuSetup(TypedDict, total=False):
+    """The test's setup calls during the timed runs (measure.GpuSeries): whether torch's
+    callables stayed as they were, and each side's setup kernels (names, launches)."""
+
+    intact: bool
+    candidate_kernels: dict[str, int]
+    reference_kernels: dict[str, int]
+
+
 class Timing(TypedDict, total=False):
     """Samples in milliseconds, and what revalidating the timed runs found (measure.py)."""
 
@@ -358,6 +368,11 @@ class Timing(TypedDict, total=False):
     gpu_outside_us: float | None
     gpu_outside_records: int
     gpu_timeline_lost: str | None
+    # Where the task's call makes its own inputs (setup_marks.py): each kept run's GPU time of
+    # the operator's work, without the test's setup calls; and those calls (GpuSetup).
+    candidate_operator_gpu_ms: list[float | None]
+    reference_operator_gpu_ms: list[float | None]
+    gpu_setup: GpuSetup | None
 
 
 class TracedKernel(TypedDict, total=False):

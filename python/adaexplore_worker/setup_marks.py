@@ -77,6 +77,9 @@ class Marks:
         self._methods: dict[str, Any] = {}
         self._codes: set[types.CodeType] = set()
         self.intact = True  # _WATCHED's callables as at load, through the last recording.
+        # While timed runs are recorded on the GPU timeline, a range is noted there (on CUPTI's
+        # clock) instead of the profiler's (gpu_timeline.Timeline.setup_range).
+        self.timeline: Any = None
         self._watched = [(owner, dict(vars(owner))) for owner in _WATCHED_FROM_LOAD]
         self._dunders = {name: (getattr(torch.Tensor, f"__{name}__", None),
                                 getattr(torch.Tensor, f"__r{name}__", None))
@@ -151,7 +154,8 @@ class Marks:
 
     def _in_range(self, compute: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         self.opened += 1
-        with record_function(self.name):
+        with self.timeline.setup_range() if self.timeline is not None else \
+                record_function(self.name):
             return compute(*args, **kwargs)
 
     @staticmethod

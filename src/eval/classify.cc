@@ -114,8 +114,8 @@ void ClassifyDecoded(const Facts& facts, const EvalProfile& profile, EvalResult&
   r.reason = "matches the reference on every trial";
   ci::NoteReducedPrecision(facts.trials, profile, r);
   if (facts.timing) {
-    const Timing timing = ci::JudgedTiming(facts, profile, r);
-    const EvalProfile timed = ci::TimedProfile(facts, profile, r);
+    Timing timing = ci::JudgedTiming(facts, profile, r);
+    const EvalProfile timed = ci::TimedProfile(facts, timing, profile, r);
     ci::ClassifyTiming(timing, timed, r);
     ci::ClassifyExpert(facts, timing, timed, r);
     ci::ClassifyKernelScope(facts, timed, r);

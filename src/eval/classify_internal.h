@@ -96,7 +96,14 @@ bool OperatorScopeHolds(const Facts& facts);
 // The candidate's own and PyTorch kernel time: without the kernels launched in setup ranges where
 // the operator's figures stand, else the whole call's.
 KernelKinds OperatorKinds(const Facts& facts);
-EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r);
+// Why the operator's GPU time in each timed run (gpu_timeline.py) of a task whose call makes its
+// own inputs does not stand, or nullopt: both sides have it for every run, torch stayed intact,
+// and the two sides' setup calls launched the same kernels per run.
+std::optional<std::string> OperatorGpuBroken(const Timing& timing);
+// The profile the timing is judged under, with `timing` made the scope's: where the operator's
+// GPU time stands, it becomes each side's GPU series.
+EvalProfile TimedProfile(const Facts& facts, Timing& timing, const EvalProfile& profile,
+                         EvalResult& r);
 void ClassifyKernelScope(const Facts& facts, const EvalProfile& p, EvalResult& r);
 void ClassifyExpert(const Facts& facts, const Timing& timing, const EvalProfile& p, EvalResult& r);
 std::optional<double> SpeedOfLightMs(const Facts& facts, const DeviceCeilings* ceilings);

@@ -115,7 +115,9 @@ Timing JudgedTiming(const Facts& facts, const EvalProfile& profile, EvalResult& 
   std::vector<std::string> slower;
   for (const auto& [beside, alone, scope] :
        {std::tuple{&timing.reference_ms, &clean.reference_ms, "call"},
-        std::tuple{&timing.reference_gpu_ms, &clean.reference_gpu_ms, "GPU"}}) {
+        std::tuple{&timing.reference_gpu_ms, &clean.reference_gpu_ms, "GPU"},
+        std::tuple{&timing.reference_operator_gpu_ms, &clean.reference_operator_gpu_ms,
+                   "operator's GPU"}}) {
     const TimingStats b = ComputeTimingStats(Samples(*beside));
     const TimingStats a = ComputeTimingStats(Samples(*alone));
     if (b.runs == 0 || a.runs == 0) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -285,6 +286,50 @@ std::optional<std::string> OperatorScopeBroken(const Facts& facts) {
 
 bool OperatorScopeHolds(const Facts& facts) { return !OperatorScopeBroken(facts).has_value(); }
 
+std::optional<std::string> OperatorGpuBroken(const Timing& timing) {
+  if (!timing.gpu_setup) {
+    return "the timed runs noted no setup calls of the test";
+  }
+  const GpuSetup& setup = *timing.gpu_setup;
+  for (const auto& [series, side] : {std::pair{&timing.candidate_operator_gpu_ms, "candidate"},
+                                     std::pair{&timing.reference_operator_gpu_ms, "reference"}}) {
+    const auto empty =
+        std::ranges::count_if(*series, [](const std::optional<double>& ms) { return !ms; });
+    if (series->empty() || empty > 0) {
+      return fmt::format("{} of the {}'s {} timed runs launched no GPU work of the operator's",
+                         series->empty() ? 1 : empty, side, series->size());
+    }
+  }
+  if (!setup.intact) {
+    return "torch's callables changed during the timed runs";
+  }
+  // The same test and inputs on both sides: the same setup kernels in each run, so the counts
+  // over the kept runs are in the ratio of the runs.
+  const auto candidate_runs = static_cast<int64_t>(timing.candidate_operator_gpu_ms.size());
+  const auto reference_runs = static_cast<int64_t>(timing.reference_operator_gpu_ms.size());
+  std::set<std::string> names;
+  for (const auto* kernels : {&setup.candidate_kernels, &setup.reference_kernels}) {
+    for (const auto& [name, launches] : *kernels) {
+      names.insert(name);
+    }
+  }
+  for (const std::string& name : names) {
+    const auto count = [&](const std::map<std::string, int64_t>& kernels) {
+      const auto it = kernels.find(name);
+      return it == kernels.end() ? int64_t{0} : it->second;
+    };
+    if (count(setup.candidate_kernels) * reference_runs !=
+        count(setup.reference_kernels) * candidate_runs) {
+      return fmt::format(
+          "the candidate's setup calls launched {} other than the reference's in the timed runs "
+          "(the same test and inputs): {} against {} launches in {} and {} runs",
+          name.substr(0, 80), count(setup.candidate_kernels), count(setup.reference_kernels),
+          candidate_runs, reference_runs);
+    }
+  }
+  return std::nullopt;
+}
+
 bool CallMakesItsInputs(const Facts& facts) {
   return facts.kernel_trace && facts.kernel_trace->operator_us;
 }
@@ -303,12 +348,34 @@ KernelKinds OperatorKinds(const Facts& facts) {
 }
 
 // The profile the timing is judged under: the profile itself, except that a task whose call
-// makes its own inputs (a TritonBench-G test: its trace has the operator's kernel time) is
-// compared in the kernel scope, whatever the profile says, since the call's time is mostly the
-// test's input creation.
-EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalResult& r) {
+// makes its own inputs (a TritonBench-G test: its trace has the operator's kernel time), whose
+// call's time is mostly the test's input creation, compares the operator's time: in the GPU
+// scope its GPU time in each timed run where that stands (made each side's GPU series), else its
+// kernel time in one traced call (the kernel scope).
+EvalProfile TimedProfile(const Facts& facts, Timing& timing, const EvalProfile& profile,
+                         EvalResult& r) {
   EvalProfile timed = profile;
   if (CallMakesItsInputs(facts) && profile.speedup_scope != TimingScope::kKernel) {
+    if (profile.speedup_scope == TimingScope::kGpu && timing.meaningful) {
+      std::optional<std::string> why = GpuScopeBroken(timing);
+      if (!why) {
+        why = OperatorGpuBroken(timing);
+      }
+      if (!why) {
+        timing.candidate_gpu_ms = timing.candidate_operator_gpu_ms;
+        timing.reference_gpu_ms = timing.reference_operator_gpu_ms;
+        timing.candidate_host_ms.clear();  // The host's time in the call is mostly the test's.
+        r.findings.push_back(
+            "the task's call makes its own inputs (a TritonBench-G test): the speedup compares "
+            "the operator's GPU time in each timed run, without the test's setup calls (the "
+            "whole calls' timed runs stay in candidate_timing and reference_timing)");
+        return timed;
+      }
+      r.findings.push_back(fmt::format(
+          "{}: the operator's GPU time in the timed runs does not stand, so its kernel time in "
+          "one traced call is compared",
+          *why));
+    }
     timed.speedup_scope = TimingScope::kKernel;
     r.findings.push_back(
         "the task's call makes its own inputs (a TritonBench-G test): the speedup compares the "
@@ -319,11 +386,11 @@ EvalProfile TimedProfile(const Facts& facts, const EvalProfile& profile, EvalRes
   if (profile.speedup_scope != TimingScope::kGpu) {
     return timed;
   }
-  if (!facts.timing || !facts.timing->meaningful) {
+  if (!timing.meaningful) {
     timed.speedup_scope = TimingScope::kCall;  // A CPU's clock: no GPU, no timeline.
     return timed;
   }
-  if (std::optional<std::string> why = GpuScopeBroken(*facts.timing)) {
+  if (std::optional<std::string> why = GpuScopeBroken(timing)) {
     timed.speedup_scope = TimingScope::kCall;
     r.findings.push_back(fmt::format(
         "{}: the speedup compares the call's timed runs (the call scope), not GPU time", *why));

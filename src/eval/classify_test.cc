@@ -543,6 +543,9 @@ TEST(ClassifyTest, RunsWhoseHostOutlastedTheHeadStartAreSaid) {
 TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTime) {
   // A TritonBench-G test: the timed calls are mostly its input creation (1.0x), the traced
   // operator's kernels 20 us against the reference's 40 us; both setups launched 4 randn kernels.
+  // The call scope (paper's): the GPU scope's own figures are the next test's.
+  EvalProfile call = StrictProfile();
+  call.speedup_scope = TimingScope::kCall;
   json facts = test_facts::CorrectFacts(1.0, 1.0);
   const auto trace = [](double busy, double op, int opened, int traced) {
     return json{{"kernels", json::array()},
@@ -553,7 +556,7 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   };
   facts["kernel_trace"] = trace(420.0, 20.0, 9, 9);
   facts["reference_trace"] = trace(440.0, 40.0, 9, 9);
-  EvalResult r = ClassifyFacts(facts);
+  EvalResult r = ClassifyFacts(facts, call);
   EXPECT_EQ(r.scope, TimingScope::kKernel);
   EXPECT_DOUBLE_EQ(*r.speedup, 2.0);
   EXPECT_DOUBLE_EQ(*r.candidate_kernel_us, 20.0);
@@ -563,7 +566,7 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   // Whatever breaks the operator's figures on either side, both sides' whole calls are compared
   // (440 / 420), never one side's operator against the other's whole call.
   const auto whole_calls = [&](const json& broken, const std::string& why) {
-    const EvalResult w = ClassifyFacts(broken);
+    const EvalResult w = ClassifyFacts(broken, call);
     EXPECT_DOUBLE_EQ(*w.candidate_kernel_us, 420.0) << why;
     EXPECT_DOUBLE_EQ(*w.reference_kernel_us, 440.0) << why;
     ASSERT_EQ(w.findings.size(), 2U) << why;
@@ -584,11 +587,11 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   // A task without setup marks keeps the profile's scope.
   json unmarked = facts;
   unmarked["kernel_trace"].erase("operator_us");
-  EXPECT_EQ(ClassifyFacts(unmarked).scope, TimingScope::kGpu);
+  EXPECT_EQ(ClassifyFacts(unmarked, call).scope, TimingScope::kCall);
 
   // The test's torch.randn is PyTorch's kernel, launched in a setup range: not the candidate's
   // PyTorch compute, even where the profile forbids that.
-  EvalProfile forbidden = StrictProfile();
+  EvalProfile forbidden = call;
   forbidden.pytorch_compute = PytorchCompute::kForbidden;
   facts["kernel_trace"]["own_us"] = 20.0;
   facts["kernel_trace"]["pytorch_us"] = 400.0;
@@ -599,6 +602,62 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   const EvalResult rejected = ClassifyFacts(facts, forbidden);
   EXPECT_EQ(rejected.verdict, Verdict::kRejected);
   EXPECT_EQ(rejected.check, "kernel_trace");
+}
+
+TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsGpuTimeInEachRun) {
+  // The same test under strict: each timed run's operator GPU time (20 us against 40 us), the
+  // test's setup calls left out; the traced call says 25 against 40.
+  json facts = test_facts::CorrectFacts(1.0, 1.0);
+  const auto trace = [](double op) {
+    return json{{"kernels", json::array()},
+                {"busy_us", 420.0},
+                {"operator_us", op},
+                {"setup_ranges", {{"opened", 9}, {"traced", 9}, {"intact", true}}},
+                {"setup_kernels", {{"normal_kernel", 4}}}};
+  };
+  facts["kernel_trace"] = trace(25.0);
+  facts["reference_trace"] = trace(40.0);
+  facts["timing"]["candidate_host_ms"] = Series(1.2);  // The test's host time: no finding.
+  facts["timing"]["candidate_operator_gpu_ms"] = Series(0.020);
+  facts["timing"]["reference_operator_gpu_ms"] = Series(0.040);
+  facts["timing"]["gpu_setup"] = {{"intact", true},
+                                  {"candidate_kernels", {{"normal_kernel", 80}}},
+                                  {"reference_kernels", {{"normal_kernel", 80}}}};
+  EvalResult r = ClassifyFacts(facts);
+  EXPECT_EQ(r.scope, TimingScope::kGpu);
+  EXPECT_DOUBLE_EQ(*r.speedup, 2.0);
+  EXPECT_DOUBLE_EQ(*r.speedup_kernel, 1.6);  // The traced call's, beside it.
+  EXPECT_DOUBLE_EQ(r.candidate_gpu_timing->median_ms, 0.020);
+  EXPECT_DOUBLE_EQ(r.candidate_timing->median_ms, 1.0);  // The whole calls' stay.
+  ASSERT_EQ(r.findings.size(), 1U) << r.findings[1];
+  EXPECT_TRUE(
+      r.findings[0].starts_with("the task's call makes its own inputs (a TritonBench-G "
+                                "test): the speedup compares the operator's GPU time"))
+      << r.findings[0];
+  // Whatever breaks the operator's GPU figures, the traced call's kernel time is compared.
+  const auto traced = [&](const json& broken, const std::string& why) {
+    const EvalResult t = ClassifyFacts(broken);
+    EXPECT_EQ(t.scope, TimingScope::kKernel) << why;
+    EXPECT_DOUBLE_EQ(*t.speedup, 1.6) << why;
+    ASSERT_FALSE(t.findings.empty()) << why;
+    EXPECT_TRUE(t.findings[0].starts_with(why)) << t.findings[0];
+  };
+  json hidden = facts;  // The candidate's work run inside the test's setup calls.
+  hidden["timing"]["gpu_setup"]["candidate_kernels"]["gemm"] = 20;
+  traced(hidden, "the candidate's setup calls launched gemm other than the reference's");
+  json fewer = facts;  // Per run the same: 4 launches a run, whatever the runs kept.
+  fewer["timing"]["candidate_operator_gpu_ms"] = Series(0.020, 10);
+  fewer["timing"]["gpu_setup"]["candidate_kernels"]["normal_kernel"] = 40;
+  EXPECT_EQ(ClassifyFacts(fewer).scope, TimingScope::kGpu);
+  json rebound = facts;
+  rebound["timing"]["gpu_setup"]["intact"] = false;
+  traced(rebound, "torch's callables changed during the timed runs");
+  json empty = facts;  // A run whose operator launched nothing on the GPU.
+  empty["timing"]["candidate_operator_gpu_ms"][3] = nullptr;
+  traced(empty, "1 of the candidate's 20 timed runs launched no GPU work of the operator's");
+  json unmarked = facts;
+  unmarked["timing"].erase("gpu_setup");
+  traced(unmarked, "the timed runs noted no setup calls of the test");
 }
 
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {

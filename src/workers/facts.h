@@ -182,11 +182,13 @@ struct Determinism {
 struct CleanReferenceTiming {
   std::vector<std::optional<double>> reference_ms;
   std::vector<std::optional<double>> reference_gpu_ms;
+  std::vector<std::optional<double>> reference_operator_gpu_ms;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("reference_ms", s.reference_ms);
     visit("reference_gpu_ms", s.reference_gpu_ms);
+    visit("reference_operator_gpu_ms", s.reference_operator_gpu_ms);
   }
 };
 
@@ -342,6 +344,22 @@ struct GpuState {
   }
 };
 
+// facts.timing.gpu_setup: where the task's call makes its own inputs (a TritonBench-G test), its
+// setup calls during the timed runs (setup_marks.py, gpu_timeline.py): whether torch's callables
+// stayed as they were, and the setup kernels each side's kept runs launched (names, launches).
+struct GpuSetup {
+  bool intact = true;
+  std::map<std::string, int64_t> candidate_kernels;
+  std::map<std::string, int64_t> reference_kernels;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("intact", s.intact);
+    visit("candidate_kernels", s.candidate_kernels);
+    visit("reference_kernels", s.reference_kernels);
+  }
+};
+
 // facts.timing (measure.py): samples in milliseconds, and what revalidating the timed runs found.
 struct Timing {
   bool meaningful = false;  // Device events; a CPU's clock times nothing worth comparing.
@@ -381,6 +399,11 @@ struct Timing {
   std::optional<double> gpu_outside_us;
   int64_t gpu_outside_records = 0;
   std::optional<std::string> gpu_timeline_lost;
+  // Where the task's call makes its own inputs: each kept run's GPU time of the operator's work,
+  // without the test's setup calls (gpu_timeline.py), and those calls.
+  std::vector<std::optional<double>> candidate_operator_gpu_ms;
+  std::vector<std::optional<double>> reference_operator_gpu_ms;
+  std::optional<GpuSetup> gpu_setup;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
@@ -392,6 +415,9 @@ struct Timing {
     visit("gpu_outside_us", s.gpu_outside_us);
     visit("gpu_outside_records", s.gpu_outside_records);
     visit("gpu_timeline_lost", s.gpu_timeline_lost);
+    visit("candidate_operator_gpu_ms", s.candidate_operator_gpu_ms);
+    visit("reference_operator_gpu_ms", s.reference_operator_gpu_ms);
+    visit("gpu_setup", s.gpu_setup);
     visit("host_late_runs", s.host_late_runs);
     visit("host_late_dropped", s.host_late_dropped);
     visit("head_start_us", s.head_start_us);
