@@ -158,8 +158,8 @@ case "${PART:-alone}" in
     redteam strict
     redteam paper ;;
   strict_tb)
-    redteam strict
     tritonbench
+    redteam strict
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
   paper_us)
     redteam paper

@@ -97,7 +97,9 @@ def main(out: str) -> None:
             s = r.get("speedup")
             if s:
                 values.append(s)
-            print(f"- {name(r)}: {r['verdict']} {fmt(s)}x ({r.get('scope')})")
+            why = next((f for f in r.get("findings") or [] if "operator's" in f), "")
+            print(f"- {name(r)}: {r['verdict']} {fmt(s)}x ({r.get('scope')}; traced call "
+                  f"{fmt(r.get('speedup_kernel'))}x; candidate {gpu_us(r)}) {why[:160]}")
         inside = sum(0.95 <= v <= 1.05 for v in values)
         print(f"\n{inside} of {len(values)} within 0.95-1.05x")
 

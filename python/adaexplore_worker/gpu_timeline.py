@@ -16,11 +16,14 @@ launch CUPTI did not record counts there too.
 Where the task's call makes its own inputs (a TritonBench-G test: setup_marks.py), the harness's
 marks note each setup call's range on the host (`Timeline.setup_range`): the work launched inside
 one, on its thread, is the test's, never the operator's (but for the candidate's own kernels, which
-are never setup, as in trace.py). A window's *operator* time (`Span.operator_ns`) is then the GPU
-time of the rest, piece by piece: the operator's work between two setup ranges is one piece,
-from its first start to its last end (the host's gaps between its launches count), and the
-pieces' union is the operator's time in that call. The setup kernels' names are counted
-(`Reading.setup_kernels`), so that the C++ side can check that both sides' tests set up the same.
+are never setup, as in trace.py). A window's *operator* time (`Span.operator_ns`) is then how
+long the GPU was busy with the rest (the union of its records' intervals), the traced call's
+`operator_us` for every timed run. Not its span: the test calls the operator several times, with
+its own Python between the calls, and Triton's launcher's host time around each launch; on an
+H100 those gaps made the operator's spans 0.5-1.5 ms around 5-190 us of its kernels, and noisy
+by 2-30%. So host work an operator does between its launches is not counted here (said in
+docs/harness.md). The setup kernels' names are counted (`Reading.setup_kernels`), so that the
+C++ side can check that both sides' tests set up the same.
 
 What this module cannot see: anything on the harness's own thread between windows (a finalizer
 of the candidate's running there would pass as the harness's); and, as for the events, a
@@ -86,9 +89,9 @@ class SetupRange(NamedTuple):
 @dataclass
 class Span:
     """One window's GPU work: `span_ns` from its first start to its last end (0 without work),
-    `busy_ns` the union of its records' intervals, `records` how many; `operator_ns` and
+    `busy_ns` the union of its records' intervals, `records` how many; `operator_ns` (busy) and
     `operator_records` the same of the work not launched in a setup range (see the module's
-    docstring), `operator_ns` the union of its pieces' spans."""
+    docstring)."""
     span_ns: int = 0
     busy_ns: int = 0
     records: int = 0
@@ -225,24 +228,21 @@ def read(windows: list[tuple[int, int]], work: list[Work], launches: list[Launch
             reading.outside_ns += max(0, w.end - w.start)
             reading.outside_records += 1
     in_setup = _SetupIndex(setup or [])
-    ends = sorted(r.end for r in setup or [])
     for index, (span, records) in enumerate(zip(reading.spans, per_window)):
         if not records:
             continue
         span.records = len(records)
         span.span_ns = max(r.end for r in records) - min(r.start for r in records)
         span.busy_ns = union_length([(r.start, r.end) for r in records])
-        pieces: dict[int, list[Work]] = {}  # Setup ranges ended before the launch -> work.
+        operator: list[Work] = []
         for r in records:
-            launch = launch_of[r.correlation]
-            if in_setup.holds(launch) and not (r.kernel and own(r.name)):
+            if in_setup.holds(launch_of[r.correlation]) and not (r.kernel and own(r.name)):
                 names = reading.setup_kernels.setdefault(index, {})
                 names[r.name[:200]] = names.get(r.name[:200], 0) + 1
             else:
-                pieces.setdefault(bisect.bisect_right(ends, launch.start), []).append(r)
-        span.operator_records = sum(len(p) for p in pieces.values())
-        span.operator_ns = union_length([(min(r.start for r in p), max(r.end for r in p))
-                                         for p in pieces.values()])
+                operator.append(r)
+        span.operator_records = len(operator)
+        span.operator_ns = union_length([(r.start, r.end) for r in operator])
     return reading
 
 

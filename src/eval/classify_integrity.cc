@@ -234,8 +234,8 @@ bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
     Reject(r, "stream_escape",
            fmt::format("the head start before each timed call ran {:.3g} ms longer than planned "
                        "(median of {} runs; the reference's {:.3g} ms), against {:.3g} ms timed: "
-                       "work of the call ran on the GPU before its window opened (a side stream "
-                       "that does not wait for the timed one)",
+                       "work of the call ran on the GPU before its window opened: it escaped the "
+                       "timed stream (a side stream that does not wait for the timed one)",
                        head.median_ms, head.runs,
                        reference_head.runs > 0 ? reference_head.median_ms : 0.0, event.median_ms));
     return true;
