@@ -604,6 +604,8 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsKernelTim
   EXPECT_EQ(rejected.check, "kernel_trace");
 }
 
+json JudgedTrial(int index, bool passed);  // facts.judge's trials, below.
+
 TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsGpuTimeInEachRun) {
   // The same test under strict: each timed run's operator GPU time (20 us against 40 us), the
   // test's setup calls left out; the traced call says 25 against 40.
@@ -658,6 +660,19 @@ TEST(ClassifyTest, ATaskWhoseCallMakesItsInputsIsComparedOnTheOperatorsGpuTimeIn
   json unmarked = facts;
   unmarked["timing"].erase("gpu_setup");
   traced(unmarked, "the timed runs noted no setup calls of the test");
+  // The reference's operator slowed beside the candidate: its clean timing is compared.
+  json judged = facts;
+  judged["judge"] = {{"references", "sealed"},
+                     {"trials", {JudgedTrial(0, true), JudgedTrial(1, true)}},
+                     {"reference_timing",
+                      {{"reference_ms", Series(1.0)},
+                       {"reference_gpu_ms", Series(1.0)},
+                       {"reference_operator_gpu_ms", Series(0.030)}}}};
+  r = ClassifyFacts(judged);
+  EXPECT_DOUBLE_EQ(*r.speedup, 1.5);  // 0.030 / 0.020.
+  ASSERT_EQ(r.findings.size(), 2U);
+  EXPECT_NE(r.findings[0].find("operator's GPU time 0.04 ms against 0.03 ms"), std::string::npos)
+      << r.findings[0];
 }
 
 TEST(ClassifyTest, StaticFindingsRejectInStrictAfterLoadFailures) {
