@@ -15,7 +15,9 @@
 #     the GPU, call and kernel scopes side by side);
 #   PART=paper: the red team under paper, tests/sandbox/test_judge_reach.py;
 #   PART=integrity: the red team under strict, then under paper (after a change to the worker);
-#   PART=strict_tb: the red team under strict, TritonBench-G operators 1-20 with their own code;
+#   PART=strict_tb: TritonBench-G operators 1-20 (1-$TB_LAST) with their own code, then the red
+#     team under strict (1-20 hold 13 operators whose references are sound: TB_LAST=30 or so
+#     for 20 of them, with TB_LIMIT to match);
 #   PART=paper_us: the red team under paper, the microsecond set's evaluation 1 alone with GQA.
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
 source "$(dirname "$0")/common.sh"
@@ -115,17 +117,18 @@ tritonbench() {
   python3 -m pip install -q --no-index --no-deps --target /tmp/adx-site \
     .device/wheels/flashinfer/*.whl >>"$OUT/setup.txt" 2>&1
   mkdir -p "$work/tb"
-  python3 - "$work/tb" <<'PY'
+  python3 - "$work/tb" "${TB_LAST:-20}" <<'PY'
 import json, os, shutil, sys
 for entry in json.load(open(".device/tritonbench-g/TritonBench_G_v1.index.json")):
-    if 1 <= entry["adaexplore_problem_id"] <= 20:
+    if 1 <= entry["adaexplore_problem_id"] <= int(sys.argv[2]):
         name = entry["file"][:-3]
         os.makedirs(f"{sys.argv[1]}/{name}")
         shutil.copy(f".device/tritonbench-g/tasks/{entry['file']}", f"{sys.argv[1]}/{name}/own_code.py")
 PY
-  stamp "TritonBench-G 1-20, their own code as candidates"
-  timeout 240 "${EVAL[@]}" --slots 4 --trials 3 --timed-runs 30 --warmup 5 --timeout 120 \
-    --suite tritonbench-g --suite-dir .device/tritonbench-g --problem 1-20 \
+  stamp "TritonBench-G 1-${TB_LAST:-20}, their own code as candidates"
+  timeout "${TB_LIMIT:-240}" "${EVAL[@]}" --slots 4 --trials 3 --timed-runs 30 --warmup 5 \
+    --timeout 120 --suite tritonbench-g --suite-dir .device/tritonbench-g \
+    --problem "1-${TB_LAST:-20}" \
     --kernels-dir "$work/tb" >"$OUT/tritonbench.jsonl" 2>"$OUT/tritonbench.log"
   stamp "exit $? ($(wc -l <"$OUT/tritonbench.jsonl") results)"
   pack

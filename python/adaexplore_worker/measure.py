@@ -51,6 +51,25 @@ class GpuSeries:
                     self._recording.enter_context(self.marks.recording())
         self.windows: dict[str, list[int | None]] = {}
 
+    def __enter__(self) -> GpuSeries:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stops what facts() stops, where a failed timed phase never read it: CUPTI's recording,
+        the marks' ranges on the timeline. Nothing once facts() ran."""
+        self._recording.close()
+        if self.marks is not None:
+            self.marks.timeline = None
+        if self.timeline is not None:
+            timeline, self.timeline = self.timeline, None
+            try:
+                timeline.stop()
+            except Exception:  # noqa: BLE001 - CUPTI's failure: nothing was to be read anyway.
+                pass
+
     def keep(self, series: str, timed: Timed) -> None:
         """A kept timed run of `series` (candidate, reference, expert, compiled_reference)."""
         if self.wanted:
@@ -240,17 +259,17 @@ def time_reference_once(ctx: Context) -> dict[str, Any]:
     worker (under the exclusive lock, before any candidate is imported): what later jobs of the
     task reuse while their check agrees with it (`_reference_series`)."""
     assert ctx.ref_model is not None
-    gpu = GpuSeries(ctx)
-    timer = _timer(ctx, gpu)
-    walls: list[float] = []
-    tails: list[float] = []
-    fixed = ctx.make_inputs(ctx.seeds[0], "task")
-    reference_ms, stopped = ctx.guard(Status.TASK_ERROR, lambda: _series(
-        ctx, timer, ctx.ref_model, rng_for(ctx), fixed, walls, tails, gpu=(gpu, "reference")))
-    stored = {"reference_ms": reference_ms, "reference_wall_ms": walls,
-              "reference_tail_ms": tails, "reference_stopped": stopped}
-    stored.update({k: v for k, v in gpu.facts().items() if k.startswith("reference_")})
-    return stored
+    with GpuSeries(ctx) as gpu:
+        timer = _timer(ctx, gpu)
+        walls: list[float] = []
+        tails: list[float] = []
+        fixed = ctx.make_inputs(ctx.seeds[0], "task")
+        reference_ms, stopped = ctx.guard(Status.TASK_ERROR, lambda: _series(
+            ctx, timer, ctx.ref_model, rng_for(ctx), fixed, walls, tails, gpu=(gpu, "reference")))
+        stored = {"reference_ms": reference_ms, "reference_wall_ms": walls,
+                  "reference_tail_ms": tails, "reference_stopped": stopped}
+        stored.update({k: v for k, v in gpu.facts().items() if k.startswith("reference_")})
+        return stored
 
 
 def _reference_series(ctx: Context, timer: Timer, rng: random.Random, fixed: list[Any] | None,
@@ -293,156 +312,156 @@ def _median(samples: list[float]) -> float:
 def time_baseline(ctx: Context, rng: random.Random, fixed: list[Any] | None,
                   compiled: Any) -> dict[str, Any]:
     """The task's own Model timed eagerly (and `compiled`, when there is one)."""
-    gpu = GpuSeries(ctx)
-    timer = _timer(ctx, gpu)
-    reference_ms, stopped = ctx.guard(Status.TASK_ERROR, lambda: _series(
-        ctx, timer, ctx.ref_model, rng, fixed, gpu=(gpu, "reference")))
-    timing: dict[str, Any] = {
-        "warmup_runs": ctx.o.warmup_runs, "timed_runs": len(reference_ms),
-        "max_timed_runs": ctx.o.timed_runs, "stopped": stopped,
-        "fresh_inputs": ctx.o.fresh_inputs_per_run, **_clock(ctx), "reference_ms": reference_ms}
-    if compiled is not None:
-        timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled, gpu)
-    expert = time_expert(ctx, timer, rng, gpu)
-    if expert is not None:
-        timing["expert_ms"] = expert
-    timing.update(timer.facts())
-    timing.update(gpu.facts())
-    return timing
+    with GpuSeries(ctx) as gpu:
+        timer = _timer(ctx, gpu)
+        reference_ms, stopped = ctx.guard(Status.TASK_ERROR, lambda: _series(
+            ctx, timer, ctx.ref_model, rng, fixed, gpu=(gpu, "reference")))
+        timing: dict[str, Any] = {
+            "warmup_runs": ctx.o.warmup_runs, "timed_runs": len(reference_ms),
+            "max_timed_runs": ctx.o.timed_runs, "stopped": stopped,
+            "fresh_inputs": ctx.o.fresh_inputs_per_run, **_clock(ctx), "reference_ms": reference_ms}
+        if compiled is not None:
+            timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled, gpu)
+        expert = time_expert(ctx, timer, rng, gpu)
+        if expert is not None:
+            timing["expert_ms"] = expert
+        timing.update(timer.facts())
+        timing.update(gpu.facts())
+        return timing
 
 
 def time_candidate(ctx: Context) -> None:
     o = ctx.o
     assert ctx.ref_model is not None
-    gpu = GpuSeries(ctx)
-    timer = _timer(ctx, gpu)
-    rng = rng_for(ctx)
-    warmup, stopper = o.warmup_runs, Stopper(o)
-    fresh, interleave, revalidate = (o.fresh_inputs_per_run, o.interleave_reference,
-                                     o.revalidate_timed)
-    spec = ctx.references[0]["spec"] if ctx.references[0]["base"] == "task" else None
-    # One input set for whatever is timed on it: the candidate without fresh inputs, the
-    # reference when it is not interleaved.
-    fixed = None if fresh and interleave else ctx.make_inputs(ctx.seeds[0], "task")
-    samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
-                                       "candidate_wall_ms": [], "reference_wall_ms": [],
-                                       "candidate_host_ms": [],
-                                       "candidate_tail_ms": [], "reference_tail_ms": [],
-                                       "candidate_head_over_ms": [],
-                                       "reference_head_over_ms": []}
-    expert = ctx.expert_kernel if interleave else None
-    expert_ms: list[float] = []
-    failures, mutated, checked = 0, 0, 0
-    worst_error = 0.0  # The largest relative error of a re-validated timed output.
-    previous: list[Any] | None = None  # The last run's candidate inputs.
-    first_failure: dict[str, Any] | None = None
+    with GpuSeries(ctx) as gpu:
+        timer = _timer(ctx, gpu)
+        rng = rng_for(ctx)
+        warmup, stopper = o.warmup_runs, Stopper(o)
+        fresh, interleave, revalidate = (o.fresh_inputs_per_run, o.interleave_reference,
+                                         o.revalidate_timed)
+        spec = ctx.references[0]["spec"] if ctx.references[0]["base"] == "task" else None
+        # One input set for whatever is timed on it: the candidate without fresh inputs, the
+        # reference when it is not interleaved.
+        fixed = None if fresh and interleave else ctx.make_inputs(ctx.seeds[0], "task")
+        samples: dict[str, list[float]] = {"candidate_ms": [], "reference_ms": [],
+                                           "candidate_wall_ms": [], "reference_wall_ms": [],
+                                           "candidate_host_ms": [],
+                                           "candidate_tail_ms": [], "reference_tail_ms": [],
+                                           "candidate_head_over_ms": [],
+                                           "reference_head_over_ms": []}
+        expert = ctx.expert_kernel if interleave else None
+        expert_ms: list[float] = []
+        failures, mutated, checked = 0, 0, 0
+        worst_error = 0.0  # The largest relative error of a re-validated timed output.
+        previous: list[Any] | None = None  # The last run's candidate inputs.
+        first_failure: dict[str, Any] | None = None
 
-    def record(kind: str, i: int, timed: Timed, kept: bool) -> None:
-        ctx.gpu_busy_ms += timed.ms
-        if i >= warmup and kept:
-            gpu.keep(kind, timed)
-            samples[f"{kind}_ms"].append(round(timed.ms, 6))
-            samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
-            samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
-            samples[f"{kind}_head_over_ms"].append(round(timed.head_over_ms, 6))
-            if kind == "candidate":
-                samples["candidate_host_ms"].append(round(timed.host_ms, 6))
+        def record(kind: str, i: int, timed: Timed, kept: bool) -> None:
+            ctx.gpu_busy_ms += timed.ms
+            if i >= warmup and kept:
+                gpu.keep(kind, timed)
+                samples[f"{kind}_ms"].append(round(timed.ms, 6))
+                samples[f"{kind}_wall_ms"].append(round(timed.wall_ms, 6))
+                samples[f"{kind}_tail_ms"].append(round(timed.tail_ms, 6))
+                samples[f"{kind}_head_over_ms"].append(round(timed.head_over_ms, 6))
+                if kind == "candidate":
+                    samples["candidate_host_ms"].append(round(timed.host_ms, 6))
 
-    # The series the stopping rule watches: what is timed run by run.
-    watched = [samples["candidate_ms"]] + ([samples["reference_ms"]] if interleave else [])
-    i, stopped = 0, None
-    with torch.no_grad():
-        while stopped is None:
-            if i == warmup:
-                ctx.session.clocks()  # The zygote reads the GPU's clocks (clocks.py).
-            if fresh:
-                x = ctx.make_inputs(rng.getrandbits(32), "task", on_device=True)
-                if spec is not None and inputs.InputSpec.of(x) != spec:
-                    ctx.inputs_changed(f"timed run {i}")
-                # New values every run; every other run in the previous run's buffers, so a
-                # cache keyed by address serves stale outputs (caught below) whatever the
-                # allocator would have handed out, and fresh buffers in between.
-                cx = (inputs.refill(previous, x) if i % 2 else None) or inputs.clone_inputs(x)
-                previous = cx
-            else:
-                x = cx = fixed
-            if not interleave:
-                cand = _timed_candidate(ctx, timer, cx, i)
-                record("candidate", i, cand, cand.kept)
-                # The reference is timed on its own below; its output for these inputs is made
-                # untimed, for the re-validation.
-                ref_out = ctx.ref_model(*x) if revalidate and i >= warmup else None
-            else:
-                # The expert before, between or after the pair (drawn only when there is one).
-                expert_at = rng.randrange(3) if expert is not None else -1
-                if expert_at == 0:
-                    expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
-                if rng.random() < 0.5:
-                    ref = timer.time(ctx.ref_model, x)
-                    if expert_at == 1:
-                        expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
-                    cand = _timed_candidate(ctx, timer, cx, i)
+        # The series the stopping rule watches: what is timed run by run.
+        watched = [samples["candidate_ms"]] + ([samples["reference_ms"]] if interleave else [])
+        i, stopped = 0, None
+        with torch.no_grad():
+            while stopped is None:
+                if i == warmup:
+                    ctx.session.clocks()  # The zygote reads the GPU's clocks (clocks.py).
+                if fresh:
+                    x = ctx.make_inputs(rng.getrandbits(32), "task", on_device=True)
+                    if spec is not None and inputs.InputSpec.of(x) != spec:
+                        ctx.inputs_changed(f"timed run {i}")
+                    # New values every run; every other run in the previous run's buffers, so a
+                    # cache keyed by address serves stale outputs (caught below) whatever the
+                    # allocator would have handed out, and fresh buffers in between.
+                    cx = (inputs.refill(previous, x) if i % 2 else None) or inputs.clone_inputs(x)
+                    previous = cx
                 else:
+                    x = cx = fixed
+                if not interleave:
                     cand = _timed_candidate(ctx, timer, cx, i)
-                    if expert_at == 1:
+                    record("candidate", i, cand, cand.kept)
+                    # The reference is timed on its own below; its output for these inputs is made
+                    # untimed, for the re-validation.
+                    ref_out = ctx.ref_model(*x) if revalidate and i >= warmup else None
+                else:
+                    # The expert before, between or after the pair (drawn only when there is one).
+                    expert_at = rng.randrange(3) if expert is not None else -1
+                    if expert_at == 0:
                         expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
-                    ref = timer.time(ctx.ref_model, x)
-                ref_out = ref.out
-                if expert_at == 2:
-                    expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
-            if interleave:  # A pair is kept whole or not at all: the series stay paired.
-                record("candidate", i, cand, cand.kept and ref.kept)
-                record("reference", i, ref, cand.kept and ref.kept)
-            out = cand.out
-            if revalidate and i >= warmup:
-                checked += 1
-                ok, detail, error = _revalidate(out, ref_out, o.criterion, o.revalidate_atol,
-                                                o.revalidate_rtol)
-                worst_error = max(worst_error, error)
-                if fresh and not all(check.bitwise_equal(a, b) for a, b in zip(cx, x)):
-                    mutated += 1
-                    ok = False
-                if not ok:
-                    failures += 1
-                    first_failure = first_failure or {"run": i - warmup, **detail}
-            out = cand = ref = ref_out = None  # No output outlives its run.
-            if i >= warmup:
-                stopped = stopper.done(watched)
-            i += 1
-    alone: dict[str, Any] = {}  # What timing the reference on its own says of it.
-    if not interleave:
-        _reference_series(ctx, timer, rng, fixed, samples, alone, gpu)
-    timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": len(samples["candidate_ms"]),
-                              "max_timed_runs": o.timed_runs, "stopped": stopped, **samples,
-                              **_clock(ctx), "fresh_inputs": fresh,
-                              "interleaved": interleave, "revalidated": checked,
-                              "revalidation_failures": failures,
-                              "inputs_mutated_runs": mutated,
-                              "revalidated_relative_error": worst_error}
-    timing.update(alone)
-    timing.update(timer.facts())
-    if first_failure:
-        timing["first_revalidation_failure"] = first_failure
-    if o.compile_baseline:
-        compiled = compile_reference(ctx, rng)
-        if compiled is not None:
-            timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled, gpu)
-    if expert is not None:
-        gpu.trim("expert", warmup)
-        timing["expert_ms"] = expert_ms[warmup:] if all(ms >= 0 for ms in expert_ms) else None
-        timing["expert_interleaved"] = True
-        if timing["expert_ms"] is None:
-            del timing["expert_ms"], timing["expert_interleaved"]
-            ctx.facts.pop("expert", None)
-    else:
-        separate = time_expert(ctx, timer, rng, gpu)
-        if separate is not None:
-            timing["expert_ms"], timing["expert_interleaved"] = separate, False
-    figures = gpu.facts()
-    if "expert_ms" not in timing:
-        figures.pop("expert_gpu_ms", None)
-    timing.update(figures)
-    ctx.facts["timing"] = timing
+                    if rng.random() < 0.5:
+                        ref = timer.time(ctx.ref_model, x)
+                        if expert_at == 1:
+                            expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
+                        cand = _timed_candidate(ctx, timer, cx, i)
+                    else:
+                        cand = _timed_candidate(ctx, timer, cx, i)
+                        if expert_at == 1:
+                            expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
+                        ref = timer.time(ctx.ref_model, x)
+                    ref_out = ref.out
+                    if expert_at == 2:
+                        expert_ms.append(_timed_expert(ctx, timer, expert, x, gpu))
+                if interleave:  # A pair is kept whole or not at all: the series stay paired.
+                    record("candidate", i, cand, cand.kept and ref.kept)
+                    record("reference", i, ref, cand.kept and ref.kept)
+                out = cand.out
+                if revalidate and i >= warmup:
+                    checked += 1
+                    ok, detail, error = _revalidate(out, ref_out, o.criterion, o.revalidate_atol,
+                                                    o.revalidate_rtol)
+                    worst_error = max(worst_error, error)
+                    if fresh and not all(check.bitwise_equal(a, b) for a, b in zip(cx, x)):
+                        mutated += 1
+                        ok = False
+                    if not ok:
+                        failures += 1
+                        first_failure = first_failure or {"run": i - warmup, **detail}
+                out = cand = ref = ref_out = None  # No output outlives its run.
+                if i >= warmup:
+                    stopped = stopper.done(watched)
+                i += 1
+        alone: dict[str, Any] = {}  # What timing the reference on its own says of it.
+        if not interleave:
+            _reference_series(ctx, timer, rng, fixed, samples, alone, gpu)
+        timing: dict[str, Any] = {"warmup_runs": warmup, "timed_runs": len(samples["candidate_ms"]),
+                                  "max_timed_runs": o.timed_runs, "stopped": stopped, **samples,
+                                  **_clock(ctx), "fresh_inputs": fresh,
+                                  "interleaved": interleave, "revalidated": checked,
+                                  "revalidation_failures": failures,
+                                  "inputs_mutated_runs": mutated,
+                                  "revalidated_relative_error": worst_error}
+        timing.update(alone)
+        timing.update(timer.facts())
+        if first_failure:
+            timing["first_revalidation_failure"] = first_failure
+        if o.compile_baseline:
+            compiled = compile_reference(ctx, rng)
+            if compiled is not None:
+                timing["compiled_reference_ms"] = time_compiled(ctx, timer, rng, compiled, gpu)
+        if expert is not None:
+            gpu.trim("expert", warmup)
+            timing["expert_ms"] = expert_ms[warmup:] if all(ms >= 0 for ms in expert_ms) else None
+            timing["expert_interleaved"] = True
+            if timing["expert_ms"] is None:
+                del timing["expert_ms"], timing["expert_interleaved"]
+                ctx.facts.pop("expert", None)
+        else:
+            separate = time_expert(ctx, timer, rng, gpu)
+            if separate is not None:
+                timing["expert_ms"], timing["expert_interleaved"] = separate, False
+        figures = gpu.facts()
+        if "expert_ms" not in timing:
+            figures.pop("expert_gpu_ms", None)
+        timing.update(figures)
+        ctx.facts["timing"] = timing
 
 
 def _timed_candidate(ctx: Context, timer: Timer, args: list[Any], i: int) -> Timed:

@@ -3,10 +3,14 @@ what ran outside every call. CUPTI itself needs a GPU (the GPU red team and
 bench/gpu/gpu_time_speedups.sh); here the records are made by hand, as CUPTI gives them
 (nanoseconds, correlation ids, system thread ids)."""
 
+from types import SimpleNamespace
+
+import pytest
 import torch
 
-from adaexplore_worker import gpu_timeline
+from adaexplore_worker import gpu_timeline, measure
 from adaexplore_worker.gpu_timeline import Launch, Work, read, union_length
+from adaexplore_worker.setup_marks import Marks
 
 HARNESS = 100  # The harness's thread.
 OTHER = 200  # A thread the candidate started.
@@ -107,3 +111,36 @@ def test_the_operators_time_is_its_work_on_the_gpu_without_the_tests_setup_calls
     # Without setup ranges the operator's time is the call's whole busy time.
     plain = read([(1_000, 5_000)], work, launches, HARNESS)
     assert plain.spans[0].operator_ns == plain.spans[0].busy_ns == 550 + 100 + 100 + 150
+
+
+def test_a_timed_phase_that_fails_stops_the_timeline_and_gives_the_marks_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A TritonBench-G task's timed phase on a GPU (faked here: CUPTI needs one), cut short by
+    # the candidate's failure: CUPTI must not record on, nor the marks note ranges on it.
+    stopped: list[bool] = []
+
+    class FakeTimeline:
+        own = None
+
+        def start(self, warm: object) -> None:
+            pass
+
+        def stop(self) -> gpu_timeline.Reading:
+            stopped.append(True)
+            return gpu_timeline.Reading()
+
+    monkeypatch.setattr(gpu_timeline, "available", lambda: None)
+    monkeypatch.setattr(gpu_timeline, "Timeline", FakeTimeline)
+    marks = Marks()
+    ctx = SimpleNamespace(on_gpu=True, o=SimpleNamespace(gpu_timeline=True),
+                          task=SimpleNamespace(setup_marks=marks), launches=None)
+    with pytest.raises(RuntimeError):
+        with measure.GpuSeries(ctx) as series:  # type: ignore[arg-type]
+            assert marks.timeline is series.timeline and marks._recording
+            raise RuntimeError("the candidate failed in its third timed run")
+    assert stopped == [True]
+    assert marks.timeline is None and not marks._recording
+    # Read as usual, it stops once.
+    with measure.GpuSeries(ctx) as series:  # type: ignore[arg-type]
+        series.facts()
+    assert stopped == [True, True]
