@@ -4,11 +4,10 @@
 #include <poll.h>
 
 #include <array>
-#include <cerrno>
-#include <cstring>
 
 #include "cli/mcp_tools.h"
 #include "core/json_text.h"
+#include "sys/poll_for.h"
 
 namespace adaexplore {
 namespace {
@@ -247,9 +246,9 @@ Status McpServer::Serve(const InterruptGuard& guard) {
       }
     } else {
       pollfd in{.fd = options_.in_fd, .events = POLLIN, .revents = 0};
-      const timespec wait{.tv_sec = kIdlePollMs / 1000, .tv_nsec = 0};
-      if (::ppoll(&in, 1, &wait, guard.poll_mask()) < 0 && errno != EINTR) {
-        served = InternalError(std::string("poll: ") + std::strerror(errno));
+      if (Result<int> ready = PollFor({&in, 1}, std::chrono::milliseconds(kIdlePollMs), &guard);
+          !ready.ok()) {
+        served = ready.status();
         break;
       }
     }

@@ -7,6 +7,7 @@
 
 #include "core/json_text.h"
 #include "core/nonce.h"
+#include "sys/poll_for.h"
 #include "workers/protocol.h"
 
 namespace adaexplore {
@@ -21,9 +22,9 @@ bool Woken(const std::vector<int>& wake_fds, const InterruptGuard* guard) {
   for (int fd : wake_fds) {
     fds.push_back({.fd = fd, .events = POLLIN, .revents = 0});
   }
-  timespec zero{};
-  const int ready = ::ppoll(fds.data(), fds.size(), &zero, guard ? guard->poll_mask() : nullptr);
-  return ready > 0;
+  // A failed poll wakes nothing: this turn's own wait (kTurnSeconds) paces the loop.
+  const Result<int> ready = PollFor(fds, Duration::zero(), guard);
+  return ready.ok() && *ready > 0;
 }
 
 }  // namespace

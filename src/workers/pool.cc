@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "sys/poll_for.h"
 #include "workers/protocol.h"
 
 namespace adaexplore {
@@ -213,16 +214,14 @@ Result<std::vector<PoolOutcome>> WorkerPool::Step(std::optional<TimePoint> until
   if (auto next = Earliest(NextWakeup(), until)) {
     wake = std::min(wake, *next);
   }
-  const Duration wait = std::max(Duration::zero(), wake - now);
-  const timespec timeout{
-      .tv_sec = static_cast<time_t>(std::chrono::duration_cast<std::chrono::seconds>(wait).count()),
-      .tv_nsec = static_cast<long>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(wait).count() % 1'000'000'000)};
-  const int ready = ::ppoll(fds.data(), fds.size(), &timeout, guard ? guard->poll_mask() : nullptr);
+  const Result<int> ready = PollFor(fds, wake - now, guard);
   if (guard != nullptr && InterruptGuard::received() != 0) {
     return Cancelled("interrupted");
   }
-  if (ready > 0) {
+  if (!ready.ok()) {
+    return ready.status();
+  }
+  if (*ready > 0) {
     for (size_t k = 0; k < fd_slots.size(); ++k) {
       if (fds[k].revents != 0) {
         HandleEvents(fd_slots[k], done);
