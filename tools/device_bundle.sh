@@ -20,14 +20,14 @@
 #   .device/scale/        a fixed set of candidates for throughput: tasks/<task>.py and
 #                         kernels/<task>/*.py (every hand-written Level-2 file and the first three
 #                         large-step kernels of each showcase tree)
-#   .device/kb_all/<level>/  every KernelBench task of Levels 1-3 (bench/gpu/issue3_selftest.sh)
+#   .device/kb_all/<level>/  every KernelBench task of Levels 1-3 (bench/gpu/null_selftest.sh)
 #   .device/wheels/       pytest and its dependencies (pure-Python wheels) for the GPU red team;
 #                         flashinfer-bench and pydantic (FlashInfer-Trace tasks), for Python 3.12
 #   .device/flashinfer_kernels/  FlashInfer 0.6.6 and apache-tvm-ffi wheels (the expert baseline:
 #                         its norm kernels compile at first use with the image's nvcc; 0.7's
 #                         wheel, 101 MB, is above what travels)
 #   .device/flashinfer/   FlashInfer-Trace's rmsnorm and gemm definitions and workloads
-#   .device/tritonbench-g/  the TritonBench-G operators and their index (bench/gpu/issue23.sh)
+#   .device/tritonbench-g/  the TritonBench-G operators and their index (bench/gpu/task_kinds.sh)
 #   .device/wheels/sandbox/  pyseccomp (the sandbox's filter) and cupti-python (the GPU timeline);
 #                         .device/lib/libseccomp.so.2 too
 #   .device/gqa/          FlashInfer-Trace's GQA paged-decode definition, synthetic workloads
@@ -67,7 +67,7 @@ done
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   -d .device/flashinfer_kernels flashinfer-python==0.6.6 apache-tvm-ffi==0.1.9
 # The candidate sandbox's system-call filter: libseccomp's binding, and the library itself for
-# an image that lacks it (bench/gpu/issue34.sh installs it only then).
+# an image that lacks it (bench/gpu/sandbox_cost.sh installs it only then).
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   -d .device/wheels/sandbox pyseccomp==0.1.2
 # The GPU scope's timeline (gpu_timeline.py): cupti-python, its CUDA libraries the image's own.

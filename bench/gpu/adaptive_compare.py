@@ -1,5 +1,5 @@
 """Adaptive against fixed timing, kernel by kernel: two `eval --json` outputs of the same
-kernels (bench/gpu/issue37.sh). Prints a markdown table: each side's candidate and
+kernels (bench/gpu/stream_escape_adaptive.sh). Prints a markdown table: each side's candidate and
 reference medians, runs and noise figure, the medians' difference, and the timing phase's
 seconds."""
 

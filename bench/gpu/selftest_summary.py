@@ -1,4 +1,4 @@
-"""Summarises bench/gpu/issue3_selftest.sh: for each setting, how many tasks were checked, which
+"""Summarises bench/gpu/null_selftest.sh: for each setting, how many tasks were checked, which
 tasks trivial outputs pass (degenerate, with the null kernels that pass), and which tasks could
 not be checked (their reference failed). Compares with the tasks that
 ../shared/reference/kernelbench-harness-and-hacks.md names as degenerate.

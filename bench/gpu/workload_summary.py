@@ -1,4 +1,4 @@
-"""The figures of bench/gpu/issue36_workload.sh's runs, from its output folder: per run (set,
+"""The figures of bench/gpu/workload_throughput.sh's runs, from its output folder: per run (set,
 profile, slots) the candidates judged, their rate, the GPU's utilisation as nvidia-smi read it
 in the run's window (not our own phase sums), the verdicts, each phase's median and the time
 the candidates waited (waited_s: the task's phases, the GPU lock and a slot)."""

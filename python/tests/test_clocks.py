@@ -1,5 +1,5 @@
 """What clocks.GpuState reads from NVML, against a stand-in for the library (the real one runs
-on the H200: bench/gpu/issue37.sh)."""
+on the H200: bench/gpu/stream_escape_adaptive.sh)."""
 
 from __future__ import annotations
 

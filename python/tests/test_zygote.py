@@ -213,5 +213,5 @@ def test_nvml_is_absent_on_a_machine_without_a_gpu_driver() -> None:
     import pytest
 
     if os.path.exists("/proc/driver/nvidia"):
-        pytest.skip("a GPU machine: bench/gpu/issue36.sh covers NVML there")
+        pytest.skip("a GPU machine: bench/gpu/hung_candidate.sh covers NVML there")
     assert GpuActivity.open("GPU-00000000-0000-0000-0000-000000000000") is None

@@ -1,5 +1,5 @@
 """Sandbox red team: issue 34's hostile kernels against the real binary, with real processes
-(tests/support/cli.py). On the CPU in CI; bench/gpu/issue34.sh runs them on the GPU."""
+(tests/support/cli.py). On the CPU in CI; bench/gpu/sandbox_cost.sh runs them on the GPU."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@
 #   PART=gemm     every gemm definition over all its workloads with bench/flashinfer_solutions/
 #                 gemm.py
 # Each writes eval's JSON lines and FlashInfer Trace lines to $OUT, and a summary per definition
-# (bench/gpu/issue23_summary.py). FlashInfer's own rmsnorm kernels are timed as the expert
+# (bench/gpu/task_kinds_summary.py). FlashInfer's own rmsnorm kernels are timed as the expert
 # baseline (FlashInfer 0.6.6 from .device/flashinfer_kernels, compiled here first).
 source "$(dirname "$0")/common.sh"
 PART=${PART:-rmsnorm}
@@ -96,4 +96,4 @@ PY
     >"$OUT/issue23_tritonbench.jsonl" 2>"$OUT/issue23_tritonbench.log"
   stamp "TritonBench-G exited with $?"
 fi
-python3 bench/gpu/issue23_summary.py "$OUT" "$PART" | tee "$OUT/issue23_${PART}_summary.txt"
+python3 bench/gpu/task_kinds_summary.py "$OUT" "$PART" | tee "$OUT/issue23_${PART}_summary.txt"

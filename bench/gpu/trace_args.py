@@ -3,7 +3,7 @@ each kernel beyond its name and time, for a counter-free profile: registers, sha
 block, estimated occupancy. Runs a Triton elementwise kernel (a small block, many registers:
 not), a bf16 torch.mm and a 1-element kernel; prints each kernel event's args as JSON lines.
 
-    python3 bench/gpu/issue39_trace_args.py OUT_JSONL"""
+    python3 bench/gpu/trace_args.py OUT_JSONL"""
 
 from __future__ import annotations
 

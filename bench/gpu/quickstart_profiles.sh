@@ -4,7 +4,7 @@
 # under --profile kernelbench (KernelBench main's check: allclose 1e-4 on 5 seeded trials, 3
 # warm-ups and 100 runs on one input set with L2 flushed, the mean) and once under --profile
 # strict, each writing KernelBench's eval_results.json (--kernelbench-results) and its progress
-# as JSON lines (--json). bench/gpu/issue24_summary.py compares them.
+# as JSON lines (--json). bench/gpu/quickstart_profiles_summary.py compares them.
 source "$(dirname "$0")/common.sh"
 IDS=${IDS:-1,12,14,53,56,57,59,68,76,81,86,90,95}
 for profile in kernelbench strict; do
@@ -15,6 +15,6 @@ for profile in kernelbench strict; do
     >"$OUT/eval_$profile.jsonl" 2>"$OUT/progress_$profile.log"
   stamp "exit $? ($(wc -l <"$OUT/eval_$profile.jsonl") results)"
 done
-python3 bench/gpu/issue24_summary.py "$OUT" >"$OUT/summary.md" 2>&1
+python3 bench/gpu/quickstart_profiles_summary.py "$OUT" >"$OUT/summary.md" 2>&1
 cat "$OUT/summary.md"
 tar czf "$OUT/issue24.tgz" -C "$OUT" --exclude issue24.tgz .

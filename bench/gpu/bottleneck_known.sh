@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 39 on the GPU, PART=known|search|redteam (default known,search):
-# - known: the bottleneck rule's known-answer kernels (bench/gpu/issue39_known/README.md, and
+# - known: the bottleneck rule's known-answer kernels (bench/gpu/bottleneck_known/README.md, and
 #   KernelBench Level 1's 19_ReLU and 1_Square_matrix_multiplication_), `eval --json` under strict
 #   (the bf16 GEMM at --precision bf16), each result's class, line and speed-of-light fraction
 #   beside a hand calculation (the task's bytes from its shapes over a copy bandwidth measured here
@@ -10,7 +10,7 @@
 # - redteam: the GPU red team under strict (the worker's trace changed).
 source "$(dirname "$0")/common.sh"
 PART=${PART:-known,search}
-K39=bench/gpu/issue39_known
+K39=bench/gpu/bottleneck_known
 install_sandbox_filter
 if [[ $PART == *known* ]]; then
   sel=/tmp/adx-issue39-known

@@ -1,4 +1,4 @@
-"""Issue 36's hang figures from bench/gpu/issue36.sh's output folder: per candidate and lock
+"""Issue 36's hang figures from bench/gpu/hung_candidate.sh's output folder: per candidate and lock
 patience, the verdict, what it waited (waited_s: the task's phases, the GPU lock and a slot, not
 counted against its limit), its wall time and median; the wall time of each evaluation from the
 step log; nvidia-smi's utilisation while each ran."""

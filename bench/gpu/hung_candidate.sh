@@ -10,7 +10,7 @@
 #   PART=reference: why --profile reference does not scale with slots: TASKS' first showcase or
 #     hand-written kernel each (.device/scale) at --slots 1 and 4 under reference, with each
 #     phase's time per candidate, nvidia-smi and vmstat (the CPU) throughout.
-# The sandbox's filter (pyseccomp, libseccomp) comes from .device as for bench/gpu/issue34.sh.
+# The sandbox's filter (pyseccomp, libseccomp) comes from .device as for bench/gpu/sandbox_cost.sh.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter .device/wheels/*.whl
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -lms 500 \
@@ -81,7 +81,7 @@ PY
       >"$OUT/eval_p$patience.jsonl" 2>"$OUT/eval_p$patience.log"
     stamp "exit $? in $((SECONDS - start)) s ($(wc -l <"$OUT/eval_p$patience.jsonl") results)"
   done
-  python3 bench/gpu/issue36_summary.py "$OUT" >"$OUT/summary.md" 2>&1
+  python3 bench/gpu/hung_candidate_summary.py "$OUT" >"$OUT/summary.md" 2>&1
   cat "$OUT/summary.md"
 fi
 if [ "${PART:-hang}" = redteam ] || [ "${PART:-hang}" = all ]; then

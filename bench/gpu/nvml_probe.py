@@ -1,5 +1,5 @@
 """Whether NVML's per-process utilisation sees a child's GPU work under the child's own pid here
-(bench/gpu/issue36.sh PART=nvml): a child spins a Triton kernel, the parent reads NVML."""
+(bench/gpu/hung_candidate.sh PART=nvml): a child spins a Triton kernel, the parent reads NVML."""
 
 import multiprocessing as mp
 import os

@@ -1,8 +1,8 @@
-"""Summarises bench/gpu/issue23.sh's output: per FlashInfer-Trace definition, how many workloads
+"""Summarises bench/gpu/task_kinds.sh's output: per FlashInfer-Trace definition, how many workloads
 passed and the speedups over the PyTorch reference (from the Trace lines); per TritonBench-G
 operator, the verdict and speedup of its own code.
 
-    python3 bench/gpu/issue23_summary.py OUT PART
+    python3 bench/gpu/task_kinds_summary.py OUT PART
 """
 
 from __future__ import annotations

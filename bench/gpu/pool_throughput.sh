@@ -4,7 +4,7 @@
 #                    the first large-step kernels of each showcase tree), SLOTS at once, the pool
 #                    first, then FRESH candidates each in a fresh process: rate, overhead beyond
 #                    GPU busy time, GPU busy share, phase medians, reference-cache hit rate.
-#   PART=slots       the showcase selection of bench/gpu/issue20_showcase.sh (PER_KIND per tree
+#   PART=slots       the showcase selection of bench/gpu/showcase_verdicts.sh (PER_KIND per tree
 #                    and kind) evaluated at each of SLOTS_LIST: verdicts compared kernel by
 #                    kernel, and each correct kernel's candidate median against --slots 1 (the
 #                    small ones are where other slots' work would show).

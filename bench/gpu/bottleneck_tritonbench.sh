@@ -3,7 +3,7 @@
 # makes its own inputs (its setup kernels are marked, setup_marks.py). Operators PROBLEMS (default
 # eight) with their own code, and add_value with its kernel launched twice, under strict at 1 slot: each result's
 # scope, kernel-scope speedup, the trace's busy and operator time, setup ranges (opened, traced),
-# setup kernels per kind, bottleneck and profile line (bench/gpu/issue39_tritonbench_summary.py).
+# setup kernels per kind, bottleneck and profile line (bench/gpu/bottleneck_tritonbench_summary.py).
 # Carry .device/bin, .device/lib, .device/wheels and .device/tritonbench-g.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
@@ -22,7 +22,7 @@ for entry in json.load(open(".device/tritonbench-g/TritonBench_G_v1.index.json")
         shutil.copy(f".device/tritonbench-g/tasks/{entry['file']}",
                     f"{sys.argv[1]}/{entry['file'][:-3]}/own_code.py")
 PY
-cp bench/gpu/issue39_tritonbench/add_value_twice.py "$work/twice/add_value/"
+cp bench/gpu/bottleneck_tritonbench/add_value_twice.py "$work/twice/add_value/"
 SETTINGS=(--profile strict --slots 1 --timeout 120 --suite tritonbench-g
   --suite-dir .device/tritonbench-g)
 stamp "own code: problems $problems"
@@ -33,6 +33,6 @@ timeout 60 "${EVAL[@]}" "${SETTINGS[@]}" --problem 3 --kernels-dir "$work/twice"
   >"$OUT/twice.jsonl" 2>"$OUT/twice.log"
 stamp "add_value twice exited with $?"
 kill "$smi" 2>/dev/null
-python3 bench/gpu/issue39_tritonbench_summary.py "$OUT/own.jsonl" "$OUT/twice.jsonl" |
+python3 bench/gpu/bottleneck_tritonbench_summary.py "$OUT/own.jsonl" "$OUT/twice.jsonl" |
   tee "$OUT/summary.md"
 tar czf /tmp/issue39_tb.tgz -C "$OUT" . && mv /tmp/issue39_tb.tgz "$OUT/"

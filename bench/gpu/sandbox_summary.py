@@ -1,4 +1,4 @@
-"""Issue 34's GPU figures from bench/gpu/issue34.sh's output folder: per kernel, the verdict and
+"""Issue 34's GPU figures from bench/gpu/sandbox_cost.sh's output folder: per kernel, the verdict and
 the median with and without the sandbox; what entering it cost; the containment facts; the
 GPU's own utilisation while the evaluations ran (nvidia-smi)."""
 

@@ -52,7 +52,7 @@ else
     --sandbox-device cuda --sandbox-python python3 -rfE >"$OUT/hostile.txt" 2>&1
   stamp "hostile exit $?"
   tail -5 "$OUT/hostile.txt"
-  python3 bench/gpu/issue34_summary.py "$OUT" >"$OUT/summary.md" 2>&1
+  python3 bench/gpu/sandbox_summary.py "$OUT" >"$OUT/summary.md" 2>&1
   cat "$OUT/summary.md"
 fi
 kill "$smi" 2>/dev/null

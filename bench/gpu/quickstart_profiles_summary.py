@@ -1,4 +1,4 @@
-"""Summary of bench/gpu/issue24.sh: per candidate, the verdict and speedup under KernelBench's
+"""Summary of bench/gpu/quickstart_profiles.sh: per candidate, the verdict and speedup under KernelBench's
 check (--profile kernelbench, the mean) and under ours (--profile strict, the median), and what
 KernelBench's eval_results.json says of it; then what the JSON progress lines held."""
 

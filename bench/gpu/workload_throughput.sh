@@ -8,7 +8,7 @@
 # utilisation in the run's window, verdicts, per-phase medians and the waits (waited_s).
 #   RUNS="strict:1 strict:4 reference:1 reference:4 strict:4:scale" (the default), LIMIT per run.
 # Carry .device/bin, .device/lib, .device/workload, .device/scale and .device/wheels (the
-# sandbox's filter, as bench/gpu/issue34.sh installs it).
+# sandbox's filter, as bench/gpu/sandbox_cost.sh installs it).
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv,nounits -lms 250 \
