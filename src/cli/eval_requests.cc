@@ -10,6 +10,7 @@
 
 #include "report/kernelbench_results.h"
 #include "task/task_file.h"
+#include "task/task_kind.h"
 #include "task/workload_selection.h"
 
 namespace adaexplore {
@@ -59,7 +60,7 @@ Result<Pairs> ProblemPairs(const RequestSources& f, std::vector<MissingProblem>&
     const fs::path file = fs::path(f.kernels_dir) / (stem + ".py");
     std::vector<std::string> kernels;
     if (fs::is_directory(dir, ec)) {
-      ASSIGN_OR_RETURN(kernels, ListCandidateFiles(dir.string(), task.ends_with(".json")));
+      ASSIGN_OR_RETURN(kernels, ListCandidateFiles(dir.string(), TakesJsonCandidates(task)));
     } else if (fs::exists(file, ec)) {
       kernels.push_back(file.string());
     } else {
@@ -139,7 +140,7 @@ Result<Pairs> BatchPairs(const RequestSources& f) {
     ASSIGN_OR_RETURN(const std::string task, TaskForEntry(f.tasks_dir, entry, dir));
     if (dir) {
       ASSIGN_OR_RETURN(std::vector<std::string> files,
-                       ListCandidateFiles(entry.string(), task.ends_with(".json")));
+                       ListCandidateFiles(entry.string(), TakesJsonCandidates(task)));
       for (const std::string& k : files) {
         pairs.emplace_back(task, k);
       }
@@ -171,7 +172,7 @@ Result<Pairs> SingleTaskPairs(const RequestSources& f) {
   std::vector<std::string> kernels = f.kernels;
   if (!f.kernel_dir.empty()) {
     ASSIGN_OR_RETURN(std::vector<std::string> files,
-                     ListCandidateFiles(f.kernel_dir, f.task.ends_with(".json")));
+                     ListCandidateFiles(f.kernel_dir, TakesJsonCandidates(f.task)));
     kernels.insert(kernels.end(), files.begin(), files.end());
   }
   if (kernels.empty()) {

@@ -16,9 +16,12 @@
 namespace adaexplore {
 namespace {
 
-// A FlashInfer Solution keeps its .json name in the worker's folder; any other candidate is .py.
-std::string CandidateSuffix(const SourceFile& candidate) {
-  return candidate.path.ends_with(".json") ? ".json" : ".py";
+// A candidate that is a JSON file where the task's kind takes those (a FlashInfer Solution) keeps
+// its .json name in the worker's folder; any other candidate is .py.
+std::string CandidateSuffix(const EvalRequest& request) {
+  return KindInfo(request.task.kind).json_candidates && request.candidate.path.ends_with(".json")
+             ? ".json"
+             : ".py";
 }
 
 constexpr size_t kJobIdLength = 16;  // Of the cache key: the pool's job id.
@@ -123,8 +126,7 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone) con
       .id = key.substr(0, kJobIdLength),
       .nonce = RandomHex(kNonceBytes),
       .task = ToTaskText(request.task),
-      .candidate = {request.candidate.name + CandidateSuffix(request.candidate),
-                    request.candidate.source},
+      .candidate = {request.candidate.name + CandidateSuffix(request), request.candidate.source},
       .options = p.ToJobOptions(workers_.empty() ? DeviceKind::kCpu : workers_.front().device_kind,
                                 request.task.kind),
       .timeout_s = p.timeout_s,

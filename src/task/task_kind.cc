@@ -12,4 +12,8 @@ TaskKind DetectTaskKind(std::string_view path, std::string_view source) {
   return TaskKind::kKernelBench;
 }
 
+bool TakesJsonCandidates(std::string_view path) {
+  return KindInfo(DetectTaskKind(path, "")).json_candidates;
+}
+
 }  // namespace adaexplore

@@ -51,6 +51,9 @@ struct TaskKindInfo {
   std::string (*prompt_source)(const SourceFile& task) = nullptr;
   TaskCheck check = TaskCheck::kProfile;
   std::string_view worker_suffix = ".py";  // The suffix of the task's file in the worker's folder.
+  // Whether a candidate may be a JSON file beside Python ones (a FlashInfer-Trace Solution),
+  // kept as .json in the worker's folder.
+  bool json_candidates = false;
 };
 
 // The kinds' own parts (task/flashinfer_definition.h, task/tritonbench_operator.h).
@@ -69,7 +72,8 @@ constexpr TaskKindInfo KindInfo(TaskKind kind) {
               .read_beside = ReadFlashInferWorkloads,
               .prompt_source = FlashInferPromptSource,
               .check = TaskCheck::kOwnBenchmark,
-              .worker_suffix = ".json"};
+              .worker_suffix = ".json",
+              .json_candidates = true};
     case TaskKind::kTritonBench:
       return {.recognises = IsTritonBenchOperator, .check = TaskCheck::kOwnBenchmark};
   }
@@ -79,5 +83,9 @@ constexpr TaskKindInfo KindInfo(TaskKind kind) {
 // The kind of the task file at `path` with content `source`: the first kind in kNames' order
 // whose row recognises it.
 TaskKind DetectTaskKind(std::string_view path, std::string_view source);
+
+// Whether candidates of the task file at `path` may be JSON files (its kind's row, the kind told
+// by the path alone): what a folder of candidates for it is searched for.
+bool TakesJsonCandidates(std::string_view path);
 
 }  // namespace adaexplore
