@@ -20,6 +20,7 @@
 #include "eval/baseline.h"
 #include "report/html_report.h"
 #include "report/run_report.h"
+#include "search/policy.h"
 #include "store/run_db.h"
 #include "suite/suite_bench.h"
 #include "sys/fs.h"
@@ -127,9 +128,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
                     "else $ADAEXPLORE_DATA/kernelbench)");
   bench->add_option("--limit", f.limit, "Only the first K tasks by problem number")
       ->check(CLI::PositiveNumber);
-  bench
-      ->add_option("--method", f.methods,
-                   "adaexplore, ps, ir, irl, irb, irle (comma-separated: several runs)")
+  bench->add_option("--method", f.methods, SearchMethodNames() + " (comma-separated: several runs)")
       ->delimiter(',');
   RunFlags& r = f.search;
   bench->add_option("--llm", r.model, "provider:model (openai:..., anthropic:..., replay:FILE)");

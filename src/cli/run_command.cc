@@ -20,6 +20,7 @@
 #include "core/json_text.h"
 #include "core/text.h"
 #include "llm/provider.h"
+#include "search/policy.h"
 #include "search/session.h"
 #include "store/run_db.h"
 #include "store/stored_json.h"
@@ -95,7 +96,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   AddProblemFlags(run, f.problems);
   run->add_option("--llm", f.model, "provider:model (openai:..., anthropic:..., replay:FILE)");
   run->add_option("--method", f.method,
-                  "adaexplore (default), or a baseline: ps, ir (irs), irl, irb, irle");
+                  fmt::format("{} (default: adaexplore; \"irs\" names ir)", SearchMethodNames()));
   run->add_option("--memory", f.memory_path,
                   "Skill memory: a database from adapt/memory, or rule||count text");
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");

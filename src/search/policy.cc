@@ -171,12 +171,13 @@ std::string_view SearchMethodName(SearchMethod method) {
 }
 
 std::vector<SearchMethod> AllSearchMethods() {
-  return {SearchMethod::kAdaExplore,
-          SearchMethod::kParallelSampling,
-          SearchMethod::kIterativeRefinement,
-          SearchMethod::kRecentPool,
-          SearchMethod::kBestPool,
-          SearchMethod::kRecentElitePool};
+  // The enumerators count up from 0 and SearchMethodName's switch has no default, so a method
+  // without a name does not compile and every named one is listed here: none can be forgotten.
+  std::vector<SearchMethod> all;
+  for (int i = 0; SearchMethodName(static_cast<SearchMethod>(i)) != "unknown"; ++i) {
+    all.push_back(static_cast<SearchMethod>(i));
+  }
+  return all;
 }
 
 std::optional<SearchMethod> SearchMethodFromName(std::string_view name) {

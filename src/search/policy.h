@@ -81,7 +81,7 @@ std::vector<int> RepresentativePool(const SearchTree& tree, int node, const Expl
 //   kRecentElitePool      "irle": the last pool_size / 2 kernels, and the rest of the pool drawn
 //                         without replacement from the other correct kernels with weights
 //                         exp(speedup / options.softmax_temperature).
-enum class SearchMethod {
+enum class SearchMethod {  // Enumerators count up from 0 (AllSearchMethods).
   kAdaExplore,
   kParallelSampling,
   kIterativeRefinement,
@@ -92,7 +92,8 @@ enum class SearchMethod {
 std::string_view SearchMethodName(SearchMethod method);
 // A method by its name; "irs" is accepted for "ir", the release's own name for it.
 std::optional<SearchMethod> SearchMethodFromName(std::string_view name);
-// Every method, in declaration order.
+// Every method, in declaration order (derived from SearchMethodName's switch: a new method
+// needs only its enumerator, its name and its plan).
 std::vector<SearchMethod> AllSearchMethods();
 // Their names, comma-separated, for help and error text: "adaexplore, ps, ir, irl, irb, irle".
 std::string SearchMethodNames();
