@@ -393,6 +393,16 @@ uint64_t SearchRunner::SubmitLlm(Task& task, Step& step, LlmRole role,
 }
 
 Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
+  RETURN_IF_ERROR(RecordCall(task, step, completion));
+  if (completion.error) {
+    return OnLlmError(task, step, *completion.error);
+  }
+  failures_in_a_row_ = 0;
+  last_failures_.clear();
+  return OnReply(task, step, completion);
+}
+
+Status SearchRunner::RecordCall(Task& task, Step& step, const LlmCompletion& completion) {
   CallRecord call{.role = std::string(LlmRoleName(completion.request.role)),
                   .messages = MessagesJson(step.pending_messages),
                   .cost_usd = completion.cost_usd,
@@ -414,102 +424,116 @@ Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
     ASSIGN_OR_RETURN(call.cost_id,
                      db_.RecordCallCost(run_id_, task.source.name, task.tree.size(), call));
   }
-  step.calls.push_back(call);
-  if (completion.error) {
-    const LlmError& error = *completion.error;
-    switch (error.kind) {
-      case LlmErrorKind::kBudget:
-        stop_reason_ = error.message;
-        task.steps.erase(step.number);  // The unfinished step is not recorded; a resume redoes it.
-        return Status::Ok();
-      case LlmErrorKind::kAuth:
-      case LlmErrorKind::kUnreachable:
-      case LlmErrorKind::kReplayMiss:
-      case LlmErrorKind::kCancelled:
-        return Unavailable(fmt::format("{} ({}): {}", options_.model.ToString(),
-                                       LlmErrorKindName(error.kind), error.message));
-      case LlmErrorKind::kTransient:
-      case LlmErrorKind::kBadRequest: {
-        ++failures_in_a_row_;
-        last_failures_.push_back(error.message);
-        if (last_failures_.size() > kFailuresShown) {
-          last_failures_.pop_front();
-        }
-        const int limit = llm_.options().max_failures_in_a_row;
-        if (observer_.on_llm_failure) {
-          observer_.on_llm_failure(LlmFailure{.task = task.source.name,
-                                              .in_a_row = failures_in_a_row_,
-                                              .limit = limit,
-                                              .message = error.message});
-        }
-        if (limit > 0 && failures_in_a_row_ >= limit) {
-          // A dead or broken endpoint: every further step would be no_kernel. The unfinished
-          // steps are not recorded; a resume redoes them once the endpoint works.
-          std::string last;
-          for (const std::string& message : last_failures_) {
-            last += "\n  " + message;
-          }
-          return Unavailable(fmt::format(
-              "stopping the run: {} LLM calls in a row to {} failed after their retries ([llm] "
-              "max_failures_in_a_row); the last {}:{}",
-              failures_in_a_row_, options_.model.ToString(), last_failures_.size(), last));
-        }
-        return NoKernel(task, step, "the LLM call failed: " + error.message);
-      }
-    }
+  step.calls.push_back(std::move(call));
+  return Status::Ok();
+}
+
+Status SearchRunner::OnLlmError(Task& task, Step& step, const LlmError& error) {
+  switch (error.kind) {
+    case LlmErrorKind::kBudget:
+      stop_reason_ = error.message;
+      task.steps.erase(step.number);  // The unfinished step is not recorded; a resume redoes it.
+      return Status::Ok();
+    case LlmErrorKind::kAuth:
+    case LlmErrorKind::kUnreachable:
+    case LlmErrorKind::kReplayMiss:
+    case LlmErrorKind::kCancelled:
+      return Unavailable(fmt::format("{} ({}): {}", options_.model.ToString(),
+                                     LlmErrorKindName(error.kind), error.message));
+    case LlmErrorKind::kTransient:
+    case LlmErrorKind::kBadRequest:
+      break;
   }
-  failures_in_a_row_ = 0;
-  last_failures_.clear();
-  const std::string& text = completion.reply->text;
+  ++failures_in_a_row_;
+  last_failures_.push_back(error.message);
+  if (last_failures_.size() > kFailuresShown) {
+    last_failures_.pop_front();
+  }
+  const int limit = llm_.options().max_failures_in_a_row;
+  if (observer_.on_llm_failure) {
+    observer_.on_llm_failure(LlmFailure{.task = task.source.name,
+                                        .in_a_row = failures_in_a_row_,
+                                        .limit = limit,
+                                        .message = error.message});
+  }
+  if (limit > 0 && failures_in_a_row_ >= limit) {
+    // A dead or broken endpoint: every further step would be no_kernel. The unfinished steps are
+    // not recorded; a resume redoes them once the endpoint works.
+    std::string last;
+    for (const std::string& message : last_failures_) {
+      last += "\n  " + message;
+    }
+    return Unavailable(fmt::format(
+        "stopping the run: {} LLM calls in a row to {} failed after their retries ([llm] "
+        "max_failures_in_a_row); the last {}:{}",
+        failures_in_a_row_, options_.model.ToString(), last_failures_.size(), last));
+  }
+  return NoKernel(task, step, "the LLM call failed: " + error.message);
+}
+
+Status SearchRunner::OnReply(Task& task, Step& step, const LlmCompletion& completion) {
   switch (completion.request.role) {
+    case LlmRole::kProposer:
+      return OnWholeKernel(task, step, completion);
     case LlmRole::kReviser: {
-      step.guidance = text;
+      step.guidance = completion.reply->text;
       PromptInputs inputs = Inputs(task, step.plan.context);
-      inputs.guidance = text;
+      inputs.guidance = step.guidance;
       inputs.edit_feedback = EditFeedbackFor(task, step.plan.parent);
       SubmitLlm(task, step, LlmRole::kTuner, prompts_.Tuner(inputs));
       return Status::Ok();
     }
-    case LlmRole::kTuner: {
-      const std::string& parent = task.kernels[static_cast<size_t>(step.plan.parent)];
-      EditParse parse = ParseEdits(text);
-      if (parse.edits.empty()) {
-        return NoKernel(task, step, "the tuner's reply held no search/replace edits");
-      }
-      EditOutcome outcome = ApplyEdits(parent, parse.edits);
-      step.edit_feedback = outcome.Feedback();
-      for (const std::string& problem : parse.problems) {
-        step.edit_feedback += problem + "\n";
-      }
-      if (outcome.applied_count() == 0) {
-        // Told to the next tuner that edits this kernel, not attached to whatever this step
-        // makes instead (another kernel).
-        const std::string why = "no edit applied: " + step.edit_feedback;
-        task.failed_edits[step.plan.parent] = step.edit_feedback;
-        step.failed_edits.emplace(step.plan.parent, std::move(step.edit_feedback));
-        step.edit_feedback.clear();
-        return NoKernel(task, step, why);
-      }
-      task.failed_edits.erase(step.plan.parent);
-      if (outcome.kernel == parent) {
-        return NoKernel(task, step, "the edits left the kernel unchanged");
-      }
-      if (const std::optional<int> same = SameKernel(task, step, outcome.kernel)) {
-        return OnRepeat(task, step, completion, *same);
-      }
-      return OnKernel(task, step, std::move(outcome.kernel));
-    }
-    default: {
-      Result<std::string> kernel = ExtractKernel(text);
-      if (!kernel.ok()) {
-        return NoKernel(task, step, kernel.status().message());
-      }
-      if (const std::optional<int> same = SameKernel(task, step, *kernel)) {
-        return OnRepeat(task, step, completion, *same);
-      }
-      return OnKernel(task, step, *std::move(kernel));
-    }
+    case LlmRole::kTuner:
+      return OnEdits(task, step, completion);
+    case LlmRole::kRuleWriter:
+    case LlmRole::kJudge:
+    case LlmRole::kSynthesiser:
+    case LlmRole::kOther:
+      break;
   }
+  return InternalError(fmt::format("a {} reply reached the search, which never asks for one",
+                                   LlmRoleName(completion.request.role)));
+}
+
+Status SearchRunner::OnWholeKernel(Task& task, Step& step, const LlmCompletion& completion) {
+  Result<std::string> kernel = ExtractKernel(completion.reply->text);
+  if (!kernel.ok()) {
+    return NoKernel(task, step, kernel.status().message());
+  }
+  if (const std::optional<int> same = SameKernel(task, step, *kernel)) {
+    return OnRepeat(task, step, completion, *same);
+  }
+  return OnKernel(task, step, *std::move(kernel));
+}
+
+Status SearchRunner::OnEdits(Task& task, Step& step, const LlmCompletion& completion) {
+  const std::string& parent = task.kernels[static_cast<size_t>(step.plan.parent)];
+  EditParse parse = ParseEdits(completion.reply->text);
+  if (parse.edits.empty()) {
+    return NoKernel(task, step, "the tuner's reply held no search/replace edits");
+  }
+  EditOutcome outcome = ApplyEdits(parent, parse.edits);
+  step.edit_feedback = outcome.Feedback();
+  for (const std::string& problem : parse.problems) {
+    step.edit_feedback += problem + "\n";
+  }
+  if (outcome.applied_count() == 0) {
+    // Told to the next tuner that edits this kernel, not attached to whatever this step makes
+    // instead (another kernel).
+    const std::string why = "no edit applied: " + step.edit_feedback;
+    task.failed_edits[step.plan.parent] = step.edit_feedback;
+    step.failed_edits.emplace(step.plan.parent, std::move(step.edit_feedback));
+    step.edit_feedback.clear();
+    return NoKernel(task, step, why);
+  }
+  task.failed_edits.erase(step.plan.parent);
+  if (outcome.kernel == parent) {
+    return NoKernel(task, step, "the edits left the kernel unchanged");
+  }
+  if (const std::optional<int> same = SameKernel(task, step, outcome.kernel)) {
+    return OnRepeat(task, step, completion, *same);
+  }
+  return OnKernel(task, step, std::move(outcome.kernel));
 }
 
 std::optional<int> SearchRunner::SameKernel(const Task& task, const Step& step,

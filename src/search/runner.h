@@ -132,7 +132,15 @@ class SearchRunner {
   bool MayStart(const Task& task, int running) const;
   Status StartStep(Task& task);
   Status BeginMove(Task& task, Step& step);
+  // A completed LLM call of a step: recorded (RecordCall), then its error (OnLlmError) or its
+  // reply, by the role that asked (OnReply).
   Status OnLlm(Task& task, Step& step, LlmCompletion completion);
+  Status RecordCall(Task& task, Step& step, const LlmCompletion& completion);
+  Status OnLlmError(Task& task, Step& step, const LlmError& error);
+  Status OnReply(Task& task, Step& step, const LlmCompletion& completion);
+  // A reply that is a whole kernel (the proposer's), or search/replace edits (the tuner's).
+  Status OnWholeKernel(Task& task, Step& step, const LlmCompletion& completion);
+  Status OnEdits(Task& task, Step& step, const LlmCompletion& completion);
   Status OnKernel(Task& task, Step& step, std::string kernel);
   Status NoKernel(Task& task, Step& step, const std::string& why);
   Status OnEval(Task& task, Step& step, const EvalResult& result);
