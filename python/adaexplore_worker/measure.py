@@ -13,6 +13,7 @@ measurements."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import random
 from typing import Any
@@ -58,17 +59,20 @@ class GpuSeries:
         self.close()
 
     def close(self) -> None:
-        """Stops what facts() stops, where a failed timed phase never read it: CUPTI's recording,
-        the marks' ranges on the timeline. Nothing once facts() ran."""
+        """What facts() stops, where a failed timed phase never read it. Nothing once it ran."""
+        try:
+            self._stop()
+        except Exception:  # noqa: BLE001 - CUPTI's failure: nothing was to be read anyway.
+            pass
+
+    def _stop(self) -> gpu_timeline.Reading | None:
+        """Stops the marks' ranges on the timeline, then CUPTI's recording: its reading, or None
+        where no timeline was recorded (or it was stopped already)."""
         self._recording.close()
         if self.marks is not None:
             self.marks.timeline = None
-        if self.timeline is not None:
-            timeline, self.timeline = self.timeline, None
-            try:
-                timeline.stop()
-            except Exception:  # noqa: BLE001 - CUPTI's failure: nothing was to be read anyway.
-                pass
+        timeline, self.timeline = self.timeline, None
+        return timeline.stop() if timeline is not None else None
 
     def keep(self, series: str, timed: Timed) -> None:
         """A kept timed run of `series` (candidate, reference, expert, compiled_reference)."""
@@ -85,12 +89,7 @@ class GpuSeries:
         launched no GPU work), the work outside every window, or why there are none."""
         if not self.wanted:
             return {}
-        self._recording.close()
-        if self.marks is not None:
-            self.marks.timeline = None
-        reading = (self.timeline.stop() if self.timeline is not None
-                   else gpu_timeline.Reading(lost=self.missing))
-        self.timeline = None
+        reading = self._stop() or gpu_timeline.Reading(lost=self.missing)
         if reading.lost:
             return {"gpu_timeline_lost": reading.lost[:300]}
         out: dict[str, Any] = {"gpu_outside_us": round(reading.outside_ns / 1e3, 3),
@@ -106,11 +105,9 @@ class GpuSeries:
                     round(reading.spans[w].operator_ns / 1e6, 6)
                     if w is not None and reading.spans[w].operator_records else None
                     for w in windows]
-                kernels: dict[str, int] = {}
+                kernels: collections.Counter[str] = collections.Counter()
                 for w in windows:
-                    for name, n in reading.setup_kernels.get(w, {}).items() if w is not None \
-                            else ():
-                        kernels[name] = kernels.get(name, 0) + n
+                    kernels.update(reading.setup_kernels.get(w, {}) if w is not None else {})
                 out["gpu_setup"][f"{series}_kernels"] = dict(sorted(kernels.items())[:100])
         return out
 

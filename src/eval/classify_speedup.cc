@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eval/classify_internal.h"
@@ -146,23 +147,37 @@ std::optional<double> Ratio(const TimingStats& over, const TimingStats& under,
 
 }  // namespace
 
+namespace {
+
+using GpuSeriesMs = std::vector<std::optional<double>>;
+
+// Why two sides' GPU series (whole calls', or the operator's: `what`, the work they time) give
+// no figure: a side without runs, or runs that launched no such work.
+std::optional<std::string> RunsWithoutWork(const GpuSeriesMs& candidate,
+                                           const GpuSeriesMs& reference, std::string_view what) {
+  if (candidate.empty() || reference.empty()) {
+    return fmt::format("the GPU timeline has no timed runs of both sides with {}", what);
+  }
+  for (const auto& [series, side] :
+       {std::pair{&candidate, "candidate"}, std::pair{&reference, "reference"}}) {
+    const auto empty =
+        std::ranges::count_if(*series, [](const std::optional<double>& ms) { return !ms; });
+    if (empty > 0) {
+      return fmt::format("{} of the {}'s {} timed runs launched no {}", empty, side, series->size(),
+                         what);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> GpuScopeBroken(const Timing& timing) {
   if (timing.gpu_timeline_lost) {
     return fmt::format("no GPU timeline ({})", *timing.gpu_timeline_lost);
   }
-  if (timing.candidate_gpu_ms.empty() || timing.reference_gpu_ms.empty()) {
-    return "the GPU timeline has no timed runs of both sides";
-  }
-  for (const auto& [series, side] : {std::pair{&timing.candidate_gpu_ms, "candidate"},
-                                     std::pair{&timing.reference_gpu_ms, "reference"}}) {
-    const auto empty =
-        std::ranges::count_if(*series, [](const std::optional<double>& ms) { return !ms; });
-    if (empty > 0) {
-      return fmt::format("{} of the {}'s {} timed runs launched no GPU work inside the call", empty,
-                         side, series->size());
-    }
-  }
-  return std::nullopt;
+  return RunsWithoutWork(timing.candidate_gpu_ms, timing.reference_gpu_ms,
+                         "GPU work inside the call");
 }
 
 void ClassifyTiming(const Timing& timing, const EvalProfile& p, EvalResult& r) {
@@ -291,14 +306,10 @@ std::optional<std::string> OperatorGpuBroken(const Timing& timing) {
     return "the timed runs noted no setup calls of the test";
   }
   const GpuSetup& setup = *timing.gpu_setup;
-  for (const auto& [series, side] : {std::pair{&timing.candidate_operator_gpu_ms, "candidate"},
-                                     std::pair{&timing.reference_operator_gpu_ms, "reference"}}) {
-    const auto empty =
-        std::ranges::count_if(*series, [](const std::optional<double>& ms) { return !ms; });
-    if (series->empty() || empty > 0) {
-      return fmt::format("{} of the {}'s {} timed runs launched no GPU work of the operator's",
-                         series->empty() ? 1 : empty, side, series->size());
-    }
+  if (std::optional<std::string> why =
+          RunsWithoutWork(timing.candidate_operator_gpu_ms, timing.reference_operator_gpu_ms,
+                          "GPU work of the operator's")) {
+    return why;
   }
   if (!setup.intact) {
     return "torch's callables changed during the timed runs";
