@@ -13,7 +13,8 @@ APT_PACKAGES=(cmake ninja-build g++ make pkg-config git python3-venv
   libtomlplusplus-dev libssl-dev libgtest-dev libgmock-dev clang-format libnats-dev nats-server
   libseccomp2)
 if [ "${1:-}" = "--no-build" ]; then
-  APT_PACKAGES+=(chromium-headless-shell)  # The tests open the HTML report in it.
+  # The tests open the HTML report in chromium; clang runs the thread-safety analysis.
+  APT_PACKAGES+=(chromium-headless-shell clang)
 fi
 
 missing=()

@@ -18,7 +18,8 @@
 #   PART=strict_tb: TritonBench-G operators 1-20 (1-$TB_LAST) with their own code, then the red
 #     team under strict (1-20 hold 13 operators whose references are sound: TB_LAST=30 or so
 #     for 20 of them, with TB_LIMIT to match);
-#   PART=paper_us: the red team under paper, the microsecond set's evaluation 1 alone with GQA.
+#   PART=paper_us: the red team under paper, the microsecond set's evaluations 1 (with GQA) and 2
+#     alone.
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
 source "$(dirname "$0")/common.sh"
 install_sandbox_filter
@@ -168,6 +169,7 @@ case "${PART:-alone}" in
     redteam paper
     us_set
     alone 1 gqa
+    alone 2
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
   paper)
     redteam paper

@@ -11,9 +11,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <map>
+#include <mutex>
 #include <random>
 
+#include "core/mutex.h"
 #include "core/secrets.h"
 #include "llm/recording.h"
 #include "llm/response_cache.h"
@@ -102,7 +105,7 @@ class LlmClient::Impl {
 
   ~Impl() {
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       stopping_ = true;
     }
     curl_multi_wakeup(multi_.get());
@@ -110,7 +113,7 @@ class LlmClient::Impl {
   }
 
   Status Prepare(const ModelSpec& model) {
-    std::lock_guard lock(setup_mutex_);
+    MutexLock lock(setup_mutex_);
     return PrepareLocked(model);
   }
 
@@ -121,7 +124,7 @@ class LlmClient::Impl {
     call->max_body = client_.options_.max_reply_bytes;
     uint64_t id = 0;
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       id = call->id = ++next_id_;
       incoming_.push_back(std::move(call));
     }
@@ -131,19 +134,19 @@ class LlmClient::Impl {
 
   std::vector<LlmCompletion> TakeCompletions() {
     client_.wakeup_.Drain();
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     return std::exchange(completions_, {});
   }
 
   std::vector<LlmRetry> TakeRetries() {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     return std::exchange(retries_, {});
   }
 
   LlmCompletion Wait(uint64_t id) {
-    std::unique_lock lock(mutex_);
+    MutexLock lock(mutex_);
     std::vector<LlmCompletion>::iterator found;
-    completions_cv_.wait(lock, [&] {
+    completions_cv_.wait(lock, [&]() REQUIRES(mutex_) {  // Called with the lock held.
       found = std::find_if(completions_.begin(), completions_.end(),
                            [&](const LlmCompletion& c) { return c.id == id; });
       return found != completions_.end();
@@ -158,7 +161,7 @@ class LlmClient::Impl {
  private:
   // ---- Setup (any thread, under setup_mutex_) ----
 
-  Status PrepareLocked(const ModelSpec& model) {
+  Status PrepareLocked(const ModelSpec& model) REQUIRES(setup_mutex_) {
     if (model.replayed()) {
       if (!books_.contains(model.model)) {
         ASSIGN_OR_RETURN(books_[model.model], ReplayBook::Load(model.model));
@@ -186,7 +189,7 @@ class LlmClient::Impl {
     while (true) {
       std::deque<std::unique_ptr<PendingCall>> arrived;
       {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         if (stopping_) {
           break;
         }
@@ -216,7 +219,7 @@ class LlmClient::Impl {
     }
     Status prepared;
     {
-      std::lock_guard lock(setup_mutex_);
+      MutexLock lock(setup_mutex_);
       prepared = PrepareLocked(model);
       if (prepared.ok()) {
         call->provider = providers_.at(model.provider).get();
@@ -257,7 +260,7 @@ class LlmClient::Impl {
 
   void Replay(std::unique_ptr<PendingCall> call) {
     Result<ChatReply> reply = [&]() -> Result<ChatReply> {
-      std::lock_guard lock(setup_mutex_);
+      MutexLock lock(setup_mutex_);
       RETURN_IF_ERROR(PrepareLocked(call->request.model));
       return books_.at(call->request.model.model)->Next(call->request);
     }();
@@ -493,7 +496,7 @@ class LlmClient::Impl {
 
   void Notice(LlmRetry retry) {
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       if (retries_.size() >= LlmClient::kMaxRetryNotices) {
         retries_.erase(retries_.begin());  // A caller that never takes them keeps the newest.
       }
@@ -516,7 +519,7 @@ class LlmClient::Impl {
                      .failed = !completion.reply})
             .cost_usd;
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       completions_.push_back(std::move(completion));
     }
     completions_cv_.notify_all();
@@ -524,7 +527,7 @@ class LlmClient::Impl {
   }
 
   std::vector<std::string> Secrets() {
-    std::lock_guard lock(setup_mutex_);
+    MutexLock lock(setup_mutex_);
     return secrets_;
   }
 
@@ -544,7 +547,7 @@ class LlmClient::Impl {
     }
     std::deque<std::unique_ptr<PendingCall>> arrived;
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       arrived.swap(incoming_);
     }
     std::for_each(arrived.begin(), arrived.end(), cancel);
@@ -554,19 +557,19 @@ class LlmClient::Impl {
   std::unique_ptr<CURLM, CurlMultiDeleter> multi_;
   std::thread thread_;
 
-  std::mutex mutex_;
-  std::condition_variable completions_cv_;
-  bool stopping_ = false;                              // Guarded by mutex_.
-  uint64_t next_id_ = 0;                               // Guarded by mutex_.
-  std::deque<std::unique_ptr<PendingCall>> incoming_;  // Guarded by mutex_.
-  std::vector<LlmCompletion> completions_;             // Guarded by mutex_.
-  std::vector<LlmRetry> retries_;                      // Guarded by mutex_.
+  Mutex mutex_;
+  std::condition_variable_any completions_cv_;
+  bool stopping_ GUARDED_BY(mutex_) = false;
+  uint64_t next_id_ GUARDED_BY(mutex_) = 0;
+  std::deque<std::unique_ptr<PendingCall>> incoming_ GUARDED_BY(mutex_);
+  std::vector<LlmCompletion> completions_ GUARDED_BY(mutex_);
+  std::vector<LlmRetry> retries_ GUARDED_BY(mutex_);
   std::atomic<int> in_flight_ = 0;
 
-  std::mutex setup_mutex_;
-  std::map<std::string, std::unique_ptr<Provider>> providers_;  // Guarded by setup_mutex_.
-  std::map<std::string, std::unique_ptr<ReplayBook>> books_;    // Guarded by setup_mutex_.
-  std::vector<std::string> secrets_;                            // Guarded by setup_mutex_.
+  Mutex setup_mutex_;
+  std::map<std::string, std::unique_ptr<Provider>> providers_ GUARDED_BY(setup_mutex_);
+  std::map<std::string, std::unique_ptr<ReplayBook>> books_ GUARDED_BY(setup_mutex_);
+  std::vector<std::string> secrets_ GUARDED_BY(setup_mutex_);
 
   // I/O thread only.
   std::optional<ResponseCache> cache_;

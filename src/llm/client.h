@@ -18,10 +18,8 @@
 // Thread-safety: Submit, Prepare, TakeCompletions and Call may be called from any thread; the
 // destructor stops the I/O thread and completes what is left as cancelled.
 
-#include <condition_variable>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>

@@ -78,20 +78,20 @@ LedgerEntry Ledger::Record(LedgerEntry entry) {
       entry.cost_usd = PriceTable::Cost(*price, entry.usage);
     }
   }
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   total_.Add(entry);
   entries_.push_back(entry);
   return entry;
 }
 
 void Ledger::AddSpentElsewhere(double usd, int64_t tokens) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   elsewhere_usd_ += usd;
   elsewhere_tokens_ = SaturatingAdd(elsewhere_tokens_, tokens);
 }
 
 std::optional<std::string> Ledger::BudgetExhausted() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   const double usd = total_.cost_usd + elsewhere_usd_;
   if (budget_.max_usd > 0 && usd >= budget_.max_usd) {
     return fmt::format("the budget of ${:.2f} is spent (${:.4f} so far)", budget_.max_usd, usd);
@@ -115,7 +115,7 @@ Status Ledger::CheckPriced(const ModelSpec& model) const {
 }
 
 LedgerTotals Ledger::Total() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return total_;
 }
 
@@ -131,22 +131,22 @@ std::map<std::string, LedgerTotals> GroupBy(const std::vector<LedgerEntry>& entr
 }  // namespace
 
 std::map<std::string, LedgerTotals> Ledger::ByRole() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return GroupBy(entries_, [](const LedgerEntry& e) { return std::string(LlmRoleName(e.role)); });
 }
 
 std::map<std::string, LedgerTotals> Ledger::ByTask() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return GroupBy(entries_, [](const LedgerEntry& e) { return e.task.empty() ? "-" : e.task; });
 }
 
 std::map<std::string, LedgerTotals> Ledger::ByModel() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return GroupBy(entries_, [](const LedgerEntry& e) { return e.model.ToString(); });
 }
 
 std::vector<LedgerEntry> Ledger::Entries() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return entries_;
 }
 
@@ -154,7 +154,7 @@ nlohmann::json Ledger::Summary() const {
   double elsewhere_usd = 0;
   int64_t elsewhere_tokens = 0;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     elsewhere_usd = elsewhere_usd_;
     elsewhere_tokens = elsewhere_tokens_;
   }

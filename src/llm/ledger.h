@@ -11,12 +11,12 @@
 // counted, so a run can end above its budget by at most the calls in flight at that moment.
 
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/mutex.h"
 #include "core/result.h"
 #include "llm/chat.h"
 
@@ -105,13 +105,13 @@ class Ledger {
   nlohmann::json Summary() const;
 
  private:
-  mutable std::mutex mutex_;
+  mutable Mutex mutex_;
   PriceTable prices_;
   Budget budget_;
-  std::vector<LedgerEntry> entries_;  // Guarded by mutex_.
-  LedgerTotals total_;                // Guarded by mutex_.
-  double elsewhere_usd_ = 0;          // Guarded by mutex_.
-  int64_t elsewhere_tokens_ = 0;      // Guarded by mutex_.
+  std::vector<LedgerEntry> entries_ GUARDED_BY(mutex_);
+  LedgerTotals total_ GUARDED_BY(mutex_);
+  double elsewhere_usd_ GUARDED_BY(mutex_) = 0;
+  int64_t elsewhere_tokens_ GUARDED_BY(mutex_) = 0;
 };
 
 }  // namespace adaexplore

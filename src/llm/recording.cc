@@ -112,7 +112,7 @@ Status RecordingWriter::Append(const ChatRequest& request, const ChatReply& repl
                {"sample", request.sample},          {"messages", MessagesJson(request)},
                {"reply", ReplyToJson(reply)}};
   std::string text = JsonText(line) + "\n";
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   RETURN_IF_ERROR(failed_);
   failed_ = WriteAll(fd_.get(), text).WithContext("writing recording " + path_);
   return failed_;
@@ -187,7 +187,7 @@ Result<ChatReply> ReplayBook::Next(const ChatRequest& request) {
         path_, replies_.size(), LlmRoleName(request.role), request.task, request.sample,
         Preview(request), key.substr(0, 16), LlmRoleName(request.role)));
   }
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   size_t& index = served_[served_key];
   const ChatReply& reply = (*replies)[std::min(index, replies->size() - 1)];
   ++index;

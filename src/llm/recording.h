@@ -18,11 +18,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "core/mutex.h"
 #include "core/result.h"
 #include "llm/chat.h"
 #include "llm/provider.h"
@@ -46,10 +46,10 @@ class RecordingWriter {
 
  private:
   RecordingWriter(std::string path, UniqueFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
-  std::mutex mutex_;
+  Mutex mutex_;
   std::string path_;
-  UniqueFd fd_;    // Opened O_APPEND: each line goes out in one write.
-  Status failed_;  // A writer that failed stays failed.
+  UniqueFd fd_ GUARDED_BY(mutex_);    // Opened O_APPEND: each line goes out in one write.
+  Status failed_ GUARDED_BY(mutex_);  // A writer that failed stays failed.
 };
 
 // The replies of a recording, by content key. A key recorded several times is served in order,
@@ -72,11 +72,11 @@ class ReplayBook {
 
  private:
   std::string path_;
-  std::mutex mutex_;
+  Mutex mutex_;
   std::map<std::string, std::vector<ChatReply>> replies_;
   std::map<std::string, std::vector<ChatReply>> by_slot_;  // Task, role and sample.
   std::map<std::string, std::vector<ChatReply>> by_role_;  // Task and role, in recorded order.
-  std::map<std::string, size_t> served_;                   // Guarded by mutex_.
+  std::map<std::string, size_t> served_ GUARDED_BY(mutex_);
   size_t skipped_lines_ = 0;
 };
 
