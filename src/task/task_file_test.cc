@@ -1,5 +1,6 @@
 #include "task/task_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/enum_names.h"
@@ -10,6 +11,23 @@ namespace adaexplore {
 namespace {
 
 const std::string kExamples = std::string(ADAEXPLORE_SOURCE_DIR) + "/examples";
+
+// Every kind of the table is named and has its worker module and its prompt file: a kind added
+// to the enum and the switch alone fails here, not in a run.
+TEST(TaskKindTest, EveryKindHasItsNameWorkerModuleAndPrompt) {
+  const auto& names = EnumTraits<TaskKind>::kNames;
+  ASSERT_EQ(names.size(), 3U);
+  EXPECT_EQ(EnumNameList<TaskKind>(),
+            (std::vector<std::string_view>{"kernelbench", "flashinfer", "tritonbench"}));
+  const std::string root = ADAEXPLORE_SOURCE_DIR;
+  for (const auto& [kind, name] : names) {
+    EXPECT_EQ(KindInfo(kind).name, name);
+    EXPECT_EQ(EnumFromName<TaskKind>(name), kind);
+    EXPECT_TRUE(ReadFile(fmt::format("{}/python/adaexplore_worker/kinds/{}.py", root, name)).ok())
+        << name;
+    EXPECT_TRUE(ReadFile(fmt::format("{}/prompts/tasks/{}.md", root, name)).ok()) << name;
+  }
+}
 
 TEST(TaskKindTest, TheFileSaysItsKind) {
   EXPECT_EQ(DetectTaskKind("defs/rmsnorm_h64.json", "{}"), TaskKind::kFlashInfer);

@@ -4,10 +4,12 @@
 // is recognised, read, checked, shown to the model and handed to the worker. Callers ask the
 // table; no code outside a kind's own files branches on a kind. The worker's counterpart is
 // python/adaexplore_worker/kinds/ (one module per kind), and each kind's prompt is
-// prompts/tasks/<name>.md. A new kind: its enum value and row here, its worker module, its
-// prompt file (docs/task-kinds.md).
+// prompts/tasks/<name>.md. A new kind: its enum value and row here (its name in the row, from
+// which the names are derived), its worker module, its prompt file (docs/task-kinds.md); a test
+// checks each named kind has both.
 
 #include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,20 +21,10 @@ namespace adaexplore {
 
 struct SourceFile;
 
-enum class TaskKind {
-  kKernelBench,  // A Python file with Model, get_inputs, get_init_inputs.
-  kFlashInfer,   // A FlashInfer-Trace definition (JSON) with its workloads.
-  kTritonBench,  // A TritonBench-G operator file: reference code, separator, test function.
-};
-
-// Listed in the order DetectTaskKind tries them: the kind that takes any file comes last.
-template <>
-struct EnumTraits<TaskKind> {
-  static constexpr std::array<std::pair<TaskKind, std::string_view>, 3> kNames = {{
-      {TaskKind::kFlashInfer, "flashinfer"},
-      {TaskKind::kTritonBench, "tritonbench"},
-      {TaskKind::kKernelBench, "kernelbench"},
-  }};
+enum class TaskKind {  // Enumerators count up from 0 (CountTaskKinds).
+  kKernelBench,        // A Python file with Model, get_inputs, get_init_inputs.
+  kFlashInfer,         // A FlashInfer-Trace definition (JSON) with its workloads.
+  kTritonBench,        // A TritonBench-G operator file: reference code, separator, test function.
 };
 
 // How a task of a kind is checked.
@@ -43,6 +35,8 @@ enum class TaskCheck {
 };
 
 struct TaskKindInfo {
+  // The kind's name: in --json, the worker's job (its module in kinds/), prompts/tasks/<name>.md.
+  std::string_view name;
   // Whether the file at `path` with content `source` is of this kind (null: any file is).
   bool (*recognises)(std::string_view path, std::string_view source) = nullptr;
   // What the kind needs beside its file, read into the task (null: nothing), e.g. workloads.
@@ -66,22 +60,47 @@ bool IsTritonBenchOperator(std::string_view path, std::string_view source);
 constexpr TaskKindInfo KindInfo(TaskKind kind) {
   switch (kind) {
     case TaskKind::kKernelBench:
-      return {};
+      return {.name = "kernelbench"};
     case TaskKind::kFlashInfer:
-      return {.recognises = IsFlashInferDefinition,
+      return {.name = "flashinfer",
+              .recognises = IsFlashInferDefinition,
               .read_beside = ReadFlashInferWorkloads,
               .prompt_source = FlashInferPromptSource,
               .check = TaskCheck::kOwnBenchmark,
               .worker_suffix = ".json",
               .json_candidates = true};
     case TaskKind::kTritonBench:
-      return {.recognises = IsTritonBenchOperator, .check = TaskCheck::kOwnBenchmark};
+      return {.name = "tritonbench",
+              .recognises = IsTritonBenchOperator,
+              .check = TaskCheck::kOwnBenchmark};
   }
-  return {};
+  return {};  // Not a kind: no name.
 }
 
+// How many kinds there are: the enumerators count up from 0 and each has a named row, so none
+// can be left out of what is derived from this count.
+constexpr size_t CountTaskKinds() {
+  size_t count = 0;
+  while (!KindInfo(static_cast<TaskKind>(count)).name.empty()) {
+    ++count;
+  }
+  return count;
+}
+
+// The names, from the rows, in declaration order.
+template <>
+struct EnumTraits<TaskKind> {
+  static constexpr auto kNames = [] {
+    std::array<std::pair<TaskKind, std::string_view>, CountTaskKinds()> names{};
+    for (size_t i = 0; i < names.size(); ++i) {
+      names[i] = {static_cast<TaskKind>(i), KindInfo(static_cast<TaskKind>(i)).name};
+    }
+    return names;
+  }();
+};
+
 // The kind of the task file at `path` with content `source`: the first kind in kNames' order
-// whose row recognises it.
+// whose row recognises it, else the kind that takes any file.
 TaskKind DetectTaskKind(std::string_view path, std::string_view source);
 
 // Whether candidates of the task file at `path` may be JSON files (its kind's row, the kind told
