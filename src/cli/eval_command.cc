@@ -171,9 +171,9 @@ void AddProfileFlag(CLI::App& command, std::string& profile) {
   names.front() += " (default)";
   const std::string last = names.back();
   names.pop_back();
-  command.add_option(
-      "--profile", profile,
-      fmt::format("Evaluation profile: {} or {} (README: profiles)", fmt::join(names, ", "), last));
+  command.add_option("--profile", profile,
+                     fmt::format("Evaluation profile: {} or {} (docs/eval.md: profiles)",
+                                 fmt::join(names, ", "), last));
 }
 
 void AddNatsFlags(CLI::App& command, std::string& url, std::string& queue,

@@ -67,19 +67,19 @@ TEST(ConfigTest, GpusFromTheFileSayWhereTheyCameFrom) {
   EXPECT_EQ(config.gpus_origin, "my.toml: [workers] gpus");
 }
 
-// The README's example file works as written, on any machine: copied to ./adaexplore.toml it
-// loads, and it names no GPU or interpreter that this machine may lack.
-TEST(ConfigTest, TheReadmeExampleLoadsAsWritten) {
-  std::ifstream in(std::string(ADAEXPLORE_SOURCE_DIR) + "/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t section = readme.find("## Configuration");
+// The example file of docs/configuration.md works as written, on any machine: copied to
+// ./adaexplore.toml it loads, and it names no GPU or interpreter that this machine may lack.
+TEST(ConfigTest, TheDocumentedExampleLoadsAsWritten) {
+  std::ifstream in(std::string(ADAEXPLORE_SOURCE_DIR) + "/docs/configuration.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t section = doc.find("# Configuration");
   ASSERT_NE(section, std::string::npos);
-  const size_t begin = readme.find("```toml\n", section);
+  const size_t begin = doc.find("```toml\n", section);
   ASSERT_NE(begin, std::string::npos);
-  const size_t end = readme.find("```", begin + 8);
-  const std::string example = readme.substr(begin + 8, end - begin - 8);
+  const size_t end = doc.find("```", begin + 8);
+  const std::string example = doc.substr(begin + 8, end - begin - 8);
   Config config;
-  Status loaded = ApplyConfigText(example, "README.md", config);
+  Status loaded = ApplyConfigText(example, "docs/configuration.md", config);
   ASSERT_TRUE(loaded.ok()) << loaded.message();
   EXPECT_TRUE(config.gpus.empty());
   EXPECT_TRUE(config.python.empty());

@@ -30,7 +30,8 @@
 //   cached_input_per_mtok = 0.025
 //   output_per_mtok = 2.0
 //
-// The keys are declared once, in llm/settings.h (the README's settings table lists them all).
+// The keys are declared once, in llm/settings.h (docs/configuration.md's settings table lists
+// them all).
 // Unknown keys are errors, as everywhere in the configuration.
 
 #include <toml++/toml.h>

@@ -1,10 +1,10 @@
 #pragma once
 
-// The README's tables made from the declarations: the settings table, from the settings tables
-// (eval/settings.h, search/settings.h): name, section, flag, type and range, documented default,
-// whether the worker receives it and whether it keys the result cache; and the integrity checks,
-// from eval/checks.h: what each rejects and the profiles that run it. A test keeps the README's
-// copies equal to these.
+// The documents' tables made from the declarations: the settings table of docs/configuration.md,
+// from the settings tables (eval/settings.h, search/settings.h): name, section, flag, type and
+// range, documented default, whether the worker receives it and whether it keys the result cache;
+// and the integrity checks of docs/eval.md, from eval/checks.h: what each rejects and the profiles
+// that run it. A test keeps the documents' copies equal to these.
 
 #include <string>
 

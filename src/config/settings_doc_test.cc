@@ -10,17 +10,19 @@
 namespace adaexplore {
 namespace {
 
-const std::string kReadme = std::string(ADAEXPLORE_SOURCE_DIR) + "/README.md";
+const std::string kConfigDoc = std::string(ADAEXPLORE_SOURCE_DIR) + "/docs/configuration.md";
+const std::string kEvalDoc = std::string(ADAEXPLORE_SOURCE_DIR) + "/docs/eval.md";
 
-// The README's table is the one the settings tables make (ADAEXPLORE_UPDATE_GOLDEN=1 writes it).
-TEST(SettingsDocTest, TheReadmeTableIsTheOneTheTablesMake) {
-  golden::ExpectBlock(kReadme, "<!-- settings: made from the settings tables", "<!-- /settings -->",
-                      SettingsMarkdown());
+// docs/configuration.md's table is the one the settings tables make (ADAEXPLORE_UPDATE_GOLDEN=1
+// writes it).
+TEST(SettingsDocTest, TheDocumentedTableIsTheOneTheTablesMake) {
+  golden::ExpectBlock(kConfigDoc, "<!-- settings: made from the settings tables",
+                      "<!-- /settings -->", SettingsMarkdown());
 }
 
-// The README's list of checks is the registry's (eval/checks.h).
-TEST(SettingsDocTest, TheReadmeChecksAreTheRegistrys) {
-  golden::ExpectBlock(kReadme, "<!-- checks: made from eval/checks.h", "<!-- /checks -->",
+// docs/eval.md's list of checks is the registry's (eval/checks.h).
+TEST(SettingsDocTest, TheDocumentedChecksAreTheRegistrys) {
+  golden::ExpectBlock(kEvalDoc, "<!-- checks: made from eval/checks.h", "<!-- /checks -->",
                       ChecksMarkdown());
 }
 

@@ -5,8 +5,8 @@
 // command-line flag, whether it is sent to the evaluation worker and whether it enters the result
 // cache's fingerprint, its documented default, and how it reads and writes a field of Target (an
 // EvalProfile, SearchSettings). The config file's reader, the flags, the stored settings of a
-// run, the checks of the job options and the fingerprint, and the README's settings table are
-// all made from these tables (eval/settings.h, search/settings.h), so a setting exists
+// run, the checks of the job options and the fingerprint, and docs/configuration.md's settings
+// table are all made from these tables (eval/settings.h, search/settings.h), so a setting exists
 // everywhere or nowhere.
 //
 //   const std::vector<Setting<EvalProfile>>& table = EvalSettingTable();
@@ -39,8 +39,8 @@ struct Setting {
   std::string_view flag;          // "--trials"; empty: the setting has no flag.
   std::string_view job_option;    // The JobOptions field it is sent as; empty: not sent.
   bool fingerprint = false;       // Whether it enters the result cache's key.
-  std::string_view default_text;  // The documented default, as the README shows it.
-  std::string_view help;          // One line, for --help and the README.
+  std::string_view default_text;  // The documented default, as docs/configuration.md shows it.
+  std::string_view help;          // One line, for --help and docs/configuration.md.
   double min = -std::numeric_limits<double>::infinity();  // Allowed range (numbers).
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;             // (min, max] instead of [min, max].

@@ -3,7 +3,7 @@
 // Every integrity check, declared once: its name, what it looks at, what it catches and why that
 // rejects, and the profile switch that turns it on. Everything else reads this table: a profile's
 // defaults (reject_static), the verdict rules in classify.cc (a rejection names its check), the
-// README's list of checks and the rules a prompt states (config/settings_doc.h,
+// list of checks in docs/eval.md and the rules a prompt states (config/settings_doc.h,
 // prompt/prompts.cc), and the worker's tests (tests/golden/protocol/rules.json holds the names
 // of the source rules, which python/adaexplore_worker/integrity.py reports findings by).
 //

@@ -3,7 +3,8 @@
 // The settings of one search run (RunSpec) as a table (core/setting.h): the step budget, the
 // seed, the kernel language, the reviser, confirm_best and the limits of each LLM call. The
 // flags of `run`, `bench` and `adapt`, the config file's [run] section, the run database's stored
-// options and the README's settings table are all made from it, so each is declared once.
+// options and docs/configuration.md's settings table are all made from it, so each is declared
+// once.
 //
 //   RunSpec spec;
 //   RETURN_IF_ERROR(ApplyRunSettings({{"steps", 25}, {"confirm_best", true}}, spec));

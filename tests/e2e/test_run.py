@@ -164,7 +164,7 @@ def test_an_interrupted_run_still_writes_its_summary_and_best_kernel(
         time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 130, stderr  # Interrupted, as the README says; not failed.
+    assert proc.returncode == 130, stderr  # Interrupted, as docs/search.md says; not failed.
     summary = json.loads(stdout)
     assert summary["status"] == "stopped" and summary["stop_reason"] == "interrupted"
     [task] = summary["tasks"]

@@ -1,6 +1,6 @@
 """Each case of issue 22 that is handled so far, as a user meets it: the binary never aborts, a
 verdict stays the candidate's, a process never outlives its evaluation, a bad setting is said
-before any work. The README's reliability section lists them."""
+before any work. docs/reliability.md lists them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Golden files for tests: text a test expects a file (or a marked part of one, a README table)
+// Golden files for tests: text a test expects a file (or a marked part of one, a documented table)
 // to hold, checked, or with ADAEXPLORE_UPDATE_GOLDEN=1 in the environment written there instead,
 // for review in the diff. One place decides what "updating" means for every golden test.
 
