@@ -18,6 +18,8 @@
 #   PART=strict_tb: TritonBench-G operators 1-20 (1-$TB_LAST) with their own code, then the red
 #     team under strict (1-20 hold 13 operators whose references are sound: TB_LAST=30 or so
 #     for 20 of them, with TB_LIMIT to match);
+#   PART=tb_paper: TritonBench-G operators 1-$TB_LAST with their own code, then the red team under
+#     paper;
 #   PART=paper_us: the red team under paper, the microsecond set's evaluations 1 (with GQA) and 2
 #     alone.
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
@@ -164,6 +166,10 @@ case "${PART:-alone}" in
   strict_tb)
     tritonbench
     redteam strict
+    python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
+  tb_paper)
+    tritonbench
+    redteam paper
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
   paper_us)
     redteam paper
