@@ -8,8 +8,7 @@
 
 #include "core/hash.h"
 #include "core/json_text.h"
-#include "edits/code_block.h"
-#include "edits/search_replace.h"
+#include "search/runner_task.h"
 #include "search/step_result.h"
 #include "store/stored_json.h"
 #include "task/flashinfer_solution.h"
@@ -20,43 +19,12 @@ namespace adaexplore {
 namespace {
 
 constexpr double kPollSeconds = 1.0;
-constexpr size_t kFailuresShown = 3;  // Errors the circuit breaker's message quotes.
 constexpr const char* kFixGuidance =
     "Every recent version is broken. Fix the error of the latest version first; keep what works.";
 
 MoveKind MoveFromName(const std::string& name) {
   return name == "small_step" ? MoveKind::kSmall : MoveKind::kLarge;
 }
-
-nlohmann::json MessagesJson(const std::vector<ChatMessage>& messages) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const ChatMessage& m : messages) {
-    out.push_back({{"role", m.role}, {"content", m.content}});
-  }
-  return out;
-}
-
-// The step a task is taking (outside Task: clang cannot default-construct a nested struct with
-// member initializers inside the optional of its enclosing class).
-struct TaskStep {
-  StepPlan plan;
-  int attempt = 0;  // 1 once the other kind of move is being tried.
-  std::mt19937_64 random;
-  std::vector<CallRecord> calls;
-  std::vector<ChatMessage> pending_messages;
-  std::string guidance;
-  std::string edit_feedback;
-  std::optional<std::pair<int, std::string>> failed_edits;  // (parent, feedback) this step.
-  std::string kernel;                                       // Being evaluated.
-  std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
-  bool seed = false;                // The user's seed kernel (run --seed-kernel), not an LLM's.
-  int number = 0;                   // Its draw index: (seed, task, number) seeds `random`.
-  int seen = 0;                     // Nodes the tree had when it was planned.
-  std::vector<std::pair<int, PendingStep>> in_flight;  // The task's other steps then, by number.
-  // The nodes (or, negated, steps in flight) whose kernels this step's LLM replies repeated; each
-  // repeat is asked again once, with a note (SearchRunner::OnRepeat).
-  std::vector<int> repeats;
-};
 
 // What a step's record keeps of how it was planned (result "plan").
 nlohmann::json PlanJson(const TaskStep& step) {
@@ -73,35 +41,6 @@ nlohmann::json PlanJson(const TaskStep& step) {
 constexpr std::string_view kSeedMove = "seed";
 
 }  // namespace
-
-struct SearchRunner::Step : TaskStep {};
-
-struct SearchRunner::Task {
-  SourceFile source;
-  SearchTree tree;
-  std::vector<std::string> kernels = {""};   // By node id; the root has none.
-  std::vector<KernelRecord> records = {{}};  // By node id, as prompts show them.
-  std::optional<double> best_sol;  // The highest speed-of-light fraction of its correct kernels.
-  std::vector<std::string> edit_feedback = {""};  // By node id: edits that did not apply.
-  // By node id: the latest tuner reply whose edits to that node's kernel all failed, worded for
-  // the next tuner that edits it (kept until edits to it apply).
-  std::map<int, std::string> failed_edits;
-  std::map<std::string, int> verdicts;
-  int steps_done = 0;
-  bool broken = false;  // The task itself failed (task_error): it takes no more steps.
-
-  std::optional<TaskRoofline> roofline;  // The latest measured, for the proposer.
-  std::map<int, Step> steps;             // In flight, by number.
-  std::set<int> recorded;                // The numbers of its recorded steps.
-
-  // The next node's record, as prompts show it; keeps best_sol.
-  void AddRecord(KernelRecord record) {
-    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction) {
-      best_sol = std::max(best_sol.value_or(0), *record.sol_fraction);
-    }
-    records.push_back(std::move(record));
-  }
-};
 
 SearchRunner::SearchRunner(RunnerOptions options, LlmClient& llm, Evaluator& evaluator, RunDb& db,
                            const PromptSet& prompts)
@@ -335,20 +274,6 @@ PromptInputs SearchRunner::Inputs(const Task& task, const std::vector<int>& node
   return inputs;
 }
 
-namespace {
-
-// What the tuner editing `parent` is told about earlier edits: those skipped when the parent
-// was made, and those of an earlier reply that all failed on it.
-std::string EditFeedbackFor(const auto& task, int parent) {
-  std::string out = task.edit_feedback[static_cast<size_t>(parent)];
-  if (auto it = task.failed_edits.find(parent); it != task.failed_edits.end()) {
-    out += "None of the edits of an earlier answer for this kernel applied:\n" + it->second;
-  }
-  return out;
-}
-
-}  // namespace
-
 Status SearchRunner::BeginMove(Task& task, Step& step) {
   // A small step edits its parent's kernel; from a node without one, regenerate instead.
   if (step.plan.kind == MoveKind::kSmall &&
@@ -390,216 +315,6 @@ uint64_t SearchRunner::SubmitLlm(Task& task, Step& step, LlmRole role,
   const uint64_t id = llm_.Submit(std::move(request));
   llm_waiting_[id] = {.task = &task, .step = step.number};
   return id;
-}
-
-Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
-  RETURN_IF_ERROR(RecordCall(task, step, completion));
-  if (completion.error) {
-    return OnLlmError(task, step, *completion.error);
-  }
-  failures_in_a_row_ = 0;
-  last_failures_.clear();
-  return OnReply(task, step, completion);
-}
-
-Status SearchRunner::RecordCall(Task& task, Step& step, const LlmCompletion& completion) {
-  CallRecord call{.role = std::string(LlmRoleName(completion.request.role)),
-                  .messages = MessagesJson(step.pending_messages),
-                  .cost_usd = completion.cost_usd,
-                  .latency_s = completion.latency_s,
-                  .attempts = completion.attempts,
-                  .source = std::string(CallSourceName(completion.source))};
-  if (completion.reply) {
-    call.reply = completion.reply->text;
-    call.usage = {{"input", completion.reply->usage.input},
-                  {"output", completion.reply->usage.output},
-                  {"cached_input", completion.reply->usage.cached_input},
-                  {"reasoning", completion.reply->usage.reasoning}};
-  } else {
-    call.error = completion.error->message;
-  }
-  if (completion.reply || completion.attempts > 0) {
-    // Paid for (or at least sent): on record before anything else happens to this step, so that
-    // a kill before the step is recorded loses none of it and a resume counts it.
-    ASSIGN_OR_RETURN(call.cost_id,
-                     db_.RecordCallCost(run_id_, task.source.name, task.tree.size(), call));
-  }
-  step.calls.push_back(std::move(call));
-  return Status::Ok();
-}
-
-Status SearchRunner::OnLlmError(Task& task, Step& step, const LlmError& error) {
-  switch (error.kind) {
-    case LlmErrorKind::kBudget:
-      stop_reason_ = error.message;
-      task.steps.erase(step.number);  // The unfinished step is not recorded; a resume redoes it.
-      return Status::Ok();
-    case LlmErrorKind::kAuth:
-    case LlmErrorKind::kUnreachable:
-    case LlmErrorKind::kReplayMiss:
-    case LlmErrorKind::kCancelled:
-      return Unavailable(fmt::format("{} ({}): {}", options_.model.ToString(),
-                                     LlmErrorKindName(error.kind), error.message));
-    case LlmErrorKind::kTransient:
-    case LlmErrorKind::kBadRequest:
-      break;
-  }
-  ++failures_in_a_row_;
-  last_failures_.push_back(error.message);
-  if (last_failures_.size() > kFailuresShown) {
-    last_failures_.pop_front();
-  }
-  const int limit = llm_.options().max_failures_in_a_row;
-  if (observer_.on_llm_failure) {
-    observer_.on_llm_failure(LlmFailure{.task = task.source.name,
-                                        .in_a_row = failures_in_a_row_,
-                                        .limit = limit,
-                                        .message = error.message});
-  }
-  if (limit > 0 && failures_in_a_row_ >= limit) {
-    // A dead or broken endpoint: every further step would be no_kernel. The unfinished steps are
-    // not recorded; a resume redoes them once the endpoint works.
-    std::string last;
-    for (const std::string& message : last_failures_) {
-      last += "\n  " + message;
-    }
-    return Unavailable(fmt::format(
-        "stopping the run: {} LLM calls in a row to {} failed after their retries ([llm] "
-        "max_failures_in_a_row); the last {}:{}",
-        failures_in_a_row_, options_.model.ToString(), last_failures_.size(), last));
-  }
-  return NoKernel(task, step, "the LLM call failed: " + error.message);
-}
-
-Status SearchRunner::OnReply(Task& task, Step& step, const LlmCompletion& completion) {
-  switch (completion.request.role) {
-    case LlmRole::kProposer:
-      return OnWholeKernel(task, step, completion);
-    case LlmRole::kReviser: {
-      step.guidance = completion.reply->text;
-      PromptInputs inputs = Inputs(task, step.plan.context);
-      inputs.guidance = step.guidance;
-      inputs.edit_feedback = EditFeedbackFor(task, step.plan.parent);
-      SubmitLlm(task, step, LlmRole::kTuner, prompts_.Tuner(inputs));
-      return Status::Ok();
-    }
-    case LlmRole::kTuner:
-      return OnEdits(task, step, completion);
-    case LlmRole::kRuleWriter:
-    case LlmRole::kJudge:
-    case LlmRole::kSynthesiser:
-    case LlmRole::kOther:
-      break;
-  }
-  return InternalError(fmt::format("a {} reply reached the search, which never asks for one",
-                                   LlmRoleName(completion.request.role)));
-}
-
-Status SearchRunner::OnWholeKernel(Task& task, Step& step, const LlmCompletion& completion) {
-  Result<std::string> kernel = ExtractKernel(completion.reply->text);
-  if (!kernel.ok()) {
-    return NoKernel(task, step, kernel.status().message());
-  }
-  if (const std::optional<int> same = SameKernel(task, step, *kernel)) {
-    return OnRepeat(task, step, completion, *same);
-  }
-  return OnKernel(task, step, *std::move(kernel));
-}
-
-Status SearchRunner::OnEdits(Task& task, Step& step, const LlmCompletion& completion) {
-  const std::string& parent = task.kernels[static_cast<size_t>(step.plan.parent)];
-  EditParse parse = ParseEdits(completion.reply->text);
-  if (parse.edits.empty()) {
-    return NoKernel(task, step, "the tuner's reply held no search/replace edits");
-  }
-  EditOutcome outcome = ApplyEdits(parent, parse.edits);
-  step.edit_feedback = outcome.Feedback();
-  for (const std::string& problem : parse.problems) {
-    step.edit_feedback += problem + "\n";
-  }
-  if (outcome.applied_count() == 0) {
-    // Told to the next tuner that edits this kernel, not attached to whatever this step makes
-    // instead (another kernel).
-    const std::string why = "no edit applied: " + step.edit_feedback;
-    task.failed_edits[step.plan.parent] = step.edit_feedback;
-    step.failed_edits.emplace(step.plan.parent, std::move(step.edit_feedback));
-    step.edit_feedback.clear();
-    return NoKernel(task, step, why);
-  }
-  task.failed_edits.erase(step.plan.parent);
-  if (outcome.kernel == parent) {
-    return NoKernel(task, step, "the edits left the kernel unchanged");
-  }
-  if (const std::optional<int> same = SameKernel(task, step, outcome.kernel)) {
-    return OnRepeat(task, step, completion, *same);
-  }
-  return OnKernel(task, step, std::move(outcome.kernel));
-}
-
-std::optional<int> SearchRunner::SameKernel(const Task& task, const Step& step,
-                                            const std::string& kernel) const {
-  for (size_t node = 1; node < task.kernels.size(); ++node) {
-    if (task.kernels[node] == kernel) {
-      return static_cast<int>(node);
-    }
-  }
-  for (const auto& [number, other] : task.steps) {
-    if (number != step.number && other.kernel == kernel) {
-      return -number;  // Being evaluated for another step now.
-    }
-  }
-  return std::nullopt;
-}
-
-Status SearchRunner::OnRepeat(Task& task, Step& step, const LlmCompletion& completion, int same) {
-  step.repeats.push_back(same);
-  const std::string which = same > 0 ? fmt::format("node {}'s kernel", same)
-                                     : fmt::format("the kernel step {} is evaluating", -same);
-  options_.logger->info("{}: the {} reply repeated {}{}", task.source.name,
-                        LlmRoleName(completion.request.role), which,
-                        step.repeats.size() > kRepeatAsks ? "" : "; asking again");
-  if (step.repeats.size() > kRepeatAsks) {
-    return NoKernel(task, step,
-                    fmt::format("the LLM repeated {} (asked again {} time(s) with a note, it "
-                                "repeated a kernel each time): not evaluated again",
-                                which, kRepeatAsks));
-  }
-  // The same conversation, its reply, and a note: a cached or sampled reply is not asked for
-  // again with the same words.
-  std::vector<ChatMessage> messages = step.pending_messages;
-  messages.push_back({.role = "assistant", .content = completion.reply->text});
-  messages.push_back(
-      {.role = "user",
-       .content = fmt::format(
-           "Your reply gives {} of this task exactly, which has been judged already{}. Do not "
-           "repeat it: write a kernel that differs from every kernel shown above, following the "
-           "same instructions and format.",
-           which,
-           same > 0 ? fmt::format(" ({})", task.records[static_cast<size_t>(same)].verdict) : "")});
-  SubmitLlm(task, step, completion.request.role, std::move(messages));
-  return Status::Ok();
-}
-
-Status SearchRunner::NoKernel(Task& task, Step& step, const std::string& why) {
-  if (step.attempt == 0 && options_.spec.method == SearchMethod::kAdaExplore &&
-      step.plan.parent != 0) {
-    step.attempt = 1;
-    step.edit_feedback.clear();  // About edits of a kernel the other move does not make.
-    step.plan = OtherMove(task.tree, step.plan, options_.spec.method, options_.spec.search.explore,
-                          step.random);
-    options_.logger->info("{}: {}; trying a {} instead", task.source.name, why,
-                          MoveKindName(step.plan.kind));
-    return BeginMove(task, step);
-  }
-  const std::string no_kernel(StepVerdict::NoKernel().name());
-  StepRecord record{.parent = step.plan.parent,
-                    .move = std::string(MoveKindName(step.plan.kind)),
-                    .context = step.plan.context,
-                    .verdict = no_kernel,
-                    .reason = why,
-                    .result = {{"verdict", no_kernel}, {"reason", why}}};
-  return RecordNode(task, step, std::move(record), NodeOutcome{.has_kernel = false},
-                    KernelRecord{.verdict = no_kernel, .reason = why});
 }
 
 namespace {
