@@ -18,6 +18,7 @@
 
 #include "core/mutex.h"
 #include "core/secrets.h"
+#include "llm/pending_call.h"
 #include "llm/recording.h"
 #include "llm/response_cache.h"
 #include "sys/fs.h"
@@ -31,58 +32,6 @@ std::once_flag curl_global_once;
 
 struct CurlMultiDeleter {
   void operator()(CURLM* multi) const { curl_multi_cleanup(multi); }
-};
-
-// One request from Submit to its completion, across its HTTP attempts.
-struct PendingCall {
-  uint64_t id = 0;
-  ChatRequest request;
-  TimePoint submitted;
-  int attempts = 0;
-  const Provider* provider = nullptr;
-  HttpRequest http;
-  std::string cache_key;
-  // One HTTP attempt: the easy handle, its header list, the reply body as it arrives.
-  CURL* easy = nullptr;
-  curl_slist* headers = nullptr;
-  std::string body;
-  int64_t max_body = 0;
-  bool too_large = false;
-  char error_buffer[CURL_ERROR_SIZE] = {};
-  TimePoint due;  // When a waiting retry may go.
-
-  void ReleaseTransfer() {
-    if (easy != nullptr) {
-      curl_easy_cleanup(easy);
-      easy = nullptr;
-    }
-    if (headers != nullptr) {
-      curl_slist_free_all(headers);
-      headers = nullptr;
-    }
-  }
-  ~PendingCall() { ReleaseTransfer(); }
-};
-
-size_t AppendBody(char* data, size_t size, size_t count, void* user) {
-  auto* call = static_cast<PendingCall*>(user);
-  const size_t bytes = size * count;
-  if (static_cast<int64_t>(call->body.size() + bytes) > call->max_body) {
-    call->too_large = true;
-    return 0;  // Aborts the transfer with CURLE_WRITE_ERROR.
-  }
-  call->body.append(data, bytes);
-  return bytes;
-}
-
-// Requests for one provider: queued, on the wire, paused after a 429, or stopped for good.
-struct ProviderLane {
-  std::deque<std::unique_ptr<PendingCall>> pending;
-  int in_flight = 0;
-  int concurrency = 1;
-  TimePoint paused_until;
-  std::optional<LlmError> fatal;
-  bool answered = false;  // An HTTP reply came from its endpoint this run (any status).
 };
 
 // Tries of a call to an endpoint that was never reached (and has not answered this run) before
