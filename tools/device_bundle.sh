@@ -70,7 +70,7 @@ done
 # an image that lacks it (bench/gpu/sandbox_cost.sh installs it only then).
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   -d .device/wheels/sandbox pyseccomp==0.1.2
-# The GPU scope's timeline (gpu_timeline.py): cupti-python, its CUDA libraries the image's own.
+# The GPU scope's timeline (timing/gpu_timeline.py): cupti-python, its CUDA libraries the image's own.
 .venv/bin/pip download --quiet --only-binary=:all: --python-version 3.12 --no-deps \
   --platform manylinux2014_x86_64 -d .device/wheels/sandbox cupti-python==13.0.1
 cp -L "$(ldconfig -p | awk '/libseccomp.so.2 .*x86-64/ {print $NF; exit}')" .device/lib/

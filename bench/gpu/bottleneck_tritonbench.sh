@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 39 on the H200: the profile of TritonBench-G candidates, whose timed call is a test that
-# makes its own inputs (its setup kernels are marked, setup_marks.py). Operators PROBLEMS (default
+# makes its own inputs (its setup kernels are marked, timing/setup_marks.py). Operators PROBLEMS (default
 # eight) with their own code, and add_value with its kernel launched twice, under strict at 1 slot: each result's
 # scope, kernel-scope speedup, the trace's busy and operator time, setup ranges (opened, traced),
 # setup kernels per kind, bottleneck and profile line (bench/gpu/bottleneck_tritonbench_summary.py).

@@ -23,7 +23,9 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
 
-from adaexplore_worker import job_files, privileges, probe, sandbox  # noqa: E402
+from adaexplore_worker import probe  # noqa: E402
+from adaexplore_worker.process import job_files  # noqa: E402
+from adaexplore_worker.sandbox import privileges, sandbox  # noqa: E402
 
 
 def cuda_start() -> dict:
@@ -110,7 +112,7 @@ def strace_landlock() -> str:
         return "no strace on this machine"
     scratch = tempfile.mkdtemp(prefix="adx-st-")
     code = (f"import sys; sys.path.insert(0, {os.path.join(os.path.dirname(__file__), '..', '..', 'python')!r});"
-            "from adaexplore_worker import privileges; privileges.set_no_new_privs();"
+            "from adaexplore_worker.sandbox import privileges; privileges.set_no_new_privs();"
             f"privileges.restrict_writes([{scratch!r}, '/dev', '/tmp']);"
             "import torch; torch.ones(1, device='cuda')")
     p = subprocess.run(["strace", "-f", "-e", "trace=%file,%desc", "-o", f"{scratch}/trace",

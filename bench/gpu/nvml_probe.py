@@ -7,7 +7,7 @@ import sys
 import time
 
 sys.path.insert(0, "python")
-from adaexplore_worker.gpu_activity import GpuActivity  # noqa: E402
+from adaexplore_worker.timing.gpu_activity import GpuActivity  # noqa: E402
 
 
 def spin(seconds: float, ready) -> None:

@@ -18,7 +18,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
 import torch  # noqa: E402
 
-from adaexplore_worker import job_files, probe, sandbox  # noqa: E402
+from adaexplore_worker import probe  # noqa: E402
+from adaexplore_worker.process import job_files  # noqa: E402
+from adaexplore_worker.sandbox import sandbox  # noqa: E402
 
 
 def gemm() -> dict:
@@ -42,7 +44,7 @@ def variant(mode: str) -> dict:
         box = sandbox.enter(plan, close_in_relays=(fd,))
         os.environ.update(files.cache_environment())
         if mode.startswith("only_"):  # One protection alone before CUDA starts.
-            from adaexplore_worker import privileges, syscall_filter
+            from adaexplore_worker.sandbox import privileges, syscall_filter
             privileges.set_no_new_privs()
             {"only_caps": privileges.drop_capabilities,
              "only_landlock": lambda: privileges.restrict_writes(

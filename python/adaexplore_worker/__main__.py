@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from . import PROTOCOL_VERSION
-from .channel import Channel
+from .protocol.channel import Channel
 
 PROBE_TIMEOUT_SECONDS = 120
 
@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
     import_s = time.perf_counter() - start
     os.makedirs(os.path.join(args.scratch, "jobs"), exist_ok=True)
     device = _probe(args.device)
-    from . import references
+    from .evaluation import references
     references.warm_up()  # Once here, not in every child: the children inherit it.
     sandboxing = _sandboxing(args)
     gpu_uuid = str(device.pop("uuid", ""))  # For the zygote's NVML reads; not part of the hello.
@@ -89,7 +89,7 @@ def main(argv: list[str]) -> int:
         return 1
     channel.send(hello)
     os.set_blocking(args.fd, False)
-    from .zygote import Zygote
+    from .process.zygote import Zygote
     Zygote(channel, args.device, args.scratch, max(1, args.slots),
            args.reference_cache_mb, max(0, args.ahead), sandboxing,
            max(0.0, args.lock_patience), gpu_uuid, max(1, args.judge_threads)).run()
@@ -98,7 +98,8 @@ def main(argv: list[str]) -> int:
 
 def _sandboxing(args: argparse.Namespace) -> Any:
     """The sandbox's settings, checked from inside by a throwaway child (sandbox_selftest)."""
-    from . import job_files, sandbox, sandbox_selftest
+    from .process import job_files
+    from .sandbox import sandbox, sandbox_selftest
 
     settings = sandbox.Settings(enabled=args.sandbox, required=args.require_sandbox,
                                 readable=job_files.readable_paths(), frozen=_flashinfer_cache())

@@ -25,8 +25,8 @@ from typing import Any
 def check(path: str, device: str) -> dict[str, Any]:
     import torch
 
-    from adaexplore_worker import load
-    from adaexplore_worker.task import LoadError
+    from .evaluation import load
+    from .task import LoadError
 
     start = time.monotonic()
     stage = "import"

@@ -36,9 +36,9 @@ def main(argv: list[str]) -> int:
     import torch  # noqa: F401 - the import is part of what this pattern pays for.
     import triton  # noqa: F401
 
-    from . import child
-    from .protocol import Job
-    from .channel import sanitize
+    from .evaluation import child
+    from .protocol.job import Job
+    from .protocol.channel import sanitize
 
     with open(args.job, encoding="utf-8") as f:
         job = Job.from_json(json.load(f))

@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .channel import read_until_closed
+from .protocol.channel import read_until_closed
 
 
 def in_child(answer: Callable[[int], dict[str, Any]], timeout_s: float,

@@ -20,7 +20,7 @@ ROOT = PYTHON_DIR.parent
 EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(PYTHON_DIR))
 
-from adaexplore_worker.channel import Channel  # noqa: E402
+from adaexplore_worker.protocol.channel import Channel  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden" / "protocol"
 

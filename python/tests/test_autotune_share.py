@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import pytest
 
-from adaexplore_worker import autotune_share
+from adaexplore_worker.integrity import autotune_share
 
 CONFIGS = ["BLOCK: 64, SPLIT_K: 1", "BLOCK: 128, SPLIT_K: 4"]
 KERNEL = "def matmul_dequant(a, b, c, n):\n    return n\n"

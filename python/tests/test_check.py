@@ -2,7 +2,7 @@
 
 import torch
 
-from adaexplore_worker import check
+from adaexplore_worker.correctness import check
 
 
 def test_scaled_tolerance_passes_fp32_reordering_and_fails_tf32_sized_errors() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 
-from adaexplore_worker.clocks import GpuState
+from adaexplore_worker.timing.clocks import GpuState
 
 
 class FakeNvml:

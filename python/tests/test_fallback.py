@@ -4,7 +4,7 @@ on, were never reached, or caught outside a call."""
 import contextlib
 import types
 
-from adaexplore_worker.fallback import RECORDER, FallbackWatch, instrumented_code
+from adaexplore_worker.integrity.fallback import RECORDER, FallbackWatch, instrumented_code
 
 SOURCE = '''
 import contextlib

@@ -8,9 +8,10 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from adaexplore_worker import gpu_timeline, measure
-from adaexplore_worker.gpu_timeline import Launch, Work, read, union_length
-from adaexplore_worker.setup_marks import Marks
+from adaexplore_worker.evaluation import measure
+from adaexplore_worker.timing import gpu_timeline
+from adaexplore_worker.timing.gpu_timeline import Launch, Work, read, union_length
+from adaexplore_worker.timing.setup_marks import Marks
 
 HARNESS = 100  # The harness's thread.
 OTHER = 200  # A thread the candidate started.

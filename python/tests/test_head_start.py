@@ -7,8 +7,8 @@ import time
 import pytest
 import torch
 
-from adaexplore_worker.head_start import HeadStart
-from adaexplore_worker.timing import Timer
+from adaexplore_worker.timing.head_start import HeadStart
+from adaexplore_worker.timing.timing import Timer
 
 
 def test_without_a_cap_late_runs_are_counted_and_kept() -> None:

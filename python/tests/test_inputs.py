@@ -2,7 +2,7 @@
 
 import torch
 
-from adaexplore_worker import inputs
+from adaexplore_worker.correctness import inputs
 
 
 def task_inputs():

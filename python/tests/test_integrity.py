@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from adaexplore_worker.integrity import static_facts
+from adaexplore_worker.integrity.integrity import static_facts
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

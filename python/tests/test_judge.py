@@ -14,8 +14,8 @@ import pytest
 import torch
 
 from conftest import Worker, kernel, task
-from adaexplore_worker import judge, refcache
-from adaexplore_worker.protocol import Status
+from adaexplore_worker.correctness import judge, refcache
+from adaexplore_worker.protocol.facts import Status
 from test_judge_reach import CARRIER
 
 
@@ -202,7 +202,8 @@ def test_a_forged_result_that_breaks_the_schema_is_the_candidates(worker: Worker
 CONFINED_JUDGE = r"""
 import json, os, sys
 import torch  # Imported as in the zygote, whose forks start with one thread, as here.
-from adaexplore_worker import judge, privileges
+from adaexplore_worker.correctness import judge
+from adaexplore_worker.sandbox import privileges
 read, write = os.pipe()
 pid = os.fork()
 if pid == 0:
@@ -233,10 +234,10 @@ def test_the_judge_takes_every_protection_before_its_threads_start(tmp_path: Pat
     probe = tmp_path / "written_by_the_judge"
     done = subprocess.run([sys.executable, "-c", CONFINED_JUDGE, str(probe)],
                           capture_output=True, text=True, timeout=120,
-                          cwd=str(Path(judge.__file__).parents[1]))
+                          cwd=str(Path(judge.__file__).parents[2]))
     assert done.returncode == 0, done.stderr[-2000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
-    from adaexplore_worker import privileges
+    from adaexplore_worker.sandbox import privileges
     try:
         import pyseccomp  # noqa: F401
         has_filter = True
@@ -253,7 +254,7 @@ def test_the_judge_takes_every_protection_before_its_threads_start(tmp_path: Pat
 def test_the_workers_judge_ran_confined(worker: Worker) -> None:
     facts = worker.evaluate(task("relu"), kernel("relu", "ok"), timeout_s=60)
     assert facts["judge"]["trials"], facts["judge"]
-    from adaexplore_worker import privileges
+    from adaexplore_worker.sandbox import privileges
     try:
         import pyseccomp  # noqa: F401
         complete = privileges.landlock_abi() >= 1

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import Worker, kernel, task
-from adaexplore_worker import process_tree
-from adaexplore_worker.protocol import Status
+from adaexplore_worker.process import process_tree
+from adaexplore_worker.protocol.facts import Status
 
 # The kernel writes the payload beside itself and imports it: nothing of it is in the source
 # the static checks read.
@@ -239,7 +239,7 @@ def test_the_filter_refuses_typing_into_the_controlling_terminal() -> None:
     import pty
     import termios
 
-    from adaexplore_worker import syscall_filter
+    from adaexplore_worker.sandbox import syscall_filter
 
     read_end, write_end = os.pipe()
     pid = os.fork()

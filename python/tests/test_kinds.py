@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from conftest import PYTHON_DIR
-from adaexplore_worker import kinds, load
+from adaexplore_worker import kinds
+from adaexplore_worker.evaluation import load
 from adaexplore_worker.task import LoadError
 
 
@@ -34,13 +35,13 @@ def test_candidate_python_is_the_text_but_for_a_solution() -> None:
     assert load.candidate_python("flashinfer", solution) == "def run(): pass"
 
 
-@pytest.mark.parametrize("first", ["task", "errors", "kinds.flashinfer", "kinds.tritonbench",
-                                   "kinds.kernelbench", "load"])
+@pytest.mark.parametrize("first", ["task", "evaluation.errors", "kinds.flashinfer",
+                                   "kinds.tritonbench", "kinds.kernelbench", "evaluation.load"])
 def test_each_module_imports_first(first: str) -> None:
     code = (f"import sys, adaexplore_worker.{first}\n"
-            f"if '{first}' in ('task', 'errors'):\n"
+            f"if '{first}' in ('task', 'evaluation.errors'):\n"
             f"    assert 'adaexplore_worker.kinds' not in sys.modules, 'a leaf imports the kinds'\n"
-            f"import adaexplore_worker.load\n")
+            f"import adaexplore_worker.evaluation.load\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=PYTHON_DIR, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from conftest import GOLDEN, Worker, kernel, task
 
-from adaexplore_worker.protocol import (Job, JobOptions, ProtocolError, Status, check_facts,
-                                        schema_fields)
+from adaexplore_worker.protocol.decode import ProtocolError
+from adaexplore_worker.protocol.facts import Status, check_facts
+from adaexplore_worker.protocol.fields import schema_fields
+from adaexplore_worker.protocol.job import Job, JobOptions
 
 
 def golden(name: str) -> Any:
@@ -119,7 +121,7 @@ def test_docs_describe_every_field() -> None:
 
 def test_the_rules_findings_name_are_the_registrys() -> None:
     """Every rule the worker can name in a finding is in the C++ registry, and the reverse."""
-    from adaexplore_worker import audit, integrity
+    from adaexplore_worker.integrity import audit, integrity
     assert list(integrity.RULES) == golden("rules.json")
     assert set(audit._EVENTS.values()) <= set(integrity.RULES)
     assert {"torch_compile", "model_inheritance"} <= set(integrity.RULES)  # runtime_checks.py's own.
@@ -130,7 +132,7 @@ def test_any_string_a_candidate_makes_reaches_the_other_side_as_utf8() -> None:
     be a line the C++ side must refuse; it is sent as "?" instead, the rest as it was."""
     import socket
 
-    from adaexplore_worker.channel import Channel
+    from adaexplore_worker.protocol.channel import Channel
     ours, theirs = socket.socketpair()
     try:
         Channel(ours.fileno()).send({"message": "bad \udc80 byte, caf\u00e9 \U0001f600",

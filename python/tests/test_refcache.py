@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import Worker, kernel, task
 
-from adaexplore_worker import refcache
+from adaexplore_worker.correctness import refcache
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_the_child_reads_what_it_stored_and_refuses_an_unsealed_file(caches) -> 
 # read added over a tensor already resident. The memory file's pages are not the process's.
 PEAKS = """
 import json, os, subprocess, sys, torch
-from adaexplore_worker import refcache
+from adaexplore_worker.correctness import refcache
 def peak():  # This process's own high-water mark (ru_maxrss would carry its parent's over exec).
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmHWM"))
@@ -169,7 +169,7 @@ def test_references_cost_no_second_copy_in_host_memory(bound_mib: int, tmp_path:
     script.write_text(PEAKS)
     out = subprocess.run([sys.executable, str(script), str(bound_mib << 20)],
                          capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(Path(refcache.__file__).parents[1])})
+                         env={**os.environ, "PYTHONPATH": str(Path(refcache.__file__).parents[2])})
     assert out.returncode == 0, out.stderr
     peaks = json.loads(out.stdout)
     mib = 1 << 20

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import torch
 
-from adaexplore_worker import errors, references
-from adaexplore_worker.context import Abort
-from adaexplore_worker.protocol import Status
+from adaexplore_worker.evaluation import errors, references
+from adaexplore_worker.evaluation.context import Abort
+from adaexplore_worker.protocol.facts import Status
 
 # What PyTorch's allocator raised on the H200 in the sandbox (issue 36), for an out-of-memory.
 NVML_ASSERT = ('NVML_SUCCESS == DriverAPI::get()->nvmlInit_v2_() INTERNAL ASSERT FAILED at '

@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 import pytest
 
-from adaexplore_worker import job_files, sandbox, sandbox_selftest
-from adaexplore_worker.channel import read_until_closed
+from adaexplore_worker.process import job_files
+from adaexplore_worker.protocol.channel import read_until_closed
+from adaexplore_worker.sandbox import sandbox, sandbox_selftest
 
 
 def _settings(tmp_path: Path, enabled: bool = True) -> sandbox.Settings:

@@ -17,9 +17,9 @@ import pytest
 import torch
 from torch.profiler import ProfilerActivity, profile
 
+from adaexplore_worker.evaluation.trace import escaped_work, setup_launches
 from adaexplore_worker.kinds import tritonbench
-from adaexplore_worker.setup_marks import MARKS, Marks, mark_test
-from adaexplore_worker.trace import escaped_work, setup_launches
+from adaexplore_worker.timing.setup_marks import MARKS, Marks, mark_test
 
 OPERATOR = '''
 import torch

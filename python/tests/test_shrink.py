@@ -2,7 +2,7 @@
 
 import types
 
-from adaexplore_worker.shrink import FLOOR, shrink_task
+from adaexplore_worker.evaluation.shrink import FLOOR, shrink_task
 from adaexplore_worker.task import Task
 
 

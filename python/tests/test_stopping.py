@@ -6,8 +6,8 @@ import dataclasses
 import json
 import math
 
-from adaexplore_worker.protocol import JobOptions
-from adaexplore_worker.stopping import Stopper, median_halfwidth
+from adaexplore_worker.protocol.job import JobOptions
+from adaexplore_worker.timing.stopping import Stopper, median_halfwidth
 
 from conftest import CPU_OPTIONS
 

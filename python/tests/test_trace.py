@@ -2,7 +2,7 @@
 (the own names come from the launch hooks: test_launches.py). The profiler itself runs only on
 the GPU (the red team's c05 cases on the H200)."""
 
-from adaexplore_worker.trace import Window, escaped_work, kind_of, launch_shape
+from adaexplore_worker.evaluation.trace import Window, escaped_work, kind_of, launch_shape
 
 
 def test_kinds() -> None:

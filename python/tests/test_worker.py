@@ -566,7 +566,7 @@ def test_a_daemon_of_a_child_killed_at_its_limit_is_killed_by_the_zygote(tmp_pat
 
 def _read_until_exit(w: Worker, limit_s: float = 30) -> list[dict]:
     """Every message until the worker closes its end."""
-    from adaexplore_worker.channel import ChannelClosed
+    from adaexplore_worker.protocol.channel import ChannelClosed
     messages: list[dict] = []
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:

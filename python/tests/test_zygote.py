@@ -2,10 +2,10 @@
 
 import os
 
-from adaexplore_worker import child_facts, job_files
-from adaexplore_worker.gpu_lock import GpuLock
-from adaexplore_worker.channel import Channel, sanitize
-from adaexplore_worker.protocol import check_facts
+from adaexplore_worker.process import child_facts, job_files
+from adaexplore_worker.process.gpu_lock import GpuLock
+from adaexplore_worker.protocol.channel import Channel, sanitize
+from adaexplore_worker.protocol.facts import check_facts
 
 
 def test_lock_shares_readers_and_serialises_the_writer() -> None:
@@ -98,18 +98,19 @@ def test_channel_round_trip_and_malformed_lines() -> None:
 def test_the_tasks_phases_may_use_the_whole_workers_memory() -> None:
     """A job's memory limit is its share among the worker's children; what the task needs to
     make its references must not depend on that share (the slot count)."""
-    from adaexplore_worker.child_state import Child
-    from adaexplore_worker.zygote import Zygote
-    z = object.__new__(Zygote)
-    z.slots, z.ahead = 4, 2
+    from adaexplore_worker.process.child_state import Child
+    from adaexplore_worker.process.watchdog import Watchdog
+    from adaexplore_worker.sandbox.sandbox import Settings
+    watchdog = Watchdog(Settings(enabled=False), slots=4, ahead=2, kill=lambda c, r: None,
+                        log=print)
     child = Child(job_id="j", pid=1, channel=None, nonce="n", deadline=0.0,  # type: ignore[arg-type]
                   memory_limit_bytes=1 << 30, files=None)  # type: ignore[arg-type]
     for phase in ("starting", "load_task", "reference"):
         child.phase = phase
-        assert z._memory_limit(child) == 6 << 30
+        assert watchdog.memory_limit(child) == 6 << 30
     for phase in ("import", "check", "timing"):
         child.phase = phase
-        assert z._memory_limit(child) == 1 << 30
+        assert watchdog.memory_limit(child) == 1 << 30
 
 
 class _FakeActivity:
@@ -136,12 +137,12 @@ def _paused_zygote(activity: _FakeActivity):
     import subprocess
     import time
 
-    from adaexplore_worker.child_state import Child
-    from adaexplore_worker.zygote import Zygote
+    from adaexplore_worker.process.child_state import Child
+    from adaexplore_worker.process.zygote import Zygote
 
     proc = subprocess.Popen(["sleep", "60"], start_new_session=True)
     zygote = Zygote.__new__(Zygote)
-    from adaexplore_worker.lock_patience import LockPatience
+    from adaexplore_worker.process.lock_patience import LockPatience
 
     zygote.lock, zygote.children, zygote.shutting_down = GpuLock(), {}, False
     zygote.channel = _Sink()
@@ -208,7 +209,7 @@ def test_without_nvml_answers_a_paused_check_is_resumed_and_keeps_the_lock() -> 
 
 
 def test_nvml_is_absent_on_a_machine_without_a_gpu_driver() -> None:
-    from adaexplore_worker.gpu_activity import GpuActivity
+    from adaexplore_worker.timing.gpu_activity import GpuActivity
 
     import pytest
 

@@ -17,7 +17,7 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
-from ..protocol import TaskFile
+from ..protocol.job import TaskFile
 from ..task import LoadError, Task
 
 

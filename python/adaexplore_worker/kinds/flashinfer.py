@@ -29,7 +29,7 @@ from typing import Any
 
 import torch
 
-from ..protocol import TaskFile
+from ..protocol.job import TaskFile
 from ..task import Expert, LoadError, Task, exec_module
 
 SOLUTION_DIR = "solution"  # Where a Solution's sources are written, beside the candidate file.

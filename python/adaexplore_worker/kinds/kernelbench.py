@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 
-from ..protocol import TaskFile
+from ..protocol.job import TaskFile
 from ..task import LoadError, Task, exec_module
 
 

@@ -24,9 +24,9 @@ from typing import Any
 
 import torch
 
-from ..protocol import TaskFile
-from ..setup_marks import MARKS, Marks, mark_test
+from ..protocol.job import TaskFile
 from ..task import LoadError, Task
+from ..timing.setup_marks import MARKS, Marks, mark_test
 
 SEPARATOR = "#" * 146
 TASK_MODULE = "adaexplore_task_tritonbench"  # Never registered in sys.modules.

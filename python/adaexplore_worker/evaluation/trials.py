@@ -10,10 +10,10 @@ from typing import Any
 
 import torch
 
-from . import check, inputs
+from ..correctness import check, inputs
+from ..correctness.judge import RERUN
+from ..protocol.facts import Status
 from .context import Context
-from .judge import RERUN
-from .protocol import Status
 from .runtime_checks import check_identities, enumerate_threads, note_threads
 
 POISON_BYTE = 0xFF  # NaN in every float format, -1 in signed integers.

@@ -10,9 +10,11 @@ import os
 import time
 from typing import Any
 
-from . import errors, job_files
+from ..evaluation import errors
+from ..protocol.decode import ProtocolError
+from ..protocol.facts import TASK_PHASES, Status, check_facts
+from . import job_files
 from .child_state import Child
-from .protocol import TASK_PHASES, ProtocolError, Status, check_facts
 
 
 def final(child: Child, status: int, containment: dict[str, Any],

@@ -19,11 +19,13 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from . import (autotune_share, dispatch_watch, errors, integrity, judge, load, measure,
-               refcache, references, runtime_checks, shrink, trace, trials)
+from ..correctness import judge, refcache
+from ..integrity import autotune_share, dispatch_watch, integrity
+from ..protocol.channel import Channel, sanitize
+from ..protocol.facts import TASK_PHASES, Status
+from ..protocol.job import Job
+from . import errors, load, measure, references, runtime_checks, shrink, trace, trials
 from .context import CANDIDATE_MODULE, Abort, Context, Session
-from .protocol import TASK_PHASES, Job, Status
-from .channel import Channel, sanitize
 
 
 class SandboxIncomplete(Exception):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from .protocol import JobOptions
+from ..protocol.job import JobOptions
 
 Z95 = 1.96
 

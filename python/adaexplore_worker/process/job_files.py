@@ -22,7 +22,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 
-from .protocol import Job
+from ..protocol.job import Job
 
 OUTPUT_TAIL_BYTES = 16_000
 CANDIDATE_CACHES_KEPT = 32  # The least recently used beyond this many are removed.
@@ -102,7 +102,7 @@ def readable_paths() -> list[str]:
     home = os.path.realpath(os.path.expanduser("~"))
     never = {"/", home, os.path.realpath(os.getcwd()), "/tmp", "/root", "/home"}
     always = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-              os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+              os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))]
     on_path = [p for p in sys.path if p and os.path.isabs(p)]
     # Where the loader and the compilers look beyond the system folders (a CUDA or a driver
     # installed elsewhere).

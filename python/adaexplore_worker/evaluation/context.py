@@ -1,8 +1,9 @@
 """The state one evaluation's phases share, declared in one place.
 
-A `Context` is made per job from its options (the C++ side's profile: protocol.JobOptions) and is
-filled in by the phases in order: references.py (the task, its reference outputs), trials.py (the
-candidate's model and its first outputs), measure.py (timing) and trace.py (the kernel trace).
+A `Context` is made per job from its options (the C++ side's profile: protocol.job.JobOptions)
+and is filled in by the phases in order: references.py (the task, its reference outputs),
+trials.py (the candidate's model and its first outputs), measure.py (timing) and trace.py (the
+kernel trace).
 Every attribute a phase sets is declared in `Context.__init__`, so what a phase may read is what
 an earlier phase wrote. The facts are the one output; verdicts are decided by the C++ side.
 """
@@ -15,15 +16,17 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from . import errors, inputs
-from .audit import AuditWatch
-from .fallback import FallbackWatch
-from .guard import IdentityGuard
-from .judge import Recorder
-from .launches import LaunchCounter
-from .protocol import JobOptions, Status
-from .channel import Channel
-from .task import LoadError, Task
+from ..correctness import inputs
+from ..correctness.judge import Recorder
+from ..integrity.audit import AuditWatch
+from ..integrity.fallback import FallbackWatch
+from ..integrity.guard import IdentityGuard
+from ..integrity.launches import LaunchCounter
+from ..protocol.channel import Channel
+from ..protocol.facts import Status
+from ..protocol.job import JobOptions
+from ..task import LoadError, Task
+from . import errors
 
 
 CANDIDATE_MODULE = "adaexplore_candidate"  # The name the candidate is imported as.

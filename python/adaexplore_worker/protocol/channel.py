@@ -1,7 +1,7 @@
 """The worker protocol's transport: JSON lines over a file descriptor, one object per line,
 UTF-8, '\\n'-terminated. The C++ side talks to the zygote on a dedicated socket (fd 3 by
 default), never on stdout, which candidate code shares. The zygote talks to each candidate child
-over a socket pair of its own. The schema of the messages is protocol.py.
+over a socket pair of its own. The schema of the messages is job.py and facts.py.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import json
 import os
 from typing import Any
 
-from .protocol import ProtocolError, Status
+from .decode import ProtocolError
+from .facts import Status
 
 MAX_LINE_BYTES = 64 << 20
 # Bound at import, before any candidate code runs in this process: a candidate that replaces

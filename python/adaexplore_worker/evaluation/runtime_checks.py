@@ -12,11 +12,11 @@ from typing import Any
 
 import torch
 
-from .audit import AuditWatch
+from ..integrity.audit import AuditWatch
+from ..integrity.fallback import RECORDER, FallbackWatch
+from ..integrity.guard import IdentityGuard, clear_global_hooks, reference_classes
+from ..integrity.launches import LaunchCounter
 from .context import CANDIDATE_MODULE, Context
-from .fallback import RECORDER, FallbackWatch
-from .guard import IdentityGuard, clear_global_hooks, reference_classes
-from .launches import LaunchCounter
 
 enumerate_threads = threading.enumerate  # Bound before any candidate is imported.
 

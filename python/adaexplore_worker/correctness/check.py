@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from .channel import finite_or_none
+from ..protocol.channel import finite_or_none
 
 CHUNK_ELEMENTS = 1 << 26  # 64 Mi elements: 512 MiB per float64 temporary.
 

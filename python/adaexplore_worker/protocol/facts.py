@@ -1,29 +1,17 @@
-"""The worker protocol: its typed schema.
-
-Schema. Every message the C++ side sends and every fact the worker reports is declared here once:
-`Job` and `JobOptions` (what one evaluation is told), `Status` (how far it got) and `Facts` (what
-it found). The worker keeps no defaults of its own: `Job.from_json` refuses a missing, unknown or
-mistyped key with a ProtocolError naming it, and `check_facts` refuses facts the schema does not
-declare, and nested facts the verdict reads (a trial, the timing...) of another shape. The C++
-side declares the same schema in src/workers/protocol.h and src/workers/facts.h; the golden files in
-tests/golden/protocol are read by both sides' tests, so the two cannot drift apart. docs/protocol.md
-describes what each field means. Bump PROTOCOL_VERSION (and kProtocolVersion) when the schema
-changes.
-
-The transport (JSON lines over a file descriptor) is channel.py.
+"""What one evaluation found: `Status` (how far it got) and `Facts` (the `facts` of a `result`),
+with the nested facts the verdict reads (a trial, the timing...). `check_facts` refuses facts the
+schema does not declare, and nested facts of another shape. The C++ side declares the same shapes
+in src/workers/facts.h; the golden files in tests/golden/protocol are read by both sides' tests
+(fields.py), so the two cannot drift apart. docs/protocol.md describes what each fact means.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
-import types
 import typing
-from typing import Any, Literal, TypedDict, Union
+from typing import Any, TypedDict
 
-
-class ProtocolError(Exception):
-    """A message that does not follow the schema: the sender's bug, never a candidate's fault."""
+from .decode import ProtocolError, decode_value
 
 
 class Status(str, enum.Enum):
@@ -46,109 +34,6 @@ class Status(str, enum.Enum):
 # The phases before the candidate is imported: what fails in them is the task's (the C++ side's
 # IsTaskPhase names the same).
 TASK_PHASES = ("starting", "load_task", "reference")
-
-Precision = Literal["fp32", "bf16", "fp16"]
-
-
-@dataclasses.dataclass(frozen=True)
-class JobOptions:
-    """How to evaluate: the C++ profile (src/eval/profile.h) as the worker receives it."""
-
-    device: Literal["cuda", "cpu"]
-    baseline: bool  # Time the task's own Model only; no candidate.
-    exclusive: bool  # Hold the GPU alone for every phase (a retry after running out of memory).
-    precision: Precision  # Dtype of weights and float inputs.
-    allow_tf32: bool
-    trials: int
-    seed_mode: Literal["derived", "paper"]
-    seed: int
-    init_seed: int  # torch.manual_seed before building Model and ModelNew.
-    distributions: list[Literal["task", "normal", "uniform_pm1", "scaled", "negative", "heavy"]]
-    # One more trial per entry, after the profile's: inputs beyond the task's own (integrity).
-    integrity_distributions: list[Literal["normal", "uniform_pm1", "scaled", "negative", "heavy"]]
-    reference_precision: Literal["fp64", "task"]
-    reference_gpu_fraction: float  # Share of free device memory references may keep there.
-    fp64_budget_s: float  # The float64 reference's time over all trials, judged from the first.
-    criterion: Literal["scaled", "allclose"]
-    atol: float
-    rtol: float
-    determinism_check: bool
-    poison_memory: bool
-    stop_at_first_failure: bool
-    warmup_runs: int
-    timed_runs: int  # At most; the fixed count when timing_precision and timing_budget_ms are 0.
-    min_timed_runs: int  # At least, when the timing may stop early (stopping.py).
-    timing_budget_ms: float  # Stop once the timed runs took this long in all; 0: no budget.
-    timing_precision: float  # Stop once every median is known to this share; 0: never.
-    # Not interleaved: the reference timed once per task and worker, reused while a check of
-    # min_timed_runs runs finds its median within this share (measure.py); 0: timed every time.
-    reference_reuse_drift: float
-    fresh_inputs_per_run: bool
-    interleave_reference: bool
-    revalidate_timed: bool
-    revalidate_atol: float
-    revalidate_rtol: float
-    l2_flush: bool
-    # The head start's cap (head_start.py): above 0, a run whose host outlasted the head start is
-    # not kept while its spin can still grow; 0: the flush alone, every run kept.
-    head_start_max_us: float
-    # Also time the reference in its task phases, before the candidate is imported, into the
-    # sealed reference file: the judge reports it (judge.py), and the C++ side compares it with
-    # the reference's timed runs beside the candidate.
-    clean_reference_timing: bool
-    compile_baseline: bool
-    expert_baseline: bool  # Also time the task's expert kernel, where it has one (Task.expert).
-    generate_on: Literal["device", "cpu"]
-    measure: bool
-    time_only_if_correct: bool
-    null_selftest: bool
-    kernel_trace: bool
-    # Every timed run also a window on the GPU's own timeline (CUPTI's activity records,
-    # gpu_timeline.py): each series' GPU times beside its events' (GPU only).
-    gpu_timeline: bool
-    reject_rules: list[str]  # Source rules that reject: a candidate breaking one is not imported.
-    shrink: int  # >1: a KernelBench task's sizes divided by this (shrink.py); a smoke test.
-
-    @classmethod
-    def from_json(cls, data: Any) -> JobOptions:
-        return _decode(cls, data, "options")
-
-
-@dataclasses.dataclass(frozen=True)
-class SourceFile:
-    filename: str
-    source: str
-
-
-@dataclasses.dataclass(frozen=True)
-class TaskFile:
-    """The task of a job: its file, the format it is in, and for a FlashInfer-Trace definition
-    the workload to evaluate (an object of the workload file) and the folder its blob paths are
-    relative to."""
-    filename: str
-    source: str
-    kind: str  # A module of kinds/ (kinds.lookup refuses any other by name).
-    workload: dict | None
-    data_root: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Job:
-    """One `eval` message."""
-
-    type: Literal["eval"]
-    id: str
-    nonce: str  # The child's result must carry it (see docs/protocol.md).
-    task: TaskFile
-    candidate: SourceFile
-    options: JobOptions
-    timeout_s: float
-    memory_limit_mb: float  # 0: no limit.
-    reference_key: str  # Jobs with the same key share reference outputs (refcache.py); "": none.
-
-    @classmethod
-    def from_json(cls, data: Any) -> Job:
-        return _decode(cls, data, "job")
 
 
 # The nested facts the verdict reads (src/workers/facts.h declares the same shapes). Every key may be
@@ -325,7 +210,7 @@ class GpuState(TypedDict, total=False):
 
 
 class GpuSetup(TypedDict, total=False):
-    """The test's setup calls during the timed runs (measure.GpuSeries): whether torch's
+    """The test's setup calls during the timed runs (gpu_series.GpuSeries): whether torch's
     callables stayed as they were, and each side's setup kernels (names, launches)."""
 
     intact: bool
@@ -357,7 +242,7 @@ class Timing(TypedDict, total=False):
     host_late_runs: int  # Runs whose host outlasted the head start (head_start.py), GPU only.
     host_late_dropped: int  # Of them, those not kept.
     head_start_us: float | None  # The head start at the end.
-    # The GPU timeline's figures (gpu_timeline.py, measure.GpuSeries): each kept run's GPU time,
+    # The GPU timeline's figures (gpu_timeline.py, gpu_series.GpuSeries): each kept run's GPU time,
     # from its first GPU work to its last (None: the run launched none), per series; the GPU
     # time and count of work launched outside every timed call by another thread; or why the
     # timeline gave none.
@@ -527,127 +412,5 @@ def check_facts(facts: Any) -> None:
     hints = typing.get_type_hints(Facts)
     for key, value in facts.items():
         if key not in hints:
-            raise ProtocolError(f"facts.{key} is not in the schema (python/.../protocol.py)")
-        _decode_value(hints[key], value, f"facts.{key}")
-
-
-def schema_fields() -> dict[str, dict[str, str]]:
-    """Every declared field by message and its JSON type: what tests/golden/protocol/fields.json
-    holds, for the C++ side to compare with its own declaration."""
-    def kinds(hints: dict[str, Any]) -> dict[str, str]:
-        return {name: _json_kind(hint) for name, hint in hints.items()}
-    return {"options": kinds(typing.get_type_hints(JobOptions)),
-            "facts": kinds(typing.get_type_hints(Facts)),
-            "nested": _nested_fields(Facts, "facts", {}),
-            "status": {s.value: "status" for s in Status}}
-
-
-def _nested_fields(shape: Any, path: str, groups: dict[str, dict[str, str]]
-                   ) -> dict[str, dict[str, str]]:
-    """The fields of the TypedDicts `shape` holds, by path ("facts.trials[]"), the way the C++
-    side's NestedFactFields() gives them."""
-    for name, hint in typing.get_type_hints(shape).items():
-        inner, many = _shape_in(hint)
-        if inner is not None:
-            where = f"{path}.{name}{'[]' if many else ''}"
-            groups[where] = {n: _json_kind(h) for n, h in typing.get_type_hints(inner).items()}
-            _nested_fields(inner, where, groups)
-    return groups
-
-
-def _shape_in(hint: Any) -> tuple[Any, bool]:
-    """The TypedDict a field holds (itself, in a list, or with None), and whether in a list."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (Union, types.UnionType):
-        found = [_shape_in(a) for a in args if a is not type(None)]
-        return found[0] if len(found) == 1 else (None, False)
-    if origin is list:
-        return _shape_in(args[0])[0], True
-    return (hint, False) if typing.is_typeddict(hint) else (None, False)
-
-
-def _json_kind(hint: Any) -> str:
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (Union, types.UnionType):
-        return "|".join(sorted(_json_kind(a) for a in args))
-    if hint is type(None):
-        return "null"
-    if hint is bool:
-        return "boolean"
-    if hint is int:
-        return "integer"
-    if hint is float:
-        return "number"
-    if isinstance(hint, type) and issubclass(hint, Status):
-        return "status"
-    if origin is Literal:  # The C++ side's enums: their names, in declaration order.
-        return "one of " + ", ".join(args)
-    if hint is str:
-        return "string"
-    if hint is list or origin is list:
-        return "array"
-    return "object"
-
-
-def _decode(cls: type, data: Any, where: str) -> Any:
-    if not isinstance(data, dict):
-        raise ProtocolError(f"{where} must be an object, not {type(data).__name__}")
-    hints = typing.get_type_hints(cls)
-    unknown = sorted(set(data) - set(hints))
-    if unknown:
-        raise ProtocolError(f"{where} has unknown key(s) {unknown}: the sender speaks another "
-                            f"schema")
-    missing = [name for name in hints if name not in data]
-    if missing:
-        raise ProtocolError(f"{where} lacks {missing}: the worker has no defaults of its own")
-    return cls(**{name: _decode_value(hint, data[name], f"{where}.{name}")
-                  for name, hint in hints.items()})
-
-
-def _decode_value(hint: Any, value: Any, where: str) -> Any:
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (Union, types.UnionType):
-        for arg in args:
-            try:
-                return _decode_value(arg, value, where)
-            except ProtocolError:
-                continue
-        raise ProtocolError(f"{where} = {value!r:.80} is none of {hint}")
-    if origin is Literal:
-        if value not in args:
-            raise ProtocolError(f"{where} = {value!r:.80} is not one of {list(args)}")
-        return value
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        try:
-            return hint(value)
-        except ValueError:
-            raise ProtocolError(f"{where} = {value!r:.80} is not one of "
-                                f"{[m.value for m in hint]}") from None
-    if dataclasses.is_dataclass(hint):
-        return _decode(hint, value, where)
-    if typing.is_typeddict(hint):  # A nested fact: declared keys checked, others ride along.
-        if not isinstance(value, dict):
-            raise ProtocolError(f"{where} must be an object, not {type(value).__name__}")
-        hints = typing.get_type_hints(hint)
-        for key, key_hint in hints.items():
-            if key in value:
-                _decode_value(key_hint, value[key], f"{where}.{key}")
-        return value
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise ProtocolError(f"{where} must be an object")
-        for key, item in value.items():
-            _decode_value(args[1], item, f"{where}.{key}")
-        return value
-    if origin is list:
-        if not isinstance(value, list):
-            raise ProtocolError(f"{where} must be a list")
-        return [_decode_value(args[0], v, f"{where}[{i}]") for i, v in enumerate(value)]
-    expected: dict[Any, tuple[type, ...]] = {
-        type(None): (type(None),), bool: (bool,), int: (int,), float: (int, float), str: (str,),
-        list: (list,), dict: (dict,)}
-    boolean_as_number = hint in (int, float) and isinstance(value, bool)
-    if not isinstance(value, expected[hint]) or boolean_as_number:
-        raise ProtocolError(f"{where} = {value!r:.80} is not of type "
-                            f"{getattr(hint, '__name__', hint)}")
-    return float(value) if hint is float else value
+            raise ProtocolError(f"facts.{key} is not in the schema (python/.../protocol/facts.py)")
+        decode_value(hints[key], value, f"facts.{key}")

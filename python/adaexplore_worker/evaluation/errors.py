@@ -22,8 +22,9 @@ _STICKY_CUDA_ERRORS = (
 )
 
 
-# The worker's own files: their frames are the harness's, not the candidate's.
-_HARNESS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# The worker's own files (its package's, every subpackage's): their frames are the harness's, not
+# the candidate's.
+_HARNESS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _HEADER = "Traceback (most recent call last):"
 _SHOWN_AS: dict[str, str] = {}  # A job's copy of a file -> the name the user knows it by.
 

@@ -20,9 +20,10 @@ import signal
 import time
 from typing import TYPE_CHECKING, Callable
 
-from . import gpu_activity, process_tree
+from ..protocol.facts import TASK_PHASES
+from ..timing import gpu_activity
+from . import process_tree
 from .gpu_lock import GpuLock
-from .protocol import TASK_PHASES
 
 if TYPE_CHECKING:
     from .child_state import Child

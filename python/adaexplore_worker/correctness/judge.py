@@ -231,7 +231,7 @@ def run(references_fd: int, outputs_fd: int, criterion: str, atol: float, rtol: 
                      "error": f"{type(e).__name__}: {e}"[:500]}
         if unconfined:
             facts["unconfined"] = unconfined
-        from .channel import sanitize
+        from ..protocol.channel import sanitize
         data = json.dumps(sanitize(facts)).encode()
         view = memoryview(data)
         while view:
@@ -246,7 +246,7 @@ def confine() -> list[str]:
     """The judge runs no candidate code but reads what a candidate wrote, so it keeps no more
     than reading needs: no capabilities, no way to gain one, no writes to any file (Landlock),
     the candidates' system-call filter. What it could not take, each with its reason."""
-    from . import privileges, syscall_filter
+    from ..sandbox import privileges, syscall_filter
     steps = (("no_capabilities", lambda: privileges.effective_capabilities() == 0
               or privileges.drop_capabilities()),
              ("no_new_privs", privileges.set_no_new_privs),
@@ -275,7 +275,8 @@ class Pending:
 
 def facts_of(data: bytes, failure: str | None) -> dict[str, Any]:
     """facts.judge from what the judge wrote (checked against the schema), or its failure."""
-    from .protocol import ProtocolError, Status, check_facts
+    from ..protocol.decode import ProtocolError
+    from ..protocol.facts import Status, check_facts
     if failure is None:
         try:
             facts = json.loads(data)

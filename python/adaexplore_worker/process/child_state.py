@@ -9,8 +9,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import job_files, refcache
-from .channel import Channel
+from ..correctness import refcache
+from ..protocol.channel import Channel
+from . import job_files
 
 
 @dataclass
@@ -57,6 +58,6 @@ class Child:
     # back: facts.timing.gpu_state.
     gpu_before: dict[str, Any] | None = None
     gpu_after: dict[str, Any] | None = None
-    # The zygote's sweeps of its threads (zygote._check_threads): facts.threads_checked.
+    # The zygote's sweeps of its threads (watchdog.check_threads): facts.threads_checked.
     threads_checked: dict[str, Any] = field(default_factory=lambda: {
         "sweeps": 0, "threads_max": 0, "unconfined": []})

@@ -45,13 +45,13 @@ from typing import Any, Callable
 import torch
 from torch.profiler import ProfilerActivity, profile
 
-from . import inputs
+from ..correctness import inputs
+from ..protocol.facts import Status
+from ..timing.gpu_timeline import union_length
+from ..timing.setup_marks import Marks
+from ..timing.timing import Timer
 from .context import Context
-from .gpu_timeline import union_length
-from .protocol import Status
 from .runtime_checks import check_identities
-from .setup_marks import Marks
-from .timing import Timer
 from .trials import all_passed
 
 # Names of PyTorch's and its libraries' kernels. A candidate's own name always wins over these.

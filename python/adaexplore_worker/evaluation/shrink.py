@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .task import Task
+from ..task import Task
 
 FLOOR = 64  # No size is made smaller than this, nor is one at or below it changed.
 

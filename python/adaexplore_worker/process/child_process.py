@@ -11,10 +11,12 @@ import sys
 import time
 from typing import Any
 
-from . import process_tree, refcache, sandbox
+from ..correctness import refcache
+from ..protocol.channel import Channel, sanitize
+from ..protocol.job import Job
+from ..sandbox import sandbox
+from . import process_tree
 from .job_files import JobFiles
-from .protocol import Job
-from .channel import Channel, sanitize
 
 PR_SET_PDEATHSIG = 1
 SWEEP_WAIT_SECONDS = 5.0
@@ -52,7 +54,7 @@ def main(job: Job, fd: int, files: JobFiles, plan: refcache.Plan | None,
         os.makedirs(os.environ["TMPDIR"], exist_ok=True)
         import tempfile
         tempfile.tempdir = None  # The zygote's choice was cached; the child chooses again.
-        from . import child
+        from ..evaluation import child
         channel = Channel(fd)
 
         def confine() -> None:  # The evaluator is confined already (sandbox.enter).
@@ -104,7 +106,8 @@ def _checked(facts: dict[str, Any]) -> dict[str, Any]:
     """The harness's facts as the schema allows them, else a harness error naming the fault: the
     zygote then reads a result that breaks the schema as written by the candidate's code
     (child_facts.reported), never as the harness's bug."""
-    from .protocol import ProtocolError, Status, check_facts
+    from ..protocol.decode import ProtocolError
+    from ..protocol.facts import Status, check_facts
     try:
         check_facts(facts)
         return facts

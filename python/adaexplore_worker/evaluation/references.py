@@ -10,12 +10,14 @@ from typing import Any, Callable
 
 import torch
 
-from . import autotune_share, check, errors, inputs
+from ..correctness import check, inputs
+from ..integrity import autotune_share
+from ..protocol.channel import finite_or_none
+from ..protocol.facts import Status
+from ..task import LoadError
+from . import errors
 from .context import Abort, Context
-from .protocol import Status
-from .channel import finite_or_none
 from .runtime_checks import precision_flags
-from .task import LoadError
 
 
 def set_up_torch(ctx: Context) -> None:

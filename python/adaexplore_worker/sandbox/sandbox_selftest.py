@@ -19,7 +19,8 @@ import shutil
 import socket
 from typing import Any
 
-from . import mount_view, probe, sandbox
+from .. import probe
+from . import mount_view, sandbox
 
 TIMEOUT_SECONDS = 60
 PTRACE_TRACEME = 0

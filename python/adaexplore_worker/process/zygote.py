@@ -12,21 +12,23 @@ Protocol with the C++ side (JSON lines on --fd, see docs/protocol.md):
       | ---- result {id, facts} -----------> |   (exactly one per eval)
       | <--- cancel {id} / shutdown -------- |
 
-Each child is the leader of its own process group; a timeout or the memory watchdog kills the
-whole group. A process that leaves the group (setsid, a double fork) is still contained: each
-child is a subreaper and kills every process left below it before it reports (the facts' notes
-say so), and the zygote is one too and kills whatever is reparented to it after a child died. Children share the device through a reader-writer lock the zygote arbitrates:
-loading and correctness runs take it shared, timing takes it exclusively, so a timed run never
-shares the GPU with another child's work. A check that holds the lock shared for longer than the
-lock patience while a timing has waited as long (a candidate that hangs in its check, or a very
-slow one) is paused with SIGSTOP until no timing waits, and at once by every later timing: it
-costs its own slot, not the others' timings. The pause does not count against its limit (at most
-its limit again, so a hung one still ends).
+Each child is the leader of its own process group; a timeout or the memory watchdog (watchdog.py)
+kills the whole group. A process that leaves the group (setsid, a double fork) is still contained:
+each child is a subreaper and kills every process left below it before it reports (the facts' notes
+say so), and the zygote is one too and kills whatever is reparented to it after a child died
+(watchdog.py). Children share the device through a reader-writer lock the zygote arbitrates: loading
+and correctness runs take it shared, timing takes it exclusively, so a timed run never shares the
+GPU with another child's work. A check that holds the lock shared for longer than the lock patience
+while a timing has waited as long (a candidate that hangs in its check, or a very slow one) is
+paused with SIGSTOP until no timing waits, and at once by every later timing: it costs its own slot,
+not the others' timings. The pause does not count against its limit (at most its limit again, so a
+hung one still ends).
 
 Up to `ahead` children beyond the `slots` run the task's phases (CUDA start-up, the task, its
 reference outputs) while the slots are taken, then wait for one (`ready`, `go`): a candidate
 whose slot frees starts with its references made. Waiting for a slot, like waiting for the lock,
-does not count against the candidate's limit.
+does not count against the candidate's limit. A child that ran its trials is judged once it
+ended (judges.py): its result goes out with the judge's facts.
 """
 
 from __future__ import annotations
@@ -39,17 +41,24 @@ import time
 from collections import deque
 from typing import Any
 
-from . import (child_facts, child_process, clocks, errors, integrity, job_files, judge, load,
-               privileges, process_tree, refcache, sandbox)
+from ..correctness import judge, refcache
+from ..evaluation import errors, load
+from ..integrity import integrity
+from ..protocol.channel import Channel, ChannelClosed
+from ..protocol.decode import ProtocolError
+from ..protocol.facts import TASK_PHASES, Status
+from ..protocol.job import Job
+from ..sandbox import sandbox
+from ..timing import clocks
+from . import child_facts, child_process, job_files, process_tree
 from .child_state import Child
 from .gpu_lock import GpuLock
+from .judges import Judges
 from .lock_patience import LockPatience
 from .process_tree import kill_descendants, kill_group
-from .protocol import TASK_PHASES, Job, ProtocolError, Status
-from .channel import Channel, ChannelClosed
+from .watchdog import Watchdog
 
 TICK_SECONDS = 0.25
-MEMORY_POLL_SECONDS = 0.5
 WAIT_NOTICE_SECONDS = 5.0  # How often a long wait for the GPU lock moves the caller's deadline.
 # Signals someone can send to stop the zygote. They are blocked in the zygote and read with their
 # sender (sigtimedwait), so a stop is blamed on whoever sent it: the controller, a candidate's
@@ -79,11 +88,9 @@ class Zygote:
                                      resumed=self._resumed, kill=self._kill, log=_log)
         self.clocks = clocks.GpuState.open(gpu_uuid) if device == "cuda" else None
         self.shutting_down = False
-        self.next_memory_poll = 0.0
         self.queue_notice = time.monotonic()  # When the jobs not yet forked were last noted.
-        self.tree_of: dict[int, int] = {}  # At the last sweep: pid -> the child whose tree it is in.
-        self.judging: dict[int, judge.Pending] = {}  # By the pipe its judge writes its facts on.
-        self.judge_threads = judge_threads
+        self.judges = Judges(judge_threads, self._send)
+        self.watchdog = Watchdog(self.sandboxing, slots, ahead, kill=self._kill, log=_log)
         process_tree.set_subreaper()
         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # Unblocked in each child.
 
@@ -96,21 +103,21 @@ class Zygote:
             kill_descendants(os.getpid(), set())
 
     def _loop(self) -> None:
-        while not (self.shutting_down and not self.children and not self.judging):
+        while not (self.shutting_down and not self.children and not self.judges.pending):
             self._start_waiting()
             readers = [c.channel.fd for c in self.children.values() if c.open]
-            readers.extend(self.judging)
+            readers.extend(self.judges.pending)
             if not self.shutting_down:
                 readers.append(self.channel.fd)
             readable, _, _ = select.select(readers, [], [], self._timeout())
             for fd in readable:
                 if fd == self.channel.fd:
                     self._on_controller()
-                elif fd in self.judging:
-                    self._on_judge(fd)
+                elif fd in self.judges.pending:
+                    self.judges.read(fd)
                 else:
                     self._on_child(fd)
-            self._end_late_judges()
+            self.judges.end_late()
             self._reap()
             self._enforce_limits()
             if self.patience.step(self.children):
@@ -120,7 +127,7 @@ class Zygote:
     def _timeout(self) -> float:
         now = time.monotonic()
         deadlines = [c.deadline - now for c in self.children.values() if c.killed_for is None]
-        deadlines += [j.deadline - now for j in self.judging.values()]
+        deadlines += [j.deadline - now for j in self.judges.pending.values()]
         return max(0.0, min([TICK_SECONDS, *deadlines]))
 
     def _on_controller(self) -> None:
@@ -213,8 +220,8 @@ class Zygote:
                     # A last sweep while its processes still live (the child waits for this
                     # answer before it exits): a short evaluation is checked too.
                     processes = process_tree.processes_now()
-                    self._check_threads(child, processes,
-                                        process_tree.relays(child.pid, processes))
+                    self.watchdog.check_threads(child, processes,
+                                                process_tree.relays(child.pid, processes))
                     try:
                         child.channel.send({"type": "swept"})
                     except OSError:
@@ -381,10 +388,10 @@ class Zygote:
         if child.gpu_before is not None and child.gpu_after is None and self.clocks is not None:
             child.gpu_after = self.clocks.read()  # Died holding the lock.
         facts = child_facts.final(child, status, self.sandboxing.containment,
-                                  self._memory_limit(child))
+                                  self.watchdog.memory_limit(child))
         facts.pop("judge", None)  # Only the judge's own: the child's words may be the candidate's.
         if facts.get("status") == Status.OK and facts.get("trials") and child.references_fd >= 0:
-            self._start_judge(child, facts)
+            self.judges.start(child, facts)
         else:
             if facts.get("status") == Status.OK and facts.get("trials"):
                 facts["judge"] = {"references": "none", "trials": []}
@@ -399,59 +406,6 @@ class Zygote:
         job_files.finish(child.files, {c.files.cache_dir for c in self.children.values()})
         self._grant()
         self._grant_slots()
-
-    # -- judges -----------------------------------------------------------------------------------
-
-    def _start_judge(self, child: Child, facts: dict[str, Any]) -> None:
-        """Forks the judge of an ended child (judge.py): its result goes out when the judge has
-        compared the outputs. The child's slot, lock and files are free already."""
-        read, write = os.pipe()
-        criterion, atol, rtol = child.tolerance
-        pid = os.fork()
-        if pid == 0:  # The judge: never returns.
-            os.close(read)
-            child_process.enter_judge({0, 1, 2, write, child.outputs_fd, child.references_fd})
-            judge.run(child.references_fd, child.outputs_fd, criterion, atol, rtol, write,
-                      self.judge_threads)
-        os.close(write)
-        os.set_blocking(read, False)
-        self.judging[read] = judge.Pending(
-            job_id=child.job_id, facts=facts, pid=pid,
-            deadline=time.monotonic() + judge.JUDGE_SECONDS + child.budget_s)
-
-    def _on_judge(self, fd: int) -> None:
-        pending = self.judging[fd]
-        try:
-            data = os.read(fd, 1 << 20)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if data:
-            pending.data += data
-            return
-        self._end_judge(fd, None)
-
-    def _end_late_judges(self) -> None:
-        now = time.monotonic()
-        for fd, pending in list(self.judging.items()):
-            if now > pending.deadline:
-                self._end_judge(fd, f"the judge did not finish within "
-                                    f"{judge.JUDGE_SECONDS:g} s more than the job's limit")
-
-    def _end_judge(self, fd: int, failure: str | None) -> None:
-        pending = self.judging.pop(fd)
-        os.close(fd)
-        try:
-            os.kill(pending.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
-            os.waitpid(pending.pid, 0)
-        except ChildProcessError:
-            pass
-        pending.facts["judge"] = judge.facts_of(pending.data, failure)
-        self._send({"type": "result", "id": pending.job_id, "facts": pending.facts})
 
     def _enforce_limits(self) -> None:
         now = time.monotonic()
@@ -473,61 +427,9 @@ class Zygote:
                     child.last_notice = now
             if child.killed_for is None and now > child.deadline:
                 self._kill(child, "timeout")
-        if now < self.next_memory_poll:
-            return
-        self.next_memory_poll = now + MEMORY_POLL_SECONDS
-        processes = process_tree.processes_now()
-        spared = {c.pid for c in self.children.values()} | {j.pid for j in self.judging.values()}
-        for pid in kill_descendants(os.getpid(), spared, processes):
-            _log(f"killed process {pid}, left by an evaluation child that died")
-        self.tree_of = {pid: child.pid for child in self.children.values()
-                        for pid in process_tree.tree(child.pid, processes)}
-        for child in self.children.values():
-            if child.killed_for is not None:
-                continue
-            relays = process_tree.relays(child.pid, processes)
-            if not child.results:  # Its last sweep was at its result; its relays end after it.
-                self._check_threads(child, processes, relays)
-            if child.killed_for is not None:
-                continue
-            rss = (process_tree.tree_rss(child.pid, processes, relays)
-                   + process_tree.sandbox_tmpfs_bytes(relays)
-                   + judge.used_bytes(child.outputs_fd))
-            child.peak_rss = max(child.peak_rss, rss)
-            if child.memory_limit_bytes and rss > self._memory_limit(child):
-                self._kill(child, "memory")
-
-    def _check_threads(self, child: Child, processes: dict[int, tuple[int, int]],
-                       relays: set[int]) -> None:
-        """Every thread of every process of the child's tree but the sandbox's relays, once
-        its evaluator is confined (it says a first phase only after): each must hold what the
-        self-test found in force. Read from outside, so the candidate cannot answer for them;
-        one that does not is the harness's failure, and the evaluation stops."""
-        checks = tuple(c for c in privileges.THREAD_CHECKS if self.sandboxing.containment.get(c))
-        if not self.sandboxing.enabled or not checks or child.phase == "starting":
-            return
-        record = child.threads_checked
-        record["sweeps"] += 1
-        for pid in process_tree.tree(child.pid, processes):
-            if pid in relays:
-                continue
-            states = privileges.thread_states(pid, checks)
-            record["threads_max"] = max(record["threads_max"], states["threads"])
-            record["unconfined"].extend(states["unconfined"][:8])
-        if record["unconfined"]:
-            _log(f"job {child.job_id}: threads without their confinement: "
-                 + "; ".join(record["unconfined"][:4]))
-            self._kill(child, "unconfined")
-
-    def _memory_limit(self, child: Child) -> int:
-        """The job's limit is a share of the worker's memory among its children at once. The
-        task's own phases may use the whole of it: what a task needs to make its references must
-        not depend on how many other candidates run (a task that needs more is the task's
-        problem, task_error on the C++ side, at any slot count)."""
-        if child.phase in TASK_PHASES:
-            return child.memory_limit_bytes * (self.slots + self.ahead)
-        return child.memory_limit_bytes
-
+        spared = ({c.pid for c in self.children.values()}
+                  | {j.pid for j in self.judges.pending.values()})
+        self.watchdog.sweep(self.children.values(), spared, now)
     def _on_stop_signals(self) -> None:
         while (info := signal.sigtimedwait(STOP_SIGNALS, 0)) is not None:
             name, sender = signal.Signals(info.si_signo).name, info.si_pid
@@ -557,7 +459,7 @@ class Zygote:
                 return by_pid[walk]
             seen.add(walk)
             walk = parents.get(walk, 0)
-        return by_pid.get(self.tree_of.get(pid, 0))
+        return by_pid.get(self.watchdog.tree_of.get(pid, 0))
 
     def _kill(self, child: Child, reason: str) -> None:
         child.killed_for = reason
@@ -567,8 +469,8 @@ class Zygote:
         for child in self.children.values():
             if child.killed_for is None:
                 self._kill(child, "cancelled")
-        for fd in list(self.judging):
-            self._end_judge(fd, f"stopped: {reason}")
+        for fd in list(self.judges.pending):
+            self.judges.end(fd, f"stopped: {reason}")
         _log(f"stopping all children: {reason}")
 
     def _send(self, message: dict[str, Any]) -> None:

@@ -11,9 +11,11 @@ import importlib.util
 import sys
 from typing import Callable
 
-from . import fallback, kinds, setup_marks
-from .protocol import TaskFile
-from .task import LoadError, Task
+from .. import kinds
+from ..integrity import fallback
+from ..protocol.job import TaskFile
+from ..task import LoadError, Task
+from ..timing import setup_marks
 
 
 def load_task(path: str, spec: TaskFile | None = None, device: str = "cpu") -> Task:
