@@ -6,6 +6,7 @@
 
 #include "core/json_text.h"
 #include "sys/fs.h"
+#include "workers/settings.h"
 
 namespace adaexplore::bench {
 
@@ -13,9 +14,7 @@ void AddCommonFlags(CLI::App& app, BenchFlags& f) {
   app.add_option("--tasks-dir", f.sources.tasks_dir, "Folder of task files")->required();
   app.add_option("--kernels-dir", f.sources.kernels_dir, "Folder with one subfolder per task")
       ->required();
-  app.add_option("--python", f.python, "Worker interpreter");
-  app.add_option("--device", f.device, "auto, cuda or cpu");
-  app.add_option("--slots", f.slots, "Evaluations per device at once");
+  AddSettingFlags(app, WorkerSettingTable(), f.workers);
   app.add_option("--prepare-ahead", f.prepare_ahead,
                  "Candidates per GPU prepared while the slots are taken (default: the profile's)");
   app.add_option("--timed-runs", f.timed_runs, "Timed runs per evaluation");
@@ -26,9 +25,9 @@ void AddCommonFlags(CLI::App& app, BenchFlags& f) {
 Result<BenchSetup> SetUp(const BenchFlags& f) {
   BenchSetup setup;
   Config& config = setup.config;
-  config.python = f.python;
-  config.device = f.device;
-  config.slots = f.slots;
+  ASSIGN_OR_RETURN(const nlohmann::json workers,
+                   SettingFlagValues(WorkerSettingTable(), f.workers));
+  RETURN_IF_ERROR(ApplyWorkerSettings(workers, config.workers));
   config.cache_enabled = false;
   config.log_level = f.log_level;
   if (f.timed_runs > 0) {

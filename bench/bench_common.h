@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/run_setup.h"
+#include "cli/setting_flags.h"
 #include "config/config.h"
 #include "eval/evaluator.h"
 #include "sys/fs.h"
@@ -19,9 +20,7 @@ namespace adaexplore::bench {
 
 struct BenchFlags {
   RequestSources sources;
-  std::string python;
-  std::string device = "auto";
-  int slots = 0;
+  SettingFlags workers;    // --python, --device, --gpus, --slots (workers/settings.h).
   int prepare_ahead = -1;  // -1: the profile's default.
   int timed_runs = 0;
   std::string json_out;

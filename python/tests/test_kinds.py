@@ -17,8 +17,9 @@ from adaexplore_worker.task import LoadError
 
 def test_every_kind_the_cpp_side_names_has_a_module() -> None:
     header = (PYTHON_DIR.parent / "src" / "task" / "task_kind.h").read_text()
-    table = header[header.index("kNames"):header.index("}};", header.index("kNames"))]
-    names = set(re.findall(r'\{TaskKind::\w+, "(\w+)"\}', table))
+    start = header.index("constexpr TaskKindInfo KindInfo(")  # The kinds' table, by row.
+    table = header[start:header.index("\n}\n", start)]
+    names = set(re.findall(r'case TaskKind::\w+:\s+return \{\.name = "(\w+)"', table))
     assert names == {"kernelbench", "flashinfer", "tritonbench"}  # The parse found them all.
     assert set(kinds.KINDS) == names
 

@@ -28,6 +28,7 @@
 #include "task/source_file.h"
 #include "ui/progress_clock.h"
 #include "ui/status_line.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 namespace {
@@ -74,7 +75,8 @@ Result<std::vector<std::string>> Synthesize(const AdaptFlags& flags, const Confi
   if (flags.examples_dir.empty()) {
     return InvalidArgument("--synthesize needs --examples DIR (KernelBench Level-1 problems)");
   }
-  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus, config.gpus_origin));
+  ASSIGN_OR_RETURN(DevicePlan plan,
+                   PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
   SynthesisOptions options{
       .count = flags.synthesize,
       .seed = base.seed,
@@ -183,8 +185,7 @@ void AddAdaptCommand(CLI::App& app, AdaptFlags& f) {
   adapt->add_option("--db", f.search.db_path, "Run database of the searches (MEMORY.runs.sqlite)");
   adapt->add_option("--check-timeout", f.check_timeout_s, "Seconds to check a new task (300)");
   adapt->add_flag("--json", f.json, "Print the summary as one JSON object");
-  adapt->add_option("--device", f.search.device, "auto (default), cuda or cpu");
-  adapt->add_option("--python", f.search.python, "Python interpreter with torch and triton");
+  AddSettingFlags(*adapt, WorkerSettingTable(), f.search.worker_settings);
   AddSettingFlags(*adapt, RunSettingTable(), f.search.run_settings);
   AddSettingFlags(*adapt, EvalSettingTable(), f.search.eval_settings);
   adapt->add_flag("--no-cache", f.search.no_cache, "Neither read nor write the result cache");

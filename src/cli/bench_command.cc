@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <memory>
 
-#include "cli/devices.h"
 #include "cli/eval_command.h"
 #include "cli/output_file.h"
 #include "cli/run_setup.h"
@@ -30,6 +29,7 @@
 #include "task/source_file.h"
 #include "ui/progress_clock.h"
 #include "ui/status_line.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 namespace {
@@ -150,11 +150,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
                   "Time the baselines again instead of taking them from the cache");
   bench->add_flag("--json", f.json, "Print the report as one JSON object");
   bench->add_option("--html", f.html, "Also write the HTML report here");
-  bench->add_option("--device", r.device, "auto (default), cuda or cpu");
-  bench->add_option("--gpus", r.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
-  bench->add_option("--slots", r.slots, "Evaluations per device at once (default 2 per GPU)")
-      ->check(CLI::Range(1, kMaxSlots));
-  bench->add_option("--python", r.python, "Python interpreter with torch and triton");
+  AddSettingFlags(*bench, WorkerSettingTable(), r.worker_settings);
   AddSettingFlags(*bench, RunSettingTable(), r.run_settings);
   AddSettingFlags(*bench, EvalSettingTable(), r.eval_settings);
   bench->add_flag("--no-cache", r.no_cache, "Neither read nor write the result cache");

@@ -16,9 +16,6 @@ struct DevicePlan {
   std::vector<std::string> gpus;  // CUDA_VISIBLE_DEVICES value for each worker.
 };
 
-// The most evaluations --slots lets one device run at once.
-inline constexpr int kMaxSlots = 1024;
-
 // `requested` is "auto", "cuda" or "cpu" (anything else is an error naming it); `indices`
 // restricts the GPUs (empty: all visible); an index that is not visible is an error naming
 // `indices_origin` (the flag, or the config file and key).

@@ -13,7 +13,6 @@
 #include <memory>
 #include <optional>
 
-#include "cli/devices.h"
 #include "cli/eval_progress.h"
 #include "cli/output.h"
 #include "cli/output_file.h"
@@ -28,6 +27,7 @@
 #include "sys/fs.h"
 #include "sys/signals.h"
 #include "ui/status_line.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 namespace {
@@ -116,18 +116,11 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   settings.update(flagged);
   RETURN_IF_ERROR(ApplyEvalSettings(settings, rebuilt));
   config.profile = std::move(rebuilt);
-  if (!f.device.empty()) {
-    config.device = f.device;
-  }
-  if (!f.gpus.empty()) {
-    config.gpus = f.gpus;
+  ASSIGN_OR_RETURN(const nlohmann::json workers,
+                   SettingFlagValues(WorkerSettingTable(), f.workers));
+  RETURN_IF_ERROR(ApplyWorkerSettings(workers, config.workers));
+  if (workers.contains("gpus")) {
     config.gpus_origin = "--gpus";
-  }
-  if (f.slots) {
-    config.slots = *f.slots;
-  }
-  if (!f.python.empty()) {
-    config.python = f.python;
   }
   if (!f.cache_path.empty()) {
     config.cache_path = f.cache_path;
@@ -152,12 +145,8 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
 
 void AddJudgingFlags(CLI::App& command, EvalFlags& f) {
   AddProfileFlag(command, f.profile);
-  command.add_option("--device", f.device, "auto (default), cuda or cpu");
-  command.add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
-  command.add_option("--slots", f.slots, "Evaluations per device at once (default 2 per GPU)")
-      ->check(CLI::Range(1, kMaxSlots));
+  AddSettingFlags(command, WorkerSettingTable(), f.workers);
   AddSettingFlags(command, EvalSettingTable(), f.settings);
-  command.add_option("--python", f.python, "Python interpreter with torch and triton");
   command.add_option("--cache", f.cache_path, "Result cache (SQLite) path");
   command.add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
   command.add_flag("--refresh", f.refresh, "Evaluate again and overwrite cached results");

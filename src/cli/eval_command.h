@@ -29,11 +29,8 @@ struct EvalFlags {
   std::string traces_path;  // FlashInfer Trace JSON lines of definitions' results.
   std::string kernelbench_results_path;  // KernelBench's eval_results.json.
   std::string profile;
-  std::string device;
-  std::vector<int> gpus;
-  std::optional<int> slots;
   SettingFlags settings;  // The evaluation settings' flags (eval/settings.h) that were given.
-  std::string python;
+  SettingFlags workers;   // The worker settings' flags (workers/settings.h) that were given.
   std::string cache_path;
   bool no_cache = false;
   bool refresh = false;
@@ -47,8 +44,9 @@ struct EvalFlags {
 
 void AddEvalCommand(CLI::App& app, EvalFlags& flags);
 
-// How candidates are judged and where, on `command` (eval, mcp): --profile, --device, --gpus,
-// --slots, the evaluation settings' flags, --python, --cache, --no-cache, --refresh.
+// How candidates are judged and where, on `command` (eval, mcp): --profile, the worker settings'
+// flags (--python, --device, --gpus, --slots), the evaluation settings' flags, --cache,
+// --no-cache, --refresh.
 void AddJudgingFlags(CLI::App& command, EvalFlags& flags);
 
 // --profile NAME on `command` (eval, run, bench), its help naming every profile.

@@ -36,6 +36,8 @@ std::string AnotherText(const Setting<EvalProfile>& s) {
       return std::string(s.choices.back());
     case SettingKind::kText:
       return "some text";
+    case SettingKind::kIntegerList:
+      return "1,2";
   }
   return "";
 }

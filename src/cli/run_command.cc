@@ -31,6 +31,7 @@
 #include "task/source_file.h"
 #include "task/workload_selection.h"
 #include "ui/status_line.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 namespace {
@@ -73,10 +74,7 @@ EvalFlags EvalPart(const RunFlags& f) {
   EvalFlags eval;
   eval.profile = f.profile;
   eval.settings = f.eval_settings;
-  eval.device = f.device;
-  eval.gpus = f.gpus;
-  eval.slots = f.slots;
-  eval.python = f.python;
+  eval.workers = f.worker_settings;
   eval.no_cache = f.no_cache;
   eval.log_level = f.log_level;
   eval.nats_url = f.nats_url;
@@ -115,12 +113,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
                   "KernelBench names samples), or a folder of such files (those for no task "
                   "are skipped); it is each task's first node (repeatable)");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
-  run->add_option("--device", f.device, "auto (default), cuda or cpu");
-  run->add_option("--gpus", f.gpus, "GPU indices to use (default: all visible)")->delimiter(',');
-  run->add_option("--slots", f.slots,
-                  "Evaluations per device at once; timing stays exclusive (default 2 per GPU)")
-      ->check(CLI::Range(1, kMaxSlots));
-  run->add_option("--python", f.python, "Python interpreter with torch and triton");
+  AddSettingFlags(*run, WorkerSettingTable(), f.worker_settings);
   AddSettingFlags(*run, RunSettingTable(), f.run_settings);
   AddSettingFlags(*run, EvalSettingTable(), f.eval_settings);
   run->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
@@ -410,7 +403,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   if (wants_sol && flags.nats_url.empty()) {
     // A speed of light needs a GPU's ceilings: on the CPU no kernel has one (eval/verdict.h).
     ASSIGN_OR_RETURN(const DevicePlan plan,
-                     PlanDevices(config.device, config.gpus, config.gpus_origin));
+                     PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
     if (plan.kind == "cpu") {
       notices.Message(
           "--objective sol and --stop-at-sol need a GPU's speed of light, and this run evaluates "
@@ -421,7 +414,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   if (spec.language == KernelLanguage::kCuda && flags.nats_url.empty()) {
     // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.
     ASSIGN_OR_RETURN(const DevicePlan plan,
-                     PlanDevices(config.device, config.gpus, config.gpus_origin));
+                     PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
     if (plan.kind == "cpu") {
       return InvalidArgument(
           "--language cuda needs a GPU to build and check its kernels, and this run would "

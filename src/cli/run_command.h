@@ -47,14 +47,12 @@ struct RunFlags {
   std::string db_path = kDefaultRunDb;
   std::string out_dir = "adaexplore-out";
   std::string record_path;
-  std::string device;
-  std::vector<int> gpus;
-  std::string python;
   std::string log_level;
   std::string nats_url;
   std::string nats_queue;
-  SettingFlags eval_settings;  // The evaluation settings' flags (eval/settings.h) given.
-  SettingFlags run_settings;   // The run settings' flags (search/run_settings.h) given.
+  SettingFlags eval_settings;    // The evaluation settings' flags (eval/settings.h) given.
+  SettingFlags worker_settings;  // The worker settings' flags (workers/settings.h) given.
+  SettingFlags run_settings;     // The run settings' flags (search/run_settings.h) given.
   // A new run's settings before the config file's [run] and the flags: the command's defaults
   // (adapt: 25 steps, no reviser).
   RunSpec defaults;
@@ -62,7 +60,6 @@ struct RunFlags {
   std::optional<double> expand_ratio;  // c_e / c; unset: [search] expand_ratio (default 1).
   std::optional<double> nats_startup_timeout_s;
   int memory_min_count = 3;
-  std::optional<int> slots;
   bool resume = false;
   bool json = false;
   bool no_cache = false;

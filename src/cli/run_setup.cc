@@ -55,8 +55,8 @@ std::string ProjectRoot() {
 }
 
 std::string ResolvePython(const Config& config, const std::string& root) {
-  if (!config.python.empty()) {
-    return config.python;
+  if (!config.workers.python.empty()) {
+    return config.workers.python;
   }
   if (const char* env = std::getenv("ADAEXPLORE_PYTHON"); env != nullptr && *env != '\0') {
     return env;
@@ -68,7 +68,8 @@ std::string ResolvePython(const Config& config, const std::string& root) {
 
 Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::string& scratch,
                                             const Logger& logger) {
-  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.device, config.gpus, config.gpus_origin));
+  ASSIGN_OR_RETURN(DevicePlan plan,
+                   PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
   const std::string root = ProjectRoot();
   const std::string python = ResolvePython(config, root);
   const std::string python_path = (fs::path(root) / "python").string();
@@ -101,14 +102,14 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     WorkerSpec spec = base("cpu");
     spec.device_kind = DeviceKind::kCpu;
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    spec.slots = config.slots > 0 ? config.slots : std::min(2, cores);
+    spec.slots = config.workers.slots > 0 ? config.workers.slots : std::min(2, cores);
     specs.push_back(std::move(spec));
   } else {
     for (const std::string& gpu : plan.gpus) {
       WorkerSpec spec = base("gpu" + gpu);
       spec.device_kind = DeviceKind::kCuda;
       spec.visible_devices = gpu;
-      spec.slots = config.slots > 0 ? config.slots : kGpuSlotsDefault;
+      spec.slots = config.workers.slots > 0 ? config.workers.slots : kGpuSlotsDefault;
       spec.ahead = config.profile.prepare_ahead;  // On a CPU it would take the slots' cores.
       specs.push_back(std::move(spec));
     }

@@ -27,7 +27,7 @@ struct SettingFlags {
   std::map<std::string, std::string> given;  // Setting name -> the text its flag was given.
 };
 
-// What --help shows for a setting's value: INT, NUMBER, one|of|these or TEXT.
+// What --help shows for a setting's value: INT, NUMBER, one|of|these, INT,... or TEXT.
 template <typename Target>
 std::string FlagTypeName(const Setting<Target>& s) {
   switch (s.kind) {
@@ -37,6 +37,8 @@ std::string FlagTypeName(const Setting<Target>& s) {
       return "NUMBER";
     case SettingKind::kChoice:
       return fmt::format("{}", fmt::join(s.choices, "|"));
+    case SettingKind::kIntegerList:
+      return "INT,...";
     default:
       return "TEXT";
   }

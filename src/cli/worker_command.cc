@@ -1,11 +1,11 @@
 #include "cli/worker_command.h"
 
-#include "cli/devices.h"
 #include "cli/run_setup.h"
 #include "config/config.h"
 #include "dist/nats_worker.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 
@@ -20,12 +20,7 @@ void AddWorkerCommand(CLI::App& app, WorkerFlags& f) {
       ->check(CLI::PositiveNumber);
   worker->add_option("--max-deliver", f.max_deliver, "Deliveries of one job at most (5)")
       ->check(CLI::PositiveNumber);
-  worker->add_option("--device", f.eval.device, "auto (default), cuda or cpu");
-  worker->add_option("--gpus", f.eval.gpus, "GPU indices to use (default: all visible)")
-      ->delimiter(',');
-  worker->add_option("--slots", f.eval.slots, "Evaluations per device at once (2 per GPU)")
-      ->check(CLI::Range(1, kMaxSlots));
-  worker->add_option("--python", f.eval.python, "Python interpreter with torch and triton");
+  AddSettingFlags(*worker, WorkerSettingTable(), f.eval.workers);
   worker->add_option("--config", f.eval.config_path, "TOML configuration");
   worker->add_option("--log-level", f.eval.log_level, "trace, debug, info (default), warn, error");
 }

@@ -35,7 +35,7 @@ std::set<std::string> Names(const std::vector<Setting<Target>>& table, std::stri
 const std::map<std::string, std::set<std::string>>& KnownKeys() {
   static const std::map<std::string, std::set<std::string>> keys = {
       {"eval", Names(EvalSettingTable(), "profile")},
-      {"workers", {"python", "device", "gpus", "slots"}},
+      {"workers", Names(WorkerSettingTable(), "")},
       {"cache", {"enabled", "path"}},
       {"log", {"level"}},
       {"search", Names(SearchSettingTable(), "prompts_dir")},
@@ -134,27 +134,14 @@ Status ApplyRun(const toml::table& root, const std::string& origin, Config& conf
   return Status::Ok();
 }
 
+// [workers]: where evaluations run (workers/settings.h).
 Status ApplyWorkers(const toml::table& root, const std::string& origin, Config& config) {
-  RETURN_IF_ERROR(Read(root, "workers", "python", origin, config.python));
-  RETURN_IF_ERROR(Read(root, "workers", "device", origin, config.device));
-  if (config.device != "auto" && config.device != "cuda" && config.device != "cpu") {
-    return InvalidArgument(origin + ": [workers] device must be auto, cuda or cpu");
+  ASSIGN_OR_RETURN(nlohmann::json settings,
+                   CollectSettings(root, "workers", WorkerSettingTable(), origin));
+  if (Status s = ApplyWorkerSettings(settings, config.workers); !s.ok()) {
+    return s.WithContext(origin + ": [workers]");
   }
-  int64_t slots = config.slots;
-  RETURN_IF_ERROR(Read(root, "workers", "slots", origin, slots));
-  if (slots < 0) {
-    return InvalidArgument(origin + ": [workers] slots must be >= 0");
-  }
-  config.slots = static_cast<int>(slots);
-  if (const toml::array* gpus = root.at_path("workers.gpus").as_array()) {
-    config.gpus.clear();
-    for (const toml::node& n : *gpus) {
-      std::optional<int64_t> index = n.value<int64_t>();
-      if (!index || *index < 0) {
-        return InvalidArgument(origin + ": [workers] gpus must be a list of GPU indices");
-      }
-      config.gpus.push_back(static_cast<int>(*index));
-    }
+  if (settings.contains("gpus")) {
     config.gpus_origin = origin + ": [workers] gpus";
   }
   return Status::Ok();

@@ -5,7 +5,7 @@
 // keys are errors, so a typo never silently does nothing.
 //
 //   [eval]     profile and the evaluation settings (eval/settings.h)
-//   [workers]  python, device ("auto" | "cuda" | "cpu"), gpus (list of indices), slots
+//   [workers]  python, device, gpus, slots (workers/settings.h)
 //   [cache]    enabled, path
 //   [log]      level
 //   [search]   prompts_dir and the search's constants (search/settings.h)
@@ -24,6 +24,7 @@
 #include "llm/options.h"
 #include "search/settings.h"
 #include "sys/fs.h"  // DefaultCacheDirectory, for callers that used to find it here.
+#include "workers/settings.h"
 
 namespace adaexplore {
 
@@ -32,11 +33,8 @@ struct Config {
   // The [eval] settings the file gave (other than the profile): a flag that picks another
   // profile or precision rebuilds the profile and applies these again, so they still count.
   nlohmann::json eval_file = nlohmann::json::object();
-  std::string python;                  // Empty: ADAEXPLORE_PYTHON, then the project's .venv.
-  std::string device = "auto";         // "auto": GPUs if any are visible, else the CPU.
-  std::vector<int> gpus;               // Empty: every visible GPU.
-  std::string gpus_origin = "--gpus";  // Where `gpus` came from, for an error about them.
-  int slots = 0;                       // Evaluations per device at once; 0: 2 per GPU, 1-2 on CPU.
+  WorkerSettings workers;              // [workers]: python, device, gpus, slots.
+  std::string gpus_origin = "--gpus";  // Where workers.gpus came from, for an error about them.
   bool cache_enabled = true;
   std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.
   std::string log_level = "warn";

@@ -32,9 +32,9 @@ prompts_dir = "/srv/my-prompts"
   EXPECT_EQ(config.profile.job.criterion, Criterion::kAllclose);
   EXPECT_EQ(config.profile.job.trials, 3);
   EXPECT_DOUBLE_EQ(config.profile.timeout_s, 60.5);
-  EXPECT_EQ(config.device, "cpu");
-  EXPECT_EQ(config.gpus, (std::vector<int>{0, 2}));
-  EXPECT_EQ(config.slots, 3);
+  EXPECT_EQ(config.workers.device, "cpu");
+  EXPECT_EQ(config.workers.gpus, (std::vector<int>{0, 2}));
+  EXPECT_EQ(config.workers.slots, 3);
   EXPECT_FALSE(config.cache_enabled);
   EXPECT_EQ(config.log_level, "debug");
   EXPECT_EQ(config.prompts_dir, "/srv/my-prompts");
@@ -60,6 +60,23 @@ TEST(ConfigTest, AMistypedKeyOrSectionGetsADidYouMean) {
             "a.toml: unknown key 'turbo' in [eval]");
 }
 
+// [workers] is checked as the flags are (workers/settings.h): what --slots refuses, the file
+// refuses too, in the same words.
+TEST(ConfigTest, WorkerSettingsAreCheckedAsTheirFlagsAre) {
+  Config config;
+  EXPECT_EQ(ApplyConfigText("[workers]\nslots = 0\n", "a.toml", config).message(),
+            "a.toml: [workers] setting 'slots' = 0: must lie in [1, 1024]");
+  EXPECT_EQ(ApplyConfigText("[workers]\ngpus = [0, -1]\n", "a.toml", config).message(),
+            "a.toml: [workers] setting 'gpus' = [0,-1]: each must be at least 0");
+  EXPECT_EQ(ApplyConfigText("[workers]\ngpus = \"0,1\"\n", "a.toml", config).message(),
+            "a.toml: [workers] setting 'gpus' = \"0,1\": must be a list of integers");
+  EXPECT_EQ(ApplyConfigText("[workers]\ndevice = \"tpu\"\n", "a.toml", config).message(),
+            "a.toml: [workers] setting 'device' = \"tpu\": must be one of auto, cuda, cpu");
+  EXPECT_EQ(ApplyConfigText("[workers]\nslot = 2\n", "a.toml", config).message(),
+            "a.toml: unknown key 'slot' in [workers] (did you mean 'slots'?)");
+  EXPECT_EQ(config.workers.slots, 0);  // All or none: nothing of a refused file stays.
+}
+
 TEST(ConfigTest, GpusFromTheFileSayWhereTheyCameFrom) {
   Config config;
   EXPECT_EQ(config.gpus_origin, "--gpus");
@@ -81,9 +98,9 @@ TEST(ConfigTest, TheDocumentedExampleLoadsAsWritten) {
   Config config;
   Status loaded = ApplyConfigText(example, "docs/configuration.md", config);
   ASSERT_TRUE(loaded.ok()) << loaded.message();
-  EXPECT_TRUE(config.gpus.empty());
-  EXPECT_TRUE(config.python.empty());
-  EXPECT_EQ(config.device, "auto");
+  EXPECT_TRUE(config.workers.gpus.empty());
+  EXPECT_TRUE(config.workers.python.empty());
+  EXPECT_EQ(config.workers.device, "auto");
 }
 
 TEST(ConfigTest, WrongTypesAndBadValuesAreErrors) {

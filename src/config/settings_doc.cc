@@ -10,6 +10,7 @@
 #include "llm/settings.h"
 #include "search/run_settings.h"
 #include "search/settings.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 namespace {
@@ -30,6 +31,7 @@ std::string TypeText(const Setting<Target>& s) {
     }
     case SettingKind::kInteger:
     case SettingKind::kNumber:
+    case SettingKind::kIntegerList:  // "list of integers ≥ 0": the range is each item's.
       break;
   }
   const std::string kind(SettingKindName(s.kind));
@@ -86,6 +88,7 @@ std::string SettingsMarkdown() {
       "| setting | section | flag | type | default | a job option | keys the cache | "
       "meaning |\n|---|---|---|---|---|---|---|---|\n";
   AddRows(EvalSettingTable(), "eval", out);
+  AddRows(WorkerSettingTable(), "workers", out);
   AddRows(SearchSettingTable(), "search", out);
   AddRows(RunSettingTable(), "run", out);
   AddRows(LlmSettingTable(), "llm", out);

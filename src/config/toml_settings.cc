@@ -4,7 +4,14 @@
 
 namespace adaexplore {
 
-nlohmann::json TomlScalarJson(const toml::node& node) {
+nlohmann::json TomlValueJson(const toml::node& node) {
+  if (const toml::array* items = node.as_array()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const toml::node& item : *items) {
+      list.push_back(TomlValueJson(item));
+    }
+    return list;
+  }
   if (std::optional<int64_t> i = node.value_exact<int64_t>()) {
     return *i;
   }

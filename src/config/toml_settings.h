@@ -22,8 +22,8 @@
 
 namespace adaexplore {
 
-// A TOML scalar as JSON (null for an array or a table).
-nlohmann::json TomlScalarJson(const toml::node& node);
+// A TOML scalar or array as JSON (null for a table).
+nlohmann::json TomlValueJson(const toml::node& node);
 
 // An error for the first key of `table` not in `known`.
 Status RefuseUnknownKeys(const toml::table& table, const std::set<std::string>& known,
@@ -50,7 +50,7 @@ Result<nlohmann::json> TomlSettings(const toml::table& table,
     if (node == nullptr) {
       continue;
     }
-    const nlohmann::json value = TomlScalarJson(*node);
+    const nlohmann::json value = TomlValueJson(*node);
     if (Status valid = CheckSettingValue(s, value); !valid.ok()) {
       return InvalidArgument(fmt::format("{}: {} {}", origin, where, valid.message()));
     }

@@ -14,6 +14,8 @@ std::string_view SettingKindName(SettingKind kind) {
       return "choice";
     case SettingKind::kText:
       return "text";
+    case SettingKind::kIntegerList:
+      return "list of integers";
   }
   return "?";
 }

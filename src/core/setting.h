@@ -28,7 +28,9 @@
 
 namespace adaexplore {
 
-enum class SettingKind { kInteger, kNumber, kBoolean, kChoice, kText };
+// kIntegerList: a list of integers, each in the setting's range (GPU indices); its flag's text is
+// comma-separated ("0,2"), its TOML value an array.
+enum class SettingKind { kInteger, kNumber, kBoolean, kChoice, kText, kIntegerList };
 
 std::string_view SettingKindName(SettingKind kind);
 
@@ -41,7 +43,7 @@ struct Setting {
   bool fingerprint = false;       // Whether it enters the result cache's key.
   std::string_view default_text;  // The documented default, as docs/configuration.md shows it.
   std::string_view help;          // One line, for --help and docs/configuration.md.
-  double min = -std::numeric_limits<double>::infinity();  // Allowed range (numbers).
+  double min = -std::numeric_limits<double>::infinity();  // Allowed range (numbers, lists).
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;             // (min, max] instead of [min, max].
   std::vector<std::string_view> choices;  // kChoice: the allowed values.
@@ -73,6 +75,22 @@ void BindRef(Setting<Target>& setting, Ref ref) {
   };
 }
 
+// Whether the number `x` lies in the setting's range.
+template <typename Target>
+bool InSettingRange(const Setting<Target>& s, double x) {
+  const bool below = s.min_exclusive ? x <= s.min : x < s.min;
+  return !below && x <= s.max && !std::isnan(x);
+}
+
+// What a number out of the setting's range is told: "must lie in [1, 1024]".
+template <typename Target>
+std::string SettingRangeText(const Setting<Target>& s) {
+  if (std::isinf(s.max)) {  // No upper bound to speak of.
+    return fmt::format("must be {} {:g}", s.min_exclusive ? "above" : "at least", s.min);
+  }
+  return fmt::format("must lie in {}{:g}, {:g}]", s.min_exclusive ? "(" : "[", s.min, s.max);
+}
+
 // Whether `value` is of the setting's kind, range and choices: Ok, or an error naming it.
 template <typename Target>
 Status CheckSettingValue(const Setting<Target>& s, const nlohmann::json& value) {
@@ -99,22 +117,26 @@ Status CheckSettingValue(const Setting<Target>& s, const nlohmann::json& value) 
       }
       return wrong("must be one of " + all);
     }
+    case SettingKind::kIntegerList: {
+      if (!value.is_array()) {
+        return wrong("must be a list of integers");
+      }
+      for (const nlohmann::json& item : value) {
+        if (!item.is_number_integer()) {
+          return wrong("must be a list of integers");
+        }
+        if (!InSettingRange(s, item.get<double>())) {
+          return wrong("each " + SettingRangeText(s));
+        }
+      }
+      return Status::Ok();
+    }
     case SettingKind::kInteger:
     case SettingKind::kNumber: {
       if (s.kind == SettingKind::kInteger ? !value.is_number_integer() : !value.is_number()) {
         return wrong(s.kind == SettingKind::kInteger ? "must be an integer" : "must be a number");
       }
-      const double x = value.get<double>();
-      const bool below = s.min_exclusive ? x <= s.min : x < s.min;
-      if (below || x > s.max || std::isnan(x)) {
-        if (std::isinf(s.max)) {  // No upper bound to speak of.
-          return wrong(
-              fmt::format("must be {} {:g}", s.min_exclusive ? "above" : "at least", s.min));
-        }
-        return wrong(
-            fmt::format("must lie in {}{:g}, {:g}]", s.min_exclusive ? "(" : "[", s.min, s.max));
-      }
-      return Status::Ok();
+      return InSettingRange(s, value.get<double>()) ? Status::Ok() : wrong(SettingRangeText(s));
     }
   }
   return wrong("unknown kind");
@@ -166,7 +188,15 @@ Status ApplySettings(const std::vector<Setting<Target>>& table, const nlohmann::
 template <typename Target>
 Result<nlohmann::json> SettingValueFromText(const Setting<Target>& s, const std::string& text) {
   nlohmann::json value = text;
-  if (s.kind != SettingKind::kChoice && s.kind != SettingKind::kText) {
+  if (s.kind == SettingKind::kIntegerList) {
+    value = nlohmann::json::array();  // "0,2": each item a JSON integer, or the list is wrong.
+    for (size_t start = 0; start <= text.size();) {
+      const size_t comma = std::min(text.find(',', start), text.size());
+      value.push_back(nlohmann::json::parse(text.substr(start, comma - start), nullptr,
+                                            /*allow_exceptions=*/false));
+      start = comma + 1;
+    }
+  } else if (s.kind != SettingKind::kChoice && s.kind != SettingKind::kText) {
     value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   }
   if (Status valid = CheckSettingValue(s, value); !valid.ok()) {

@@ -23,6 +23,8 @@ nlohmann::json Another(const Setting<EvalProfile>& s, const nlohmann::json& curr
       break;
     case SettingKind::kText:
       return current.get<std::string>() + "x";
+    case SettingKind::kIntegerList:
+      return nlohmann::json::array({1, 2});
   }
   return current;
 }

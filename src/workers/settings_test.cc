@@ -1,0 +1,64 @@
+#include "workers/settings.h"
+
+#include <gtest/gtest.h>
+
+namespace adaexplore {
+namespace {
+
+const Setting<WorkerSettings>& Row(std::string_view name) {
+  for (const Setting<WorkerSettings>& s : WorkerSettingTable()) {
+    if (s.name == name) {
+      return s;
+    }
+  }
+  ADD_FAILURE() << "no worker setting " << name;
+  return WorkerSettingTable().front();
+}
+
+TEST(WorkerSettingsTest, EverySettingHasItsFlagAndReachesItsField) {
+  ASSERT_EQ(WorkerSettingTable().size(), 4U);
+  for (const Setting<WorkerSettings>& s : WorkerSettingTable()) {
+    EXPECT_EQ(s.flag, "--" + std::string(s.name));
+    EXPECT_FALSE(s.fingerprint) << s.name;  // Where a kernel runs is no part of its verdict.
+  }
+  WorkerSettings workers;
+  ASSERT_TRUE(
+      ApplyWorkerSettings(
+          {{"python", "/opt/py"}, {"device", "cuda"}, {"gpus", {0, 2}}, {"slots", 3}}, workers)
+          .ok());
+  EXPECT_EQ(workers.python, "/opt/py");
+  EXPECT_EQ(workers.device, "cuda");
+  EXPECT_EQ(workers.gpus, (std::vector<int>{0, 2}));
+  EXPECT_EQ(workers.slots, 3);
+  EXPECT_EQ(Row("slots").get(workers), 3);
+  EXPECT_TRUE(Row("slots").get(WorkerSettings{}).is_null());  // Unset: the device's default.
+}
+
+// A flag's text is read into the same values the file gives, and refused in the same words.
+TEST(WorkerSettingsTest, FlagTextIsCheckedLikeTheFile) {
+  Result<nlohmann::json> gpus = SettingValueFromText(Row("gpus"), "0,2");
+  ASSERT_TRUE(gpus.ok()) << gpus.status().message();
+  EXPECT_EQ(*gpus, nlohmann::json::array({0, 2}));
+  EXPECT_EQ(SettingValueFromText(Row("gpus"), "1,-1").status().message(),
+            "--gpus 1,-1: each must be at least 0");
+  EXPECT_EQ(SettingValueFromText(Row("gpus"), "1,x").status().message(),
+            "--gpus 1,x: must be a list of integers");
+  EXPECT_EQ(SettingValueFromText(Row("gpus"), "").status().message(),
+            "--gpus : must be a list of integers");
+  EXPECT_EQ(SettingValueFromText(Row("slots"), "0").status().message(),
+            "--slots 0: must lie in [1, 1024]");
+  EXPECT_EQ(SettingValueFromText(Row("device"), "tpu").status().message(),
+            "--device tpu: must be one of auto, cuda, cpu");
+}
+
+TEST(WorkerSettingsTest, ARefusedValueChangesNothing) {
+  WorkerSettings workers;
+  Status s = ApplyWorkerSettings({{"device", "cpu"}, {"slots", 2000}}, workers);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("slots"), std::string::npos);
+  EXPECT_EQ(workers.device, "auto");
+  EXPECT_FALSE(ApplyWorkerSettings({{"slot", 2}}, workers).ok());
+}
+
+}  // namespace
+}  // namespace adaexplore
