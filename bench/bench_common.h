@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_setup.h"
+#include "app/run_setup.h"
 #include "cli/setting_flags.h"
 #include "config/config.h"
 #include "eval/evaluator.h"

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "app/run_setup.h"
 #include "cli/eval_command.h"
 #include "cli/output_file.h"
-#include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/clock.h"

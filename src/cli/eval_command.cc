@@ -13,10 +13,10 @@
 #include <memory>
 #include <optional>
 
+#include "app/result_format.h"
+#include "app/run_setup.h"
 #include "cli/eval_progress.h"
-#include "cli/output.h"
 #include "cli/output_file.h"
-#include "cli/run_setup.h"
 #include "config/config.h"
 #include "core/json_log.h"
 #include "core/json_text.h"

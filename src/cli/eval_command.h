@@ -24,7 +24,7 @@ struct EvalFlags {
   std::string kernel_dir;
   std::string tasks_dir;
   std::string kernels_dir;
-  ProblemFlags problems;
+  ProblemSelection problems;
   std::string workloads;    // FlashInfer-Trace definitions: which workloads (workload_selection.h).
   std::string traces_path;  // FlashInfer Trace JSON lines of definitions' results.
   std::string kernelbench_results_path;  // KernelBench's eval_results.json.

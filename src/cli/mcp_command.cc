@@ -1,9 +1,9 @@
 #include "cli/mcp_command.h"
 
-#include "cli/mcp_server.h"
-#include "cli/run_setup.h"
+#include "app/run_setup.h"
 #include "config/config.h"
 #include "core/json_log.h"
+#include "mcp/server.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// `adaexplore mcp`: the evaluation harness as an MCP server on stdio (cli/mcp_server.h,
+// `adaexplore mcp`: the evaluation harness as an MCP server on stdio (mcp/server.h,
 // docs/agents.md), for coding agents. Takes eval's evaluation flags; needs no LLM key.
 //
 //   adaexplore mcp [--device cpu] [--profile strict] [--slots 2] [--no-cache] ...

@@ -10,10 +10,10 @@
 #include <map>
 
 #include "adapt/skill_memory.h"
-#include "cli/devices.h"
+#include "app/devices.h"
+#include "app/eval_requests.h"
+#include "app/run_setup.h"
 #include "cli/eval_command.h"
-#include "cli/eval_requests.h"
-#include "cli/run_setup.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/json_log.h"

@@ -37,7 +37,7 @@ struct RunFlags {
   // struct is copied per bench method and adapt wave, and clang-tidy checks its padding.
   std::string config_path;
   std::vector<std::string> tasks;
-  ProblemFlags problems;
+  ProblemSelection problems;
   std::string workloads;  // FlashInfer-Trace definitions: which workloads (workload_selection.h).
   std::string model;
   std::string method = "adaexplore";

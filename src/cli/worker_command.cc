@@ -1,6 +1,6 @@
 #include "cli/worker_command.h"
 
-#include "cli/run_setup.h"
+#include "app/run_setup.h"
 #include "config/config.h"
 #include "dist/nats_worker.h"
 #include "sys/fs.h"

@@ -4,7 +4,7 @@
 // adaexplore.toml, and the flags --python, --device, --gpus and --slots of every command that
 // evaluates (eval, run, bench, adapt, mcp, worker), with their checks and the settings table of
 // docs/configuration.md derived from it. Which GPUs are visible is decided when the workers are
-// planned (cli/devices.h), not here.
+// planned (app/devices.h), not here.
 //
 //   WorkerSettings workers;
 //   RETURN_IF_ERROR(ApplyWorkerSettings({{"gpus", {0, 2}}, {"slots", 3}}, workers));

@@ -1,4 +1,4 @@
-#include "cli/output.h"
+#include "app/result_format.h"
 
 #include <fmt/format.h>
 
@@ -186,7 +186,7 @@ nlohmann::json TrialSummaries(const nlohmann::json& facts) {
 
 }  // namespace
 
-std::string FormatJsonLine(const EvalResult& r) {
+nlohmann::json ResultJson(const EvalResult& r) {
   nlohmann::json j = ToJson(r);
   // The raw facts (per-run samples, per-trial detail) are for the run database; --json keeps a
   // readable summary of where the time went.
@@ -229,8 +229,10 @@ std::string FormatJsonLine(const EvalResult& r) {
   }
   j.erase("facts");
   j["details"] = details;
-  return JsonText(j) + "\n";
+  return j;
 }
+
+std::string FormatJsonLine(const EvalResult& r) { return JsonText(ResultJson(r)) + "\n"; }
 
 std::string FormatSummary(const std::vector<EvalResult>& results) {
   std::map<std::string, int> counts;

@@ -1,12 +1,12 @@
-#include "cli/mcp_server.h"
+#include "mcp/server.h"
 
 #include <fcntl.h>
 #include <poll.h>
 
 #include <array>
 
-#include "cli/mcp_tools.h"
 #include "core/json_text.h"
+#include "mcp/tools.h"
 #include "sys/poll_for.h"
 
 namespace adaexplore {

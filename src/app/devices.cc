@@ -1,4 +1,4 @@
-#include "cli/devices.h"
+#include "app/devices.h"
 
 #include <fmt/format.h>
 

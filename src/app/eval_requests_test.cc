@@ -1,4 +1,4 @@
-#include "cli/eval_requests.h"
+#include "app/eval_requests.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "cli/mcp_tools.h"
+#include "mcp/tools.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <iterator>
 
-#include "cli/eval_requests.h"
-#include "cli/output.h"
-#include "cli/problem_flags.h"
+#include "app/eval_requests.h"
+#include "app/problem_selection.h"
+#include "app/result_format.h"
 #include "core/hash.h"
 #include "core/json_text.h"
 #include "sys/fs.h"
@@ -114,8 +114,8 @@ Result<std::string> Text(const json& args, const char* key) {
 }
 
 // The problems the arguments name, as --level, --problem, --suite and --suite-dir would.
-Result<ProblemFlags> ProblemOf(const json& args) {
-  ProblemFlags problem;
+Result<ProblemSelection> ProblemOf(const json& args) {
+  ProblemSelection problem;
   if (args.contains("problem") && args["problem"].is_number_integer()) {  // As agents send it.
     problem.problems = std::to_string(args["problem"].get<int64_t>());
   } else {
@@ -135,7 +135,7 @@ Result<ProblemFlags> ProblemOf(const json& args) {
 // The task file the arguments name: a path, or a level and problem.
 Result<std::string> TaskPath(const json& args) {
   ASSIGN_OR_RETURN(std::string task, Text(args, "task"));
-  ASSIGN_OR_RETURN(const ProblemFlags problem, ProblemOf(args));
+  ASSIGN_OR_RETURN(const ProblemSelection problem, ProblemOf(args));
   if (!task.empty()) {
     if (!problem.problems.empty() || problem.level != 0) {
       return InvalidArgument("name the task by 'task' or by 'level' and 'problem', not both");
@@ -242,7 +242,7 @@ Result<std::vector<std::string>> TwoKernels(const json& args, const std::string&
 }
 
 Result<json> Problems(const json& args) {
-  ASSIGN_OR_RETURN(const ProblemFlags problem, ProblemOf(args));
+  ASSIGN_OR_RETURN(const ProblemSelection problem, ProblemOf(args));
   std::vector<std::string> files;
   const bool show = !problem.problems.empty();
   if (show) {
@@ -316,8 +316,6 @@ EvalResult Shown(EvalResult r) {
   }
   return WithoutUnparsedText(std::move(r));
 }
-
-json ResultObject(const EvalResult& r) { return json::parse(FormatJsonLine(r)); }
 
 json ProfileObject(const EvalResult& r) {
   const auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(); };
@@ -496,13 +494,13 @@ json ToolResult(const std::string& tool, const std::vector<EvalResult>& evaluate
   } else if (tool == "compare" && results.size() == 2) {
     const std::optional<double>& a = results[0].speedup;
     const std::optional<double>& b = results[1].speedup;
-    structured = {{"a", ResultObject(results[0])},
-                  {"b", ResultObject(results[1])},
+    structured = {{"a", ResultJson(results[0])},
+                  {"b", ResultJson(results[1])},
                   {"b_over_a", a && b && *a > 0 ? json(*b / *a) : json()}};
     text += a && b && *a > 0 ? fmt::format("b is {:.3g}x a\n", *b / *a)
                              : "no ratio: both kernels must be correct and timed\n";
   } else if (!results.empty()) {
-    structured = ResultObject(results.front());
+    structured = ResultJson(results.front());
   }
   return {{"content", {{{"type", "text"}, {"text", text}}}},
           {"structuredContent", structured},

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/eval_requests.h"
+#include "app/eval_requests.h"
 #include "config/config.h"
 #include "core/log.h"
 #include "eval/evaluator.h"

@@ -1,4 +1,4 @@
-#include "cli/output.h"
+#include "app/result_format.h"
 
 #include <gtest/gtest.h>
 

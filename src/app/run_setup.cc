@@ -1,4 +1,4 @@
-#include "cli/run_setup.h"
+#include "app/run_setup.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -7,7 +7,7 @@
 #include <map>
 #include <thread>
 
-#include "cli/devices.h"
+#include "app/devices.h"
 #include "dist/nats_pool.h"
 
 #ifndef ADAEXPLORE_PYTHON_DIR
