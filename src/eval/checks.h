@@ -5,7 +5,7 @@
 // defaults (reject_static), the verdict rules in classify.cc (a rejection names its check), the
 // list of checks in docs/eval.md and the rules a prompt states (config/settings_doc.h,
 // prompt/prompts.cc), and the worker's tests (tests/golden/protocol/rules.json holds the names
-// of the source rules, which python/adaexplore_worker/integrity.py reports findings by).
+// of the source rules, which python/adaexplore_worker/integrity/integrity.py reports findings by).
 //
 // Source rules are findings on the candidate's code, from its source (integrity.py) or from what
 // it did (audit.py, runtime_checks.py); a profile rejects those in its reject_static. Runtime

@@ -96,8 +96,8 @@ bool DecideRuntimeIntegrity(const Evidence& e, EvalResult& r) {
 }
 
 // An exception the candidate's own handlers caught and went on from during a call
-// (python/adaexplore_worker/fallback.py): the fallback happened, not merely its shape in the
-// source.
+// (python/adaexplore_worker/integrity/fallback.py): the fallback happened, not merely its shape in
+// the source.
 bool DecideSwallowed(const Evidence& e, EvalResult& r) {
   const std::vector<Swallowed>& swallowed = e.facts.swallowed;
   if (!Applies(e.profile, "swallowed_exception") || swallowed.empty()) {
@@ -126,8 +126,8 @@ bool DecideFlagsChanged(const Evidence& e, EvalResult& r) {
   return true;
 }
 
-// The kernel trace of one call (python/adaexplore_worker/trace.py): the candidate's own kernels
-// must run, and PyTorch's compute kernels must stay within the share the profile allows.
+// The kernel trace of one call (python/adaexplore_worker/evaluation/trace.py): the candidate's own
+// kernels must run, and PyTorch's compute kernels must stay within the share the profile allows.
 bool DecideKernelTrace(const Evidence& e, EvalResult& r) {
   const EvalProfile& profile = e.profile;
   if (!Applies(profile, "kernel_trace") || !e.facts.kernel_trace) {
@@ -273,8 +273,8 @@ bool DecideStreamEscape(const Evidence& e, EvalResult& r) {
   return true;
 }
 
-// The launch hooks (python/adaexplore_worker/launches.py) saw a call that launched none of the
-// candidate's kernels. Counts that may miss launches (an extension's registered ops) decide
+// The launch hooks (python/adaexplore_worker/integrity/launches.py) saw a call that launched none
+// of the candidate's kernels. Counts that may miss launches (an extension's registered ops) decide
 // nothing.
 bool DecideOwnLaunches(const Evidence& e, EvalResult& r) {
   const Launches& launches = e.facts.launches;

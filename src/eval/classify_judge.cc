@@ -1,8 +1,8 @@
-// The judge's findings (facts.judge, python/adaexplore_worker/judge.py): the candidate's outputs as
-// a process that never ran candidate code compared them with the sealed references. They replace
-// the evaluation process's own claims before any rule reads the trials (that process ran the
-// candidate, so its words may be the candidate's), and a trial the judge never saw is a result
-// the harness did not make. Rules of kVerdictRules (eval/classify.cc).
+// The judge's findings (facts.judge, python/adaexplore_worker/correctness/judge.py): the
+// candidate's outputs as a process that never ran candidate code compared them with the sealed
+// references. They replace the evaluation process's own claims before any rule reads the trials
+// (that process ran the candidate, so its words may be the candidate's), and a trial the judge
+// never saw is a result the harness did not make. Rules of kVerdictRules (eval/classify.cc).
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -91,9 +91,9 @@ struct EvalProfile {
   // worker's reference cache: sealed memory files, refcache.py); 0: every candidate makes its
   // own. Not a result's kind: no fingerprint.
   double reference_cache_mb = 4096;
-  // Host threads of each judge (python/adaexplore_worker/judge.py), which compares a candidate's
-  // outputs with the sealed references beside the next candidates' evaluations, at a lower
-  // priority. On an H100 a judge on every core slowed the next candidates' host phases.
+  // Host threads of each judge (python/adaexplore_worker/correctness/judge.py), which compares a
+  // candidate's outputs with the sealed references beside the next candidates' evaluations, at a
+  // lower priority. On an H100 a judge on every core slowed the next candidates' host phases.
   int judge_threads = 4;
   // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
   // outputs) run while its slots are taken, so each starts its own phases when a slot frees.

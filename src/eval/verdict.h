@@ -95,7 +95,7 @@ struct TimingStats {
   double max_ms = 0;
   // The noise figure: half the width of the median's distribution-free 95% interval (order
   // statistics at n/2 -+ 1.96 sqrt(n)/2) over the median, what the adaptive timing stops on
-  // (python/adaexplore_worker/stopping.py); infinite below 2 runs (null in JSON).
+  // (python/adaexplore_worker/timing/stopping.py); infinite below 2 runs (null in JSON).
   double median_halfwidth = std::numeric_limits<double>::infinity();
 
   // The figure `statistic` names.

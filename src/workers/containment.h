@@ -1,10 +1,10 @@
 #pragma once
 
 // The candidate sandbox as the C++ side judges it. The worker enters a sandbox per candidate
-// (python/adaexplore_worker/sandbox.py) and checks it from inside at start; its hello and every
-// result carry what it found as `containment`: one boolean per protection, `reasons` for those
-// not in force, and `verified`, the attacks tried and whether each held. Whether that is enough
-// is decided here: `--require-sandbox` (the default) needs every protection in
+// (python/adaexplore_worker/sandbox/sandbox.py) and checks it from inside at start; its hello and
+// every result carry what it found as `containment`: one boolean per protection, `reasons` for
+// those not in force, and `verified`, the attacks tried and whether each held. Whether that is
+// enough is decided here: `--require-sandbox` (the default) needs every protection in
 // kSandboxProtections.
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 // (an error, the trials and their outputs, the timing, the kernel trace, the launches, the
 // findings...) are declared here once, each struct listing its fields in a static Visit; the
 // decoder, the schema export (tests/golden/protocol/fields.json, "nested") and the tests are
-// made from those lists. python/adaexplore_worker/protocol.py declares the same shapes as
+// made from those lists. python/adaexplore_worker/protocol/ declares the same shapes as
 // TypedDicts, so a field renamed on either side fails the golden test of both.
 //
 // Rules of the nested shapes, on both sides: a field may be absent (the struct's default is
@@ -252,8 +252,8 @@ struct Expert {
   }
 };
 
-// A smoke test's smaller task (--shrink; python/adaexplore_worker/shrink.py): the factor asked
-// for, whether the task's kind allows it, and each size changed, from and to.
+// A smoke test's smaller task (--shrink; python/adaexplore_worker/evaluation/shrink.py): the factor
+// asked for, whether the task's kind allows it, and each size changed, from and to.
 struct ShrinkFacts {
   int64_t factor = 1;
   bool applies = false;
@@ -388,8 +388,8 @@ struct Timing {
   int64_t host_late_runs = 0;
   int64_t host_late_dropped = 0;
   std::optional<double> head_start_us;
-  // The GPU timeline (python/adaexplore_worker/gpu_timeline.py): each kept run's GPU time, from
-  // the first GPU work its call launched to its last (unset: the run launched none); the GPU
+  // The GPU timeline (python/adaexplore_worker/timing/gpu_timeline.py): each kept run's GPU time,
+  // from the first GPU work its call launched to its last (unset: the run launched none); the GPU
   // time and count of work launched outside every timed call by another thread; or why the
   // timeline gave none (then no series).
   std::vector<std::optional<double>> candidate_gpu_ms;

@@ -250,7 +250,7 @@ Result<EvalJob> EvalJobFromJson(const json& j) {
 }
 
 const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
-  // In the order of python/adaexplore_worker/protocol.py's Facts.
+  // In the order of python/adaexplore_worker/protocol/facts.py's Facts.
   static const std::vector<std::pair<std::string_view, std::string_view>> kFields = {
       {"status", "status"},
       {"phase", "string"},    // The phase a killed or crashed child was in.

@@ -3,9 +3,9 @@
 // The worker protocol as C++ values: the typed schema of what we send a worker (EvalJob and its
 // JobOptions) and of what it reports (FactStatus, the declared facts), and the decoding of the
 // JSON lines a worker sends. The state machine and the message shapes are drawn in
-// python/adaexplore_worker/zygote.py and docs/protocol.md.
+// python/adaexplore_worker/process/zygote.py and docs/protocol.md.
 //
-// The schema is declared once per side: here, and in python/adaexplore_worker/protocol.py. The
+// The schema is declared once per side: here, and in python/adaexplore_worker/protocol/. The
 // golden files in tests/golden/protocol are read by the tests of both sides, so the declarations
 // cannot drift apart; a change to either is a new kProtocolVersion. Nothing from a worker is
 // trusted: every field is checked, and a malformed line is an error value, never a crash.
@@ -34,7 +34,7 @@ enum class DeviceKind { kCuda, kCpu };
 enum class Precision { kFp32, kBf16, kFp16 };  // dtype of weights and float inputs.
 enum class SeedMode { kDerived, kPaper };      // Trial seeds from `seed`, or the release's scheme.
 enum class ReferencePrecision { kFp64, kTask };  // What the reference computes in.
-enum class Criterion { kScaled, kAllclose };     // python/adaexplore_worker/check.py.
+enum class Criterion { kScaled, kAllclose };     // python/adaexplore_worker/correctness/check.py.
 enum class GenerateOn { kDevice, kCpu };         // Where inputs are drawn (cpu: as KernelBench).
 
 template <>
@@ -138,7 +138,7 @@ struct JobOptions {
   // The timed runs: at most timed_runs; with timing_precision or timing_budget_ms set, at least
   // min_timed_runs and no more once every timed series' median is known to timing_precision (its
   // 95% interval's half-width over it) or the timed runs took timing_budget_ms in all. Both 0:
-  // exactly timed_runs (python/adaexplore_worker/stopping.py).
+  // exactly timed_runs (python/adaexplore_worker/timing/stopping.py).
   int timed_runs = 100;
   int min_timed_runs = 20;
   double timing_budget_ms = 1000;
@@ -155,15 +155,15 @@ struct JobOptions {
   double revalidate_rtol = 2e-4;
   // The head start's cap in microseconds: above 0, a timed run whose host outlasted the head
   // start (the L2 flush, then a spin) is not kept while the spin can still grow to cover twice
-  // that host time (python/adaexplore_worker/head_start.py); 0: the flush alone, every run kept.
-  // Strict: 10 ms, so a run's GPU time holds the GPU's work as if the host had launched the call
-  // ahead of it (as inside a model), not the gaps its launching left; a wait for the GPU inside
-  // the call (a copy to the host, a synchronise) still leaves a gap that counts. A run's wall
-  // time starts at the head start's end on the GPU, so a grown spin is not in it (timing.py).
+  // that host time (python/adaexplore_worker/timing/head_start.py); 0: the flush alone, every run
+  // kept. Strict: 10 ms, so a run's GPU time holds the GPU's work as if the host had launched the
+  // call ahead of it (as inside a model), not the gaps its launching left; a wait for the GPU
+  // inside the call (a copy to the host, a synchronise) still leaves a gap that counts. A run's
+  // wall time starts at the head start's end on the GPU, so a grown spin is not in it (timing.py).
   double head_start_max_us = 10000;
   // Also time the reference in the task's phases, before any candidate is imported, and seal the
-  // series with its outputs (python/adaexplore_worker/child.py): the judge reports them, and a
-  // reference slower beside the candidate than there is compared by that clean timing
+  // series with its outputs (python/adaexplore_worker/evaluation/child.py): the judge reports them,
+  // and a reference slower beside the candidate than there is compared by that clean timing
   // (eval/classify_judge.cc). Off in the release's profiles (reference, kernelbench).
   bool clean_reference_timing = true;
   bool l2_flush = true;
