@@ -4,15 +4,12 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
-#include <array>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <optional>
 
+#include "app/evaluate.h"
 #include "app/result_format.h"
 #include "app/run_setup.h"
 #include "cli/eval_progress.h"
@@ -22,8 +19,6 @@
 #include "core/json_text.h"
 #include "core/log.h"
 #include "eval/evaluator.h"
-#include "report/flashinfer_traces.h"
-#include "report/kernelbench_results.h"
 #include "sys/fs.h"
 #include "sys/signals.h"
 #include "ui/status_line.h"
@@ -31,43 +26,6 @@
 
 namespace adaexplore {
 namespace {
-
-// The FlashInfer Trace lines of every result on a FlashInfer-Trace definition, to `path`.
-// --traces: each result's FlashInfer Trace lines, written as the result comes, so an
-// interrupted evaluation keeps the traces of what finished.
-class TraceWriter {
- public:
-  static Result<TraceWriter> Open(const std::string& path, WorkerHello hello) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (file == nullptr) {
-      return InvalidArgument(fmt::format("--traces {}: {}", path, std::strerror(errno)));
-    }
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    (void)gmtime_r(&now, &utc);
-    TraceWriter writer(file, std::move(hello));
-    (void)std::strftime(writer.stamp_.data(), writer.stamp_.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return writer;
-  }
-
-  void Add(const EvalRequest& request, const EvalResult& result) {
-    for (const nlohmann::json& line :
-         FlashInferTraces(request.task, request.candidate, result, hello_, stamp_.data())) {
-      (void)std::fputs((JsonText(line) + "\n").c_str(), file_.get());
-    }
-    (void)std::fflush(file_.get());
-  }
-
- private:
-  struct Close {
-    void operator()(std::FILE* f) const { (void)std::fclose(f); }
-  };
-  TraceWriter(std::FILE* file, WorkerHello hello) : file_(file), hello_(std::move(hello)) {}
-
-  std::unique_ptr<std::FILE, Close> file_;
-  WorkerHello hello_;
-  std::array<char, 32> stamp_{};
-};
 
 // The --json line of a problem without kernels.
 nlohmann::json MissingProblemJson(const MissingProblem& missing) {
@@ -217,111 +175,89 @@ Result<int> RunEval(const EvalFlags& flags) {
   RETURN_IF_ERROR(CheckOutputFile("--kernelbench-results", flags.kernelbench_results_path));
   RETURN_IF_ERROR(CheckOutputFile("--traces", flags.traces_path));
   ASSIGN_OR_RETURN(std::vector<std::string> problems, ProblemTaskFiles(flags.problems));
-  ASSIGN_OR_RETURN(CollectedRequests collected, CollectRequests({.task = flags.task,
-                                                                 .kernels = flags.kernels,
-                                                                 .kernel_dir = flags.kernel_dir,
-                                                                 .tasks_dir = flags.tasks_dir,
-                                                                 .kernels_dir = flags.kernels_dir,
-                                                                 .problems = problems,
-                                                                 .workloads = flags.workloads}));
-  const std::vector<EvalRequest>& requests = collected.requests;
+  const EvaluateRequest request{.sources = {.task = flags.task,
+                                            .kernels = flags.kernels,
+                                            .kernel_dir = flags.kernel_dir,
+                                            .tasks_dir = flags.tasks_dir,
+                                            .kernels_dir = flags.kernels_dir,
+                                            .problems = problems,
+                                            .workloads = flags.workloads},
+                                .refresh_cache = flags.refresh,
+                                .traces_path = flags.traces_path,
+                                .kernelbench_results_path = flags.kernelbench_results_path};
   const Detail detail = flags.verbose ? Detail::kFull : Detail::kBrief;
-  // Before the evaluation, which may take long: what is not evaluated, and why.
-  for (const MissingProblem& missing : collected.missing) {
-    (void)std::fputs(flags.json ? (JsonText(MissingProblemJson(missing)) + "\n").c_str()
-                                : (missing.Line() + "\n").c_str(),
-                     stdout);
+  const StatusLine::Format format =
+      flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText;
+  auto text = [&](const EvalResult& r) {
+    return flags.json ? FormatJsonLine(r) : FormatHuman(r, detail);
+  };
+  std::optional<EvalProgress> progress;  // Outlives the evaluator that calls it.
+  EvaluateEvents events;
+  events.collected = [&](const CollectedRequests& collected) {
+    // Before the evaluation, which may take long: what is not evaluated, and why.
+    for (const MissingProblem& missing : collected.missing) {
+      (void)std::fputs(flags.json ? (JsonText(MissingProblemJson(missing)) + "\n").c_str()
+                                  : (missing.Line() + "\n").c_str(),
+                       stdout);
+    }
+    for (const EvalResult& r : collected.unreadable) {
+      (void)std::fputs(text(r).c_str(), stdout);
+    }
+    (void)std::fflush(stdout);
+    if (!collected.requests.empty()) {
+      progress.emplace(collected.requests.size(), Clock::now(), format);
+    }
+  };
+  events.started = [&](const Evaluator& evaluator, const std::vector<EvalRequest>& requests) {
+    if (!flags.json) {
+      const WorkerHello& w = evaluator.workers().front();
+      (void)std::fprintf(stderr,
+                         "evaluating %zu candidate(s) on %s (torch %s, triton %s), profile %s\n",
+                         requests.size(), w.device_name.c_str(), w.torch.c_str(), w.triton.c_str(),
+                         config.profile.name.c_str());
+    }
+    CountWorkloads(requests, evaluator.workers().front(), *progress);
+  };
+  events.phase = [&](const std::string& job, const std::string& phase) {
+    progress->OnPhase(job, phase);
+  };
+  events.workload = [&](const EvalResult& part, const std::string& label, size_t index,
+                        size_t count) { progress->OnWorkload(part, label, index, count); };
+  events.result = [&](size_t /*index*/, const EvalResult& r) {
+    progress->OnResult(r, stdout, text(r));
+  };
+  InterruptGuard guard;
+  ASSIGN_OR_RETURN(const EvaluateOutcome outcome, Evaluate(config, request, events, logger, guard));
+  if (progress) {
+    progress->Finish();
   }
-  for (const EvalResult& r : collected.unreadable) {
-    (void)std::fputs(flags.json ? FormatJsonLine(r).c_str() : FormatHuman(r, detail).c_str(),
-                     stdout);
-  }
-  (void)std::fflush(stdout);
-  if (requests.empty()) {  // Every candidate was unreadable.
-    if (!flags.json && collected.unreadable.size() > 1) {
-      (void)std::fputs(FormatSummary(collected.unreadable).c_str(), stdout);
+  const std::vector<EvalResult>& all = outcome.results;  // With the unreadable files' verdicts.
+  if (outcome.judged == 0) {                             // Every candidate was unreadable.
+    if (!flags.json && all.size() > 1) {
+      (void)std::fputs(FormatSummary(all).c_str(), stdout);
     }
     return 1;
   }
-
-  InterruptGuard guard;
-  ASSIGN_OR_RETURN(TempDir scratch, TempDir::Create("adaexplore-run-"));
-  const std::string scratch_path = scratch.path();
-  // Outlives the evaluator that calls it.
-  EvalProgress progress(requests.size(), Clock::now(),
-                        flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText);
-  ASSIGN_OR_RETURN(std::unique_ptr<Evaluator> evaluator,
-                   StartEvaluator(config, flags.refresh, logger, scratch, guard,
-                                  [&progress](const std::string& job, const std::string& phase) {
-                                    progress.OnPhase(job, phase);
-                                  }));
-  if (!flags.json) {
-    const WorkerHello& w = evaluator->workers().front();
-    (void)std::fprintf(stderr,
-                       "evaluating %zu candidate(s) on %s (torch %s, triton %s), profile %s\n",
-                       requests.size(), w.device_name.c_str(), w.torch.c_str(), w.triton.c_str(),
-                       config.profile.name.c_str());
-  }
-  CountWorkloads(requests, evaluator->workers().front(), progress);
-  evaluator->ObserveWorkloads(
-      [&progress](const EvalResult& part, const std::string& label, size_t index, size_t count) {
-        progress.OnWorkload(part, label, index, count);
-      });
-  std::optional<TraceWriter> traces;
-  if (!flags.traces_path.empty()) {
-    ASSIGN_OR_RETURN(traces, TraceWriter::Open(flags.traces_path, evaluator->workers().front()));
-  }
-  ASSIGN_OR_RETURN(std::vector<EvalResult> results,
-                   evaluator->Run(
-                       requests,
-                       [&](size_t i, const EvalResult& r) {
-                         progress.OnResult(r, stdout,
-                                           flags.json ? FormatJsonLine(r) : FormatHuman(r, detail));
-                         if (traces) {
-                           traces->Add(requests[i], r);
-                         }
-                       },
-                       &guard));
-  progress.Finish();
-  std::vector<EvalResult> all = results;  // With the unreadable files' verdicts.
-  all.insert(all.end(), collected.unreadable.begin(), collected.unreadable.end());
-  if (!flags.kernelbench_results_path.empty()) {
-    nlohmann::json file = KernelBenchResults(all);
-    for (const MissingProblem& m : collected.missing) {  // Asked for, with no sample.
-      const std::string key = KernelBenchProblemKey(std::filesystem::path(m.task).stem().string());
-      if (!file.contains(key)) {
-        file[key] = nlohmann::json::array();
-      }
-    }
-    RETURN_IF_ERROR(WriteFileAtomic(flags.kernelbench_results_path, JsonText(file, 4) + "\n"));
-  }
-  if (!flags.json && (all.size() > 1 || !collected.missing.empty())) {
+  if (!flags.json && (all.size() > 1 || !outcome.missing.empty())) {
     (void)std::fputs(FormatSummary(all).c_str(), stdout);
-    if (!collected.missing.empty()) {
+    if (!outcome.missing.empty()) {
       std::string names;
-      for (const MissingProblem& m : collected.missing) {
+      for (const MissingProblem& m : outcome.missing) {
         names += (names.empty() ? "" : ", ") + std::filesystem::path(m.task).stem().string();
       }
-      (void)std::fprintf(stdout, "%zu problem(s) had no kernels: %s\n", collected.missing.size(),
+      (void)std::fprintf(stdout, "%zu problem(s) had no kernels: %s\n", outcome.missing.size(),
                          names.c_str());
     }
   }
-  const bool harness_errors = std::any_of(results.begin(), results.end(), [](const EvalResult& r) {
-    return r.verdict == Verdict::kError;
-  });
-  if (harness_errors) {
-    scratch.Release();
-    StatusLine(stderr, flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText)
+  if (!outcome.worker_logs.empty()) {
+    StatusLine(stderr, format)
         .Message("adaexplore: some candidates could not be evaluated; worker logs are in " +
-                     scratch_path,
-                 {{"event", "harness_errors"}, {"worker_logs", scratch_path}});
+                     outcome.worker_logs,
+                 {{"event", "harness_errors"}, {"worker_logs", outcome.worker_logs}});
   }
-  const bool unevaluated = std::any_of(results.begin(), results.end(), [](const EvalResult& r) {
-    return r.verdict == Verdict::kError || r.verdict == Verdict::kTaskError;
-  });
   // Exit 1 when something asked for was not judged: a harness or task error, an unreadable
   // candidate file, or a problem with no kernels.
-  return unevaluated || !collected.unreadable.empty() || !collected.missing.empty() ? 1 : 0;
+  return outcome.Complete() ? 0 : 1;
 }
 
 }  // namespace adaexplore
