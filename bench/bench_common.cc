@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "cli/worker_flags.h"
 #include "core/json_text.h"
 #include "sys/fs.h"
 #include "workers/settings.h"
@@ -25,9 +26,7 @@ void AddCommonFlags(CLI::App& app, BenchFlags& f) {
 Result<BenchSetup> SetUp(const BenchFlags& f) {
   BenchSetup setup;
   Config& config = setup.config;
-  ASSIGN_OR_RETURN(const nlohmann::json workers,
-                   SettingFlagValues(WorkerSettingTable(), f.workers));
-  RETURN_IF_ERROR(ApplyWorkerSettings(workers, config.workers));
+  RETURN_IF_ERROR(ApplyWorkerFlags(f.workers, config));
   config.cache_enabled = false;
   config.log_level = f.log_level;
   if (f.timed_runs > 0) {

@@ -20,6 +20,7 @@
 #     for 20 of them, with TB_LIMIT to match);
 #   PART=tb_paper: TritonBench-G operators 1-$TB_LAST with their own code, then the red team under
 #     paper;
+#   PART=tb: TritonBench-G operators $TB_FIRST-$TB_LAST (default 1-20) with their own code alone;
 #   PART=paper_us: the red team under paper, the microsecond set's evaluations 1 (with GQA) and 2
 #     alone.
 # Everything goes into one archive as it is made, with steps.txt and summary.md beside it.
@@ -120,18 +121,18 @@ tritonbench() {
   python3 -m pip install -q --no-index --no-deps --target /tmp/adx-site \
     .device/wheels/flashinfer/*.whl >>"$OUT/setup.txt" 2>&1
   mkdir -p "$work/tb"
-  python3 - "$work/tb" "${TB_LAST:-20}" <<'PY'
+  python3 - "$work/tb" "${TB_FIRST:-1}" "${TB_LAST:-20}" <<'PY'
 import json, os, shutil, sys
 for entry in json.load(open(".device/tritonbench-g/TritonBench_G_v1.index.json")):
-    if 1 <= entry["adaexplore_problem_id"] <= int(sys.argv[2]):
+    if int(sys.argv[2]) <= entry["adaexplore_problem_id"] <= int(sys.argv[3]):
         name = entry["file"][:-3]
         os.makedirs(f"{sys.argv[1]}/{name}")
         shutil.copy(f".device/tritonbench-g/tasks/{entry['file']}", f"{sys.argv[1]}/{name}/own_code.py")
 PY
-  stamp "TritonBench-G 1-${TB_LAST:-20}, their own code as candidates"
+  stamp "TritonBench-G ${TB_FIRST:-1}-${TB_LAST:-20}, their own code as candidates"
   timeout "${TB_LIMIT:-240}" "${EVAL[@]}" --slots 4 --trials 3 --timed-runs 30 --warmup 5 \
     --timeout 120 --suite tritonbench-g --suite-dir .device/tritonbench-g \
-    --problem "1-${TB_LAST:-20}" \
+    --problem "${TB_FIRST:-1}-${TB_LAST:-20}" \
     --kernels-dir "$work/tb" >"$OUT/tritonbench.jsonl" 2>"$OUT/tritonbench.log"
   stamp "exit $? ($(wc -l <"$OUT/tritonbench.jsonl") results)"
   pack
@@ -159,6 +160,9 @@ case "${PART:-alone}" in
     stamp "exit $?: $(tail -1 "$OUT/head_start_gpu.txt")"
     tritonbench
     LIMIT=120 level2
+    python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
+  tb)
+    tritonbench
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
   integrity)
     redteam strict

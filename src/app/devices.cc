@@ -52,11 +52,9 @@ std::vector<std::string> QueryNvidiaSmi() {
 
 }  // namespace
 
-Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices,
-                               std::string_view indices_origin) {
-  if (requested != "auto" && requested != "cuda" && requested != "cpu") {
-    return InvalidArgument("--device must be auto, cuda or cpu, not '" + requested + "'");
-  }
+Result<DevicePlan> PlanDevices(const WorkerSettings& workers, std::string_view gpus_origin) {
+  const std::string& requested = workers.device;
+  const std::vector<int>& indices = workers.gpus;
   if (requested == "cpu") {
     return DevicePlan{.kind = "cpu"};
   }
@@ -72,7 +70,7 @@ Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<i
     for (int index : indices) {
       if (index < 0 || static_cast<size_t>(index) >= visible.size()) {
         return InvalidArgument(fmt::format(
-            "{}: GPU {} is not visible ({} visible{})", indices_origin, index, visible.size(),
+            "{}: GPU {} is not visible ({} visible{})", gpus_origin, index, visible.size(),
             visible.empty() ? "; leave the GPUs out, or use --device cpu" : ""));
       }
       chosen.push_back(visible[static_cast<size_t>(index)]);

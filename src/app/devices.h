@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 
@@ -16,10 +17,10 @@ struct DevicePlan {
   std::vector<std::string> gpus;  // CUDA_VISIBLE_DEVICES value for each worker.
 };
 
-// `requested` is "auto", "cuda" or "cpu" (anything else is an error naming it); `indices`
+// `workers.device` as its settings table checked it ("auto", "cuda" or "cpu"); `workers.gpus`
 // restricts the GPUs (empty: all visible); an index that is not visible is an error naming
-// `indices_origin` (the flag, or the config file and key).
-Result<DevicePlan> PlanDevices(const std::string& requested, const std::vector<int>& indices,
-                               std::string_view indices_origin = "--gpus");
+// `gpus_origin` (the flag, or the config file and key).
+Result<DevicePlan> PlanDevices(const WorkerSettings& workers,
+                               std::string_view gpus_origin = "--gpus");
 
 }  // namespace adaexplore

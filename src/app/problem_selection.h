@@ -8,6 +8,7 @@
 //                    ProblemTaskFiles({.level = 2, .problems = "1-10"}));
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -21,8 +22,20 @@ struct ProblemSelection {
   std::string suite_dir;  // Empty: $ADAEXPLORE_DATA/<suite>.
 };
 
+// How a front end names the selection's parts in its errors: the CLI's flags, the MCP tools'
+// arguments.
+struct ProblemPartNames {
+  std::string_view level = "--level";
+  std::string_view suite = "--suite";
+  std::string_view problem = "--problem";
+};
+inline constexpr ProblemPartNames kProblemFlags{};
+inline constexpr ProblemPartNames kProblemArguments{
+    .level = "'level'", .suite = "'suite'", .problem = "'problem'"};
+
 // The task files the selection names; none when it is empty, an error naming what is missing
-// when only part of it was given.
-Result<std::vector<std::string>> ProblemTaskFiles(const ProblemSelection& selection);
+// (in `names`) when only part of it was given.
+Result<std::vector<std::string>> ProblemTaskFiles(const ProblemSelection& selection,
+                                                  const ProblemPartNames& names = kProblemFlags);
 
 }  // namespace adaexplore

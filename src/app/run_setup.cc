@@ -68,8 +68,7 @@ std::string ResolvePython(const Config& config, const std::string& root) {
 
 Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::string& scratch,
                                             const Logger& logger) {
-  ASSIGN_OR_RETURN(DevicePlan plan,
-                   PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
+  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.workers, config.gpus_origin));
   const std::string root = ProjectRoot();
   const std::string python = ResolvePython(config, root);
   const std::string python_path = (fs::path(root) / "python").string();

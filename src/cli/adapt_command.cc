@@ -75,8 +75,7 @@ Result<std::vector<std::string>> Synthesize(const AdaptFlags& flags, const Confi
   if (flags.examples_dir.empty()) {
     return InvalidArgument("--synthesize needs --examples DIR (KernelBench Level-1 problems)");
   }
-  ASSIGN_OR_RETURN(DevicePlan plan,
-                   PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
+  ASSIGN_OR_RETURN(DevicePlan plan, PlanDevices(config.workers, config.gpus_origin));
   SynthesisOptions options{
       .count = flags.synthesize,
       .seed = base.seed,

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "app/run_setup.h"
 #include "cli/eval_progress.h"
 #include "cli/output_file.h"
+#include "cli/worker_flags.h"
 #include "config/config.h"
 #include "core/json_log.h"
 #include "core/json_text.h"
@@ -74,12 +74,7 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   settings.update(flagged);
   RETURN_IF_ERROR(ApplyEvalSettings(settings, rebuilt));
   config.profile = std::move(rebuilt);
-  ASSIGN_OR_RETURN(const nlohmann::json workers,
-                   SettingFlagValues(WorkerSettingTable(), f.workers));
-  RETURN_IF_ERROR(ApplyWorkerSettings(workers, config.workers));
-  if (workers.contains("gpus")) {
-    config.gpus_origin = "--gpus";
-  }
+  RETURN_IF_ERROR(ApplyWorkerFlags(f.workers, config));
   if (!f.cache_path.empty()) {
     config.cache_path = f.cache_path;
   }

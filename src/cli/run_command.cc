@@ -402,8 +402,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   const bool wants_sol = spec.search.rewards.objective == Objective::kSol || spec.stop_at_sol > 0;
   if (wants_sol && flags.nats_url.empty()) {
     // A speed of light needs a GPU's ceilings: on the CPU no kernel has one (eval/verdict.h).
-    ASSIGN_OR_RETURN(const DevicePlan plan,
-                     PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
+    ASSIGN_OR_RETURN(const DevicePlan plan, PlanDevices(config.workers, config.gpus_origin));
     if (plan.kind == "cpu") {
       notices.Message(
           "--objective sol and --stop-at-sol need a GPU's speed of light, and this run evaluates "
@@ -413,8 +412,7 @@ Result<int> RunSearch(const RunFlags& flags) {
   }
   if (spec.language == KernelLanguage::kCuda && flags.nats_url.empty()) {
     // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.
-    ASSIGN_OR_RETURN(const DevicePlan plan,
-                     PlanDevices(config.workers.device, config.workers.gpus, config.gpus_origin));
+    ASSIGN_OR_RETURN(const DevicePlan plan, PlanDevices(config.workers, config.gpus_origin));
     if (plan.kind == "cpu") {
       return InvalidArgument(
           "--language cuda needs a GPU to build and check its kernels, and this run would "

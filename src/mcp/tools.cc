@@ -145,7 +145,7 @@ Result<std::string> TaskPath(const json& args) {
   if (problem.problems.empty() && problem.level == 0 && problem.suite.empty()) {
     return InvalidArgument("no task: give 'task' (a path) or 'level' and 'problem'");
   }
-  ASSIGN_OR_RETURN(std::vector<std::string> files, ProblemTaskFiles(problem));
+  ASSIGN_OR_RETURN(std::vector<std::string> files, ProblemTaskFiles(problem, kProblemArguments));
   if (files.size() != 1) {
     return InvalidArgument(
         fmt::format("'problem' {} names {} tasks: name one", problem.problems, files.size()));
@@ -246,7 +246,7 @@ Result<json> Problems(const json& args) {
   std::vector<std::string> files;
   const bool show = !problem.problems.empty();
   if (show) {
-    ASSIGN_OR_RETURN(files, ProblemTaskFiles(problem));
+    ASSIGN_OR_RETURN(files, ProblemTaskFiles(problem, kProblemArguments));
   } else if (problem.level != 0) {  // A KernelBench level: every file of its folder.
     std::string dir = problem.suite_dir;
     if (dir.empty()) {
