@@ -12,8 +12,6 @@
 #include "adapt/synthesis.h"
 #include "app/devices.h"
 #include "app/run_setup.h"
-#include "cli/eval_command.h"
-#include "cli/run_command.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/clock.h"

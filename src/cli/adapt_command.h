@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_command.h"
+#include "cli/search_flags.h"
 #include "core/result.h"
 
 namespace adaexplore {

@@ -9,7 +9,6 @@
 #include <memory>
 
 #include "app/run_setup.h"
-#include "cli/eval_command.h"
 #include "cli/output_file.h"
 #include "cli/search_progress.h"
 #include "config/config.h"

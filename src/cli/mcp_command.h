@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/eval_command.h"
+#include "cli/eval_flags.h"
 #include "core/result.h"
 
 namespace adaexplore {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "cli/run_command.h"
+#include "cli/search_flags.h"
 #include "core/json_text.h"
 #include "eval/verdict.h"
 #include "report/flashinfer_traces.h"

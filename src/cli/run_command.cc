@@ -9,79 +9,26 @@
 #include <filesystem>
 #include <map>
 
-#include "adapt/skill_memory.h"
 #include "app/devices.h"
 #include "app/eval_requests.h"
 #include "app/run_setup.h"
-#include "cli/eval_command.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/json_log.h"
 #include "core/json_text.h"
-#include "core/text.h"
 #include "llm/provider.h"
 #include "search/policy.h"
 #include "search/session.h"
 #include "store/run_db.h"
-#include "store/stored_json.h"
 #include "sys/file_lock.h"
 #include "sys/fs.h"
 #include "sys/new_file_guard.h"
 #include "sys/signals.h"
 #include "task/source_file.h"
-#include "task/workload_selection.h"
 #include "ui/status_line.h"
 #include "workers/settings.h"
 
 namespace adaexplore {
-namespace {
-
-constexpr size_t kMaxMemoryRules = 200;
-
-// A skill memory: a database (`adaexplore memory`, `adaexplore adapt`), or a text file with one
-// rule per line, "rule||count" (the reference's format) or a bare rule (count 1). Rules below
-// `min_count` are left out.
-Result<std::vector<std::string>> ReadMemoryRules(const std::string& path, int min_count) {
-  if (IsSqliteFile(path)) {
-    ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(path));
-    return memory.PromptRules({.min_count = min_count});
-  }
-  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-  std::vector<std::string> rules;
-  for (std::string_view raw : SplitLines(text)) {
-    if (rules.size() >= kMaxMemoryRules) {
-      break;
-    }
-    std::string line(raw);
-    if (Trim(line).empty()) {
-      continue;
-    }
-    int count = 1;
-    if (size_t bar = line.rfind("||"); bar != std::string::npos) {
-      count = std::atoi(line.c_str() + bar + 2);
-      line.erase(bar);
-    }
-    if (count >= min_count) {
-      rules.push_back(line);
-    }
-  }
-  return rules;
-}
-
-}  // namespace
-
-EvalFlags EvalPart(const RunFlags& f) {
-  EvalFlags eval;
-  eval.profile = f.profile;
-  eval.settings = f.eval_settings;
-  eval.workers = f.worker_settings;
-  eval.no_cache = f.no_cache;
-  eval.log_level = f.log_level;
-  eval.nats_url = f.nats_url;
-  eval.nats_queue = f.nats_queue;
-  eval.nats_startup_timeout_s = f.nats_startup_timeout_s;
-  return eval;
-}
 
 void AddRunCommand(CLI::App& app, RunFlags& f) {
   CLI::App* run = app.add_subcommand("run", "Search for fast kernels with an LLM");
@@ -120,76 +67,6 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   AddNatsFlags(*run, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
   run->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");
   run->add_option("--log-level", f.log_level, "trace, debug, info, warn (default), error");
-}
-
-SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config) {
-  SearchSettings search = config.search;
-  if (flags.expand_ratio) {
-    search.explore.expand_ratio = *flags.expand_ratio;
-  }
-  return search;
-}
-
-Result<Config> LoadRunConfig(const RunFlags& flags) {
-  Config config;
-  RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
-                                 !flags.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyEvalFlags(EvalPart(flags), config));
-  return config;
-}
-
-Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config) {
-  std::string profile;
-  nlohmann::json stored;
-  RETURN_IF_ERROR(ReadStoredJson(RunsRow(run.id), "options", [&] {
-    // Runs made before the settings were stored kept only profile and precision.
-    profile = run.options.value("profile", "strict");
-    stored = run.options.contains("eval")
-                 ? run.options["eval"]
-                 : nlohmann::json{{"precision", run.options.value("precision", "fp32")}};
-    return Status::Ok();
-  }));
-  ASSIGN_OR_RETURN(config.profile, ProfileByName(profile));
-  if (Status s = ApplyEvalSettings(stored, config.profile); !s.ok()) {
-    return s.WithContext(fmt::format("run {}'s stored evaluation settings", run.id));
-  }
-  // The run's settings take the place of the config file's; flags other than the profile and
-  // precision still count (a longer timeout, say).
-  config.eval_file = stored;
-  EvalFlags eval = EvalPart(flags);
-  eval.profile.clear();
-  eval.settings.given.erase("precision");
-  return ApplyEvalFlags(eval, config);
-}
-
-Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths,
-                                          const std::string& workloads) {
-  std::vector<SourceFile> tasks;
-  for (const std::string& path : paths) {
-    std::vector<std::string> files = {path};
-    if (std::filesystem::is_directory(path)) {
-      ASSIGN_OR_RETURN(files, ListCandidateFiles(path, /*with_json=*/true));
-    }
-    for (const std::string& file : files) {
-      ASSIGN_OR_RETURN(SourceFile task, ReadTaskFile(file));
-      RETURN_IF_ERROR(SelectWorkloads(workloads, task));
-      tasks.push_back(std::move(task));
-    }
-  }
-  if (tasks.empty()) {
-    return InvalidArgument(
-        "no task: pass --task FILE, a folder of task files, or --suite and --problem");
-  }
-  return tasks;
-}
-
-Result<SearchMethod> SearchMethodFlag(const std::string& name) {
-  std::optional<SearchMethod> method = SearchMethodFromName(name);
-  if (!method) {
-    return InvalidArgument(
-        fmt::format("--method must be one of {}, not '{}'", SearchMethodNames(), name));
-  }
-  return *method;
 }
 
 namespace {
@@ -266,37 +143,6 @@ Result<std::map<std::string, std::string>> SeedKernels(const std::vector<std::st
 }
 
 }  // namespace
-
-Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
-  RunSpec spec = flags.defaults;
-  ASSIGN_OR_RETURN(spec.method, SearchMethodFlag(flags.method));
-  spec.model = flags.model.empty() ? config.llm.model : flags.model;
-  // First: the run settings below write into the search's (the objective).
-  spec.search = EffectiveSearch(flags, config);
-  RETURN_IF_ERROR(ApplyRunSettings(config.run_file, spec).WithContext("configuration: [run]"));
-  ASSIGN_OR_RETURN(const nlohmann::json given,
-                   SettingFlagValues(RunSettingTable(), flags.run_settings));
-  RETURN_IF_ERROR(ApplyRunSettings(given, spec));
-  if (spec.model.empty()) {
-    return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
-  }
-  if (!flags.memory_path.empty()) {
-    ASSIGN_OR_RETURN(spec.memory_rules, ReadMemoryRules(flags.memory_path, flags.memory_min_count));
-  }
-  return spec;
-}
-
-Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const RunFlags& flags,
-                                                  const std::string& model, const Logger& logger) {
-  LlmOptions options = config.llm;
-  if (!flags.record_path.empty()) {
-    options.record_path = flags.record_path;
-  }
-  ASSIGN_OR_RETURN(ModelSpec spec, ParseModelSpec(model));
-  ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm, LlmClient::Create(options, logger));
-  RETURN_IF_ERROR(llm->Prepare(spec));
-  return llm;
-}
 
 // The run's LLM endpoint: a new run records where its model is served; a resumed one goes there
 // again unless the user names another endpoint now (the configuration's base_url, or the

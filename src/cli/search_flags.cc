@@ -1,0 +1,168 @@
+#include "cli/search_flags.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "adapt/skill_memory.h"
+#include "core/text.h"
+#include "llm/provider.h"
+#include "search/policy.h"
+#include "store/stored_json.h"
+#include "sys/fs.h"
+#include "task/task_file.h"
+#include "task/workload_selection.h"
+
+namespace adaexplore {
+namespace {
+
+constexpr size_t kMaxMemoryRules = 200;
+
+// A skill memory: a database (`adaexplore memory`, `adaexplore adapt`), or a text file with one
+// rule per line, "rule||count" (the reference's format) or a bare rule (count 1). Rules below
+// `min_count` are left out.
+Result<std::vector<std::string>> ReadMemoryRules(const std::string& path, int min_count) {
+  if (IsSqliteFile(path)) {
+    ASSIGN_OR_RETURN(SkillMemory memory, SkillMemory::Open(path));
+    return memory.PromptRules({.min_count = min_count});
+  }
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  std::vector<std::string> rules;
+  for (std::string_view raw : SplitLines(text)) {
+    if (rules.size() >= kMaxMemoryRules) {
+      break;
+    }
+    std::string line(raw);
+    if (Trim(line).empty()) {
+      continue;
+    }
+    int count = 1;
+    if (size_t bar = line.rfind("||"); bar != std::string::npos) {
+      count = std::atoi(line.c_str() + bar + 2);
+      line.erase(bar);
+    }
+    if (count >= min_count) {
+      rules.push_back(line);
+    }
+  }
+  return rules;
+}
+
+}  // namespace
+
+EvalFlags EvalPart(const RunFlags& f) {
+  EvalFlags eval;
+  eval.profile = f.profile;
+  eval.settings = f.eval_settings;
+  eval.workers = f.worker_settings;
+  eval.no_cache = f.no_cache;
+  eval.log_level = f.log_level;
+  eval.nats_url = f.nats_url;
+  eval.nats_queue = f.nats_queue;
+  eval.nats_startup_timeout_s = f.nats_startup_timeout_s;
+  return eval;
+}
+
+SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config) {
+  SearchSettings search = config.search;
+  if (flags.expand_ratio) {
+    search.explore.expand_ratio = *flags.expand_ratio;
+  }
+  return search;
+}
+
+Result<Config> LoadRunConfig(const RunFlags& flags) {
+  Config config;
+  RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
+                                 !flags.config_path.empty(), config));
+  RETURN_IF_ERROR(ApplyEvalFlags(EvalPart(flags), config));
+  return config;
+}
+
+Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config) {
+  std::string profile;
+  nlohmann::json stored;
+  RETURN_IF_ERROR(ReadStoredJson(RunsRow(run.id), "options", [&] {
+    // Runs made before the settings were stored kept only profile and precision.
+    profile = run.options.value("profile", "strict");
+    stored = run.options.contains("eval")
+                 ? run.options["eval"]
+                 : nlohmann::json{{"precision", run.options.value("precision", "fp32")}};
+    return Status::Ok();
+  }));
+  ASSIGN_OR_RETURN(config.profile, ProfileByName(profile));
+  if (Status s = ApplyEvalSettings(stored, config.profile); !s.ok()) {
+    return s.WithContext(fmt::format("run {}'s stored evaluation settings", run.id));
+  }
+  // The run's settings take the place of the config file's; flags other than the profile and
+  // precision still count (a longer timeout, say).
+  config.eval_file = stored;
+  EvalFlags eval = EvalPart(flags);
+  eval.profile.clear();
+  eval.settings.given.erase("precision");
+  return ApplyEvalFlags(eval, config);
+}
+
+Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths,
+                                          const std::string& workloads) {
+  std::vector<SourceFile> tasks;
+  for (const std::string& path : paths) {
+    std::vector<std::string> files = {path};
+    if (std::filesystem::is_directory(path)) {
+      ASSIGN_OR_RETURN(files, ListCandidateFiles(path, /*with_json=*/true));
+    }
+    for (const std::string& file : files) {
+      ASSIGN_OR_RETURN(SourceFile task, ReadTaskFile(file));
+      RETURN_IF_ERROR(SelectWorkloads(workloads, task));
+      tasks.push_back(std::move(task));
+    }
+  }
+  if (tasks.empty()) {
+    return InvalidArgument(
+        "no task: pass --task FILE, a folder of task files, or --suite and --problem");
+  }
+  return tasks;
+}
+
+Result<SearchMethod> SearchMethodFlag(const std::string& name) {
+  std::optional<SearchMethod> method = SearchMethodFromName(name);
+  if (!method) {
+    return InvalidArgument(
+        fmt::format("--method must be one of {}, not '{}'", SearchMethodNames(), name));
+  }
+  return *method;
+}
+
+Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
+  RunSpec spec = flags.defaults;
+  ASSIGN_OR_RETURN(spec.method, SearchMethodFlag(flags.method));
+  spec.model = flags.model.empty() ? config.llm.model : flags.model;
+  // First: the run settings below write into the search's (the objective).
+  spec.search = EffectiveSearch(flags, config);
+  RETURN_IF_ERROR(ApplyRunSettings(config.run_file, spec).WithContext("configuration: [run]"));
+  ASSIGN_OR_RETURN(const nlohmann::json given,
+                   SettingFlagValues(RunSettingTable(), flags.run_settings));
+  RETURN_IF_ERROR(ApplyRunSettings(given, spec));
+  if (spec.model.empty()) {
+    return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
+  }
+  if (!flags.memory_path.empty()) {
+    ASSIGN_OR_RETURN(spec.memory_rules, ReadMemoryRules(flags.memory_path, flags.memory_min_count));
+  }
+  return spec;
+}
+
+Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const RunFlags& flags,
+                                                  const std::string& model, const Logger& logger) {
+  LlmOptions options = config.llm;
+  if (!flags.record_path.empty()) {
+    options.record_path = flags.record_path;
+  }
+  ASSIGN_OR_RETURN(ModelSpec spec, ParseModelSpec(model));
+  ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm, LlmClient::Create(options, logger));
+  RETURN_IF_ERROR(llm->Prepare(spec));
+  return llm;
+}
+
+}  // namespace adaexplore
