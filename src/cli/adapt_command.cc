@@ -12,6 +12,7 @@
 #include "adapt/synthesis.h"
 #include "app/devices.h"
 #include "app/run_setup.h"
+#include "app/search_run.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
 #include "core/clock.h"
@@ -201,7 +202,7 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(base.model));
   // One client for synthesis, every wave and every memory update: one ledger, one budget.
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
-                   StartLlmClient(config, search, base.model, logger));
+                   StartLlmClient(config, search.record_path, base.model, logger));
   if (flags.memory_path.empty() ||
       (fs::exists(flags.memory_path) && !IsSqliteFile(flags.memory_path))) {
     return InvalidArgument(

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/run_setup.h"
+#include "app/search_run.h"
 #include "cli/output_file.h"
 #include "cli/search_progress.h"
 #include "config/config.h"
@@ -203,7 +204,8 @@ Result<int> RunBench(const BenchFlags& given) {
   const TimePoint bench_start = Clock::now();
   ASSIGN_OR_RETURN(options.logger, MakeCommandLogger(config.log_level, f.json));
   // Every method's client must work before the workers start (a missing key, say).
-  RETURN_IF_ERROR(StartLlmClient(config, search, options.base.model, options.logger).status());
+  RETURN_IF_ERROR(
+      StartLlmClient(config, search.record_path, options.base.model, options.logger).status());
   InterruptGuard guard;
   options.guard = &guard;
   // A database this bench creates is removed when it fails before recording anything.

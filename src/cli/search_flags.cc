@@ -153,16 +153,4 @@ Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
   return spec;
 }
 
-Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const RunFlags& flags,
-                                                  const std::string& model, const Logger& logger) {
-  LlmOptions options = config.llm;
-  if (!flags.record_path.empty()) {
-    options.record_path = flags.record_path;
-  }
-  ASSIGN_OR_RETURN(ModelSpec spec, ParseModelSpec(model));
-  ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm, LlmClient::Create(options, logger));
-  RETURN_IF_ERROR(llm->Prepare(spec));
-  return llm;
-}
-
 }  // namespace adaexplore

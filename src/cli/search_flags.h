@@ -87,9 +87,4 @@ Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config);
 Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths,
                                           const std::string& workloads = "");
 
-// An LLM client for a search under `config`, --record over the config's recording, prepared for
-// `model` (a missing key or an unreadable recording fails here, before any worker starts).
-Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config, const RunFlags& flags,
-                                                  const std::string& model, const Logger& logger);
-
 }  // namespace adaexplore
