@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include "app/devices.h"
+#include "app/run_database.h"
 #include "app/run_setup.h"
 #include "llm/provider.h"
-#include "sys/file_lock.h"
-#include "sys/new_file_guard.h"
 #include "sys/signals.h"
 
 namespace adaexplore {
@@ -151,17 +150,8 @@ Result<SearchRunOutcome> RunSearchRun(Config& config, SearchRunRequest request,
   // A run that fails before its search starts leaves no database it created behind.
   NewFileGuard created(request.db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(request.db_path));
-  // One process at a time runs from a database: a second `run --resume` of a run still going
-  // refuses at once rather than racing it to the same steps. Held until this function returns.
-  Result<FileLock> lock = FileLock::TryAcquire(request.db_path + ".lock");
-  if (!lock.ok()) {
-    return lock.status().code() == StatusCode::kUnavailable
-               ? Unavailable(fmt::format("the run database {} is in use: {}; wait for that run to "
-                                         "end (or stop it), or give this one another --db",
-                                         request.db_path, lock.status().message()))
-               : lock.status();
-  }
-  created.Also(request.db_path + ".lock");  // Ours now; released before the guard removes it.
+  // Held until this function returns: one process at a time runs from a database.
+  ASSIGN_OR_RETURN(const FileLock lock, LockRunDatabase(request.db_path, created));
 
   // The run: a new one from the request, or the one being resumed, judged by its own settings.
   std::optional<RunInfo> resumed;

@@ -11,6 +11,7 @@
 #include "adapt/skill_memory.h"
 #include "adapt/synthesis.h"
 #include "app/devices.h"
+#include "app/run_database.h"
 #include "app/run_setup.h"
 #include "app/search_run.h"
 #include "cli/search_progress.h"
@@ -235,6 +236,7 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   InterruptGuard guard;
   NewFileGuard db_created(db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(db_path));
+  ASSIGN_OR_RETURN(const FileLock lock, LockRunDatabase(db_path, db_created));
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), db_path, logger, guard));
   const StatusLine::Format format =

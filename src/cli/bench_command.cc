@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "app/run_database.h"
 #include "app/run_setup.h"
 #include "app/search_run.h"
 #include "cli/output_file.h"
@@ -211,6 +212,7 @@ Result<int> RunBench(const BenchFlags& given) {
   // A database this bench creates is removed when it fails before recording anything.
   NewFileGuard created(search.db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(search.db_path));
+  ASSIGN_OR_RETURN(const FileLock lock, LockRunDatabase(search.db_path, created));
   // One session, its workers started once, for the baselines and every method's run.
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
                    OpenSearchSession(config, std::move(db), search.db_path, options.logger, guard));
