@@ -10,11 +10,8 @@
 // geomean, KernelBench's fast_p, compile and correct rates, tokens, cost, evaluation hours) and
 // each task's best, as Markdown; --html also writes the HTML report (report/html_report.h); --json
 // with the metrics under acc, speedup, fast_1.2, fast_2, geomean; --csv one row per run and task.
-// export writes each task's best correct kernel in KernelBench's layout,
-// level_<L>_problem_<P>_sample_0_kernel.py (P from the task's leading number, L from the task's
-// stored path unless --level says), with index.json naming the task, run, speedup and file of
-// each, and eval_results.json each sample's file. Files an earlier export listed in index.json
-// and this one does not write are removed: a re-export leaves nothing stale.
+// export writes each task's best correct kernel in KernelBench's layout (app/export_run.h),
+// level_<L>_problem_<P>_sample_0_kernel.py, L from the task's stored path unless --level says.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
