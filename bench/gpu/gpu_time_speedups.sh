@@ -14,7 +14,7 @@
 #     own code (0.95-1.05x expected), the hand-written Level-2 kernels under strict (verdicts;
 #     the GPU, call and kernel scopes side by side);
 #   PART=paper: the red team under paper, tests/sandbox/test_judge_reach.py;
-#   PART=integrity: the red team under strict, then under paper (after a change to the worker);
+#   PART=integrity: the red team under paper, then under strict (after a change to the worker);
 #   PART=strict_tb: TritonBench-G operators 1-20 (1-$TB_LAST) with their own code, then the red
 #     team under strict (1-20 hold 13 operators whose references are sound: TB_LAST=30 or so
 #     for 20 of them, with TB_LIMIT to match);
@@ -164,9 +164,9 @@ case "${PART:-alone}" in
   tb)
     tritonbench
     python3 bench/gpu/gpu_time_summary.py "$OUT" >"$OUT/summary.md" 2>&1 ;;
-  integrity)
-    redteam strict
-    redteam paper ;;
+  integrity)  # Paper first: a run cut short still has the profile with more checks.
+    redteam paper
+    redteam strict ;;
   strict_tb)
     tritonbench
     redteam strict
