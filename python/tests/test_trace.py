@@ -119,7 +119,7 @@ def test_the_kernel_time_counts_overlapping_work_once_and_gaps_not_at_all() -> N
 
 def test_a_launch_shape_is_what_cupti_recorded_and_nothing_it_did_not() -> None:
     # cuBLAS's bf16 8192² GEMM as torch.profiler's trace recorded it on the H200
-    # (bench/results/2026-12-04-h200-issue39-probe/trace_args.jsonl).
+    # (bench/results/2026-12-04-h200-profiler-probe/trace_args.jsonl).
     gemm = {"queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 34,
             "registers per thread": 168, "shared memory": 188636, "blocks per SM": 1.0,
             "warps per SM": 12.0, "grid": [2, 66, 1], "block": [384, 1, 1],

@@ -9,7 +9,7 @@ namespace {
 constexpr SmLimits kH200{.registers = 65536, .shared_bytes = 233472, .threads = 2048, .sms = 132};
 
 // Launch shapes as the kernel trace recorded them on the H200 (bench/results/
-// 2026-12-04-h200-issue39-probe/trace_args.jsonl) and shapes built to hit each limiter.
+// 2026-12-04-h200-profiler-probe/trace_args.jsonl) and shapes built to hit each limiter.
 TEST(OccupancyTest, EachLimiterAsTheOccupancyCalculatorFindsIt) {
   // cuBLAS's bf16 8192² GEMM: one block of 12 warps per SM by its 168 registers a thread (and its
   // 188,636 bytes of shared memory), as Nsight Compute said (14.8% achieved, 18.75% theoretical).
