@@ -16,8 +16,6 @@ void AddCommonFlags(CLI::App& app, BenchFlags& f) {
   app.add_option("--kernels-dir", f.sources.kernels_dir, "Folder with one subfolder per task")
       ->required();
   AddSettingFlags(app, WorkerSettingTable(), f.workers);
-  app.add_option("--prepare-ahead", f.prepare_ahead,
-                 "Candidates per GPU prepared while the slots are taken (default: the profile's)");
   app.add_option("--timed-runs", f.timed_runs, "Timed runs per evaluation");
   app.add_option("--json-out", f.json_out, "Write the figures here as JSON");
   app.add_option("--log-level", f.log_level, "Log level");
@@ -31,9 +29,6 @@ Result<BenchSetup> SetUp(const BenchFlags& f) {
   config.log_level = f.log_level;
   if (f.timed_runs > 0) {
     config.profile.job.timed_runs = f.timed_runs;
-  }
-  if (f.prepare_ahead >= 0) {
-    config.profile.prepare_ahead = f.prepare_ahead;
   }
   ASSIGN_OR_RETURN(setup.logger, MakeStderrLogger(config.log_level));
   ASSIGN_OR_RETURN(CollectedRequests collected, CollectRequests(f.sources));

@@ -20,8 +20,8 @@ namespace adaexplore::bench {
 
 struct BenchFlags {
   RequestSources sources;
-  SettingFlags workers;    // --python, --device, --gpus, --slots (workers/settings.h).
-  int prepare_ahead = -1;  // -1: the profile's default.
+  SettingFlags
+      workers;  // --python, --device, --gpus, --slots, --prepare-ahead... (workers/settings.h).
   int timed_runs = 0;
   std::string json_out;
   std::string log_level = "warn";

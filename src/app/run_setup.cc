@@ -84,9 +84,9 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
     spec.python = python;
     spec.python_path = python_path;
     spec.scratch_dir = scratch + "/" + label;
-    spec.reference_cache_mb = config.profile.reference_cache_mb;
-    spec.lock_patience_s = config.profile.lock_patience_s;
-    spec.judge_threads = config.profile.judge_threads;
+    spec.reference_cache_mb = config.workers.reference_cache_mb;
+    spec.lock_patience_s = config.workers.lock_patience_s;
+    spec.judge_threads = config.workers.judge_threads;
     spec.sandbox = config.profile.sandbox;
     // --no-sandbox is the user's own choice, stated in every result: nothing to require then.
     spec.require_sandbox = config.profile.require_sandbox && config.profile.sandbox;
@@ -109,7 +109,7 @@ Result<std::vector<WorkerSpec>> PlanWorkers(const Config& config, const std::str
       spec.device_kind = DeviceKind::kCuda;
       spec.visible_devices = gpu;
       spec.slots = config.workers.slots > 0 ? config.workers.slots : kGpuSlotsDefault;
-      spec.ahead = config.profile.prepare_ahead;  // On a CPU it would take the slots' cores.
+      spec.ahead = config.workers.prepare_ahead;  // On a CPU it would take the slots' cores.
       specs.push_back(std::move(spec));
     }
   }

@@ -68,7 +68,7 @@ Result<RunInfo> ResumeRun(const SearchRunRequest& request, RunDb& db, Config& co
   const int steps = request.steps.value_or(spec.steps);
   if (steps < spec.steps) {
     return InvalidArgument(
-        fmt::format("run {} has {} steps per task; --steps {} cannot take steps back (more "
+        fmt::format("run {} has {} steps per task; steps = {} cannot take steps back (more "
                     "extends it)",
                     resumed->id, spec.steps, steps));
   }
@@ -81,8 +81,8 @@ Result<RunInfo> ResumeRun(const SearchRunRequest& request, RunDb& db, Config& co
     spec.steps = steps;
   } else if (resumed->status == WorkStatus::kFinished) {
     Notice(events,
-           fmt::format("run {} is finished: every task used its {} steps; --resume --steps N with "
-                       "N above {} extends it",
+           fmt::format("run {} is finished: every task used its {} steps; resuming it with steps "
+                       "above {} (--steps N) extends it",
                        resumed->id, spec.steps, spec.steps),
            {{"event", "run_finished_already"}, {"run", resumed->id}});
   }
@@ -105,13 +105,14 @@ Status CheckDevices(const RunSpec& spec, const Config& config, const SearchRunEv
   if (cuda) {
     // Every kernel of such a run would be "needs a GPU": refuse before the first LLM call.
     return InvalidArgument(
-        "--language cuda needs a GPU to build and check its kernels, and this run would "
-        "evaluate on the CPU (--device cpu, or no GPU visible): use --language triton, or a "
-        "machine with a GPU (or --nats to its workers)");
+        "language cuda (--language, [run] language) needs a GPU to build and check its kernels, "
+        "and this run would evaluate on the CPU (device cpu, or no GPU visible): use language "
+        "triton, or a machine with a GPU (or NATS to its workers)");
   }
   Notice(events,
-         "--objective sol and --stop-at-sol need a GPU's speed of light, and this run evaluates "
-         "on the CPU: no kernel has one, so rewards are speedups and no task stops early",
+         "objective sol and stop_at_sol (--objective, --stop-at-sol, [run]) need a GPU's speed "
+         "of light, and this run evaluates on the CPU: no kernel has one, so rewards are "
+         "speedups and no task stops early",
          {{"event", "no_speed_of_light"}, {"device", "cpu"}});
   return Status::Ok();
 }
@@ -146,7 +147,8 @@ Result<std::unique_ptr<LlmClient>> StartLlmClient(const Config& config,
 }
 
 Result<SearchRunOutcome> RunSearchRun(Config& config, SearchRunRequest request,
-                                      const SearchRunEvents& events, const Logger& logger) {
+                                      const SearchRunEvents& events, const Logger& logger,
+                                      const InterruptGuard& guard) {
   // A run that fails before its search starts leaves no database it created behind.
   NewFileGuard created(request.db_path);
   ASSIGN_OR_RETURN(RunDb db, RunDb::Open(request.db_path));
@@ -161,9 +163,6 @@ Result<SearchRunOutcome> RunSearchRun(Config& config, SearchRunRequest request,
   }
   RETURN_IF_ERROR(CheckDevices(spec, config, events));
   RETURN_IF_ERROR(SettleEndpoint(spec, resumed, config, events));
-  // Before the client's I/O thread starts, so that it inherits the blocked signals and an
-  // interrupt wakes the run's poll at once.
-  InterruptGuard guard;
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
                    StartLlmClient(config, request.record_path, spec.model, logger));
   ASSIGN_OR_RETURN(std::unique_ptr<SearchSession> session,
@@ -182,9 +181,8 @@ Result<SearchRunOutcome> RunSearchRun(Config& config, SearchRunRequest request,
   if (!outcome.ok()) {
     return outcome.status();
   }
-  if (outcome->stop_reason) {
-    Notice(events, "run stopped early: " + *outcome->stop_reason,
-           {{"event", "run_stopped"}, {"run", outcome->run_id}, {"reason", *outcome->stop_reason}});
+  if (const std::optional<RunNotice> stopped = StoppedEarlyNotice(*outcome)) {
+    Notice(events, stopped->text, stopped->fields);
   }
   SearchRunOutcome out{.run = std::move(*outcome), .calls = llm->ledger().Total()};
   ASSIGN_OR_RETURN(out.summary, RunSummaryJson(out.run, session->db(), *llm, request.db_path));

@@ -5,7 +5,9 @@
 // time runs from a database. Nothing here prints: the caller shows what happens through
 // SearchRunEvents, and takes its exit from the outcome.
 //
-//   ASSIGN_OR_RETURN(SearchRunOutcome outcome, RunSearchRun(config, request, events, logger));
+//   const InterruptGuard guard;
+//   ASSIGN_OR_RETURN(SearchRunOutcome outcome,
+//                    RunSearchRun(config, request, events, logger, guard));
 //   return outcome.ExitCode();
 
 #include <cstdint>
@@ -23,6 +25,7 @@
 #include "search/runner.h"
 #include "search/session.h"
 #include "store/run_db.h"
+#include "sys/signals.h"
 #include "task/source_file.h"
 #include "workers/protocol.h"
 
@@ -67,10 +70,13 @@ struct SearchRunOutcome {
   int ExitCode() const;
 };
 
-// Runs or resumes as above. Errors: a database in use by another process, no run to resume,
-// fewer steps than the run has, a CUDA run on the CPU, an LLM client or workers that do not start.
+// Runs or resumes as above; `guard`, made before the call as Evaluate's is, is why the LLM
+// client's I/O thread started here inherits the blocked signals, so that an interrupt wakes the
+// run's poll at once. Errors: a database in use by another process, no run to resume, fewer
+// steps than the run has, a CUDA run on the CPU, an LLM client or workers that do not start.
 Result<SearchRunOutcome> RunSearchRun(Config& config, SearchRunRequest request,
-                                      const SearchRunEvents& events, const Logger& logger);
+                                      const SearchRunEvents& events, const Logger& logger,
+                                      const InterruptGuard& guard);
 
 // An LLM client for `model` under `config`, with its exchanges also recorded to `record_path`
 // when it is not empty; a missing key or an unreadable recording fails here, before any worker

@@ -50,7 +50,8 @@ TEST(SearchRunTest, NothingToResumeLeavesNoDatabaseBehind) {
     restored = true;
     return Status::Ok();
   };
-  Result<SearchRunOutcome> outcome = RunSearchRun(config, request, {}, NullLogger());
+  const InterruptGuard guard;
+  Result<SearchRunOutcome> outcome = RunSearchRun(config, request, {}, NullLogger(), guard);
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(outcome.status().message(), "no run to resume in " + db);

@@ -184,19 +184,13 @@ void AddAdaptCommand(CLI::App& app, AdaptFlags& f) {
   adapt->add_option("--db", f.search.db_path, "Run database of the searches (MEMORY.runs.sqlite)");
   adapt->add_option("--check-timeout", f.check_timeout_s, "Seconds to check a new task (300)");
   adapt->add_flag("--json", f.json, "Print the summary as one JSON object");
-  AddSettingFlags(*adapt, WorkerSettingTable(), f.search.worker_settings);
-  AddSettingFlags(*adapt, RunSettingTable(), f.search.run_settings);
-  AddSettingFlags(*adapt, EvalSettingTable(), f.search.eval_settings);
-  adapt->add_flag("--no-cache", f.search.no_cache, "Neither read nor write the result cache");
-  adapt->add_option("--config", f.search.config_path,
-                    "TOML configuration (default ./adaexplore.toml)");
-  adapt->add_option("--log-level", f.search.log_level, "trace, debug, info, warn (default), error");
+  AddSearchSettingFlags(*adapt, f.search);
 }
 
 Result<int> RunAdapt(const AdaptFlags& flags) {
   RunFlags search = flags.search;
   search.model = flags.model;
-  ASSIGN_OR_RETURN(Config config, LoadRunConfig(search));
+  ASSIGN_OR_RETURN(Config config, LoadJudgingConfig(search.judging));
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   // The waves' runs: the memory's rules at the start of each wave go into its spec.
   ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));

@@ -136,7 +136,7 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
   bench->add_option("--db", r.db_path, "Run database (adaexplore-bench.sqlite)");
   bench->add_option("--out", r.out_dir, "Best kernels, per method (adaexplore-bench-out)");
   bench->add_option("--memory", r.memory_path, "Skill memory for the prompts");
-  AddProfileFlag(*bench, r.profile);
+  AddProfileFlag(*bench, r.judging.profile);
   bench
       ->add_option("--expand-ratio", f.expand_ratio,
                    "c_e / c (default: 0.5 on kernelbench:level3, else 1.0, as the reference)")
@@ -151,13 +151,8 @@ void AddBenchCommand(CLI::App& app, BenchFlags& f) {
                   "Time the baselines again instead of taking them from the cache");
   bench->add_flag("--json", f.json, "Print the report as one JSON object");
   bench->add_option("--html", f.html, "Also write the HTML report here");
-  AddSettingFlags(*bench, WorkerSettingTable(), r.worker_settings);
-  AddSettingFlags(*bench, RunSettingTable(), r.run_settings);
-  AddSettingFlags(*bench, EvalSettingTable(), r.eval_settings);
-  bench->add_flag("--no-cache", r.no_cache, "Neither read nor write the result cache");
-  AddNatsFlags(*bench, r.nats_url, r.nats_queue, r.nats_startup_timeout_s);
-  bench->add_option("--config", r.config_path, "TOML configuration (default ./adaexplore.toml)");
-  bench->add_option("--log-level", r.log_level, "trace, debug, info, warn (default), error");
+  AddSearchSettingFlags(*bench, r);
+  AddNatsFlags(*bench, r.judging.nats_url, r.judging.nats_queue, r.judging.nats_startup_timeout_s);
 }
 
 Result<int> RunBench(const BenchFlags& given) {
@@ -180,7 +175,7 @@ Result<int> RunBench(const BenchFlags& given) {
   ASSIGN_OR_RETURN(std::vector<std::string> paths,
                    SuiteTaskFiles(f.suite, dir, f.problems, f.limit));
   RunFlags search = f.search;
-  ASSIGN_OR_RETURN(Config config, LoadRunConfig(search));
+  ASSIGN_OR_RETURN(Config config, LoadJudgingConfig(search.judging));
   // --expand-ratio, else the config's [search] expand_ratio, else the suite's default.
   search.expand_ratio = !f.expand_ratio && config.search_file.contains("expand_ratio")
                             ? std::nullopt

@@ -84,18 +84,16 @@ void AddEvalCommand(CLI::App& app, EvalFlags& f) {
                    "Also write FlashInfer-Trace definitions' results as FlashInfer Trace JSON "
                    "lines to this file (one per workload)");
   AddJudgingFlags(*eval, f);
-  AddNatsFlags(*eval, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
+  AddNatsFlags(*eval, f.judging.nats_url, f.judging.nats_queue, f.judging.nats_startup_timeout_s);
   eval->add_flag("--json", f.json, "One JSON object per candidate on stdout");
   eval->add_flag("-v,--verbose", f.verbose, "Show full error text for failed candidates");
-  eval->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");
-  eval->add_option("--log-level", f.log_level, "trace, debug, info, warn (default), error");
+  eval->add_option("--config", f.judging.config_path,
+                   "TOML configuration (default ./adaexplore.toml)");
+  eval->add_option("--log-level", f.judging.log_level, "trace, debug, info, warn (default), error");
 }
 
 Result<int> RunEval(const EvalFlags& flags) {
-  Config config;
-  RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
-                                 !flags.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
+  ASSIGN_OR_RETURN(Config config, LoadJudgingConfig(flags.judging));
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   RETURN_IF_ERROR(CheckOutputFile("--kernelbench-results", flags.kernelbench_results_path));
   RETURN_IF_ERROR(CheckOutputFile("--traces", flags.traces_path));

@@ -10,7 +10,7 @@
 
 namespace adaexplore {
 
-Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
+Status ApplyJudgingFlags(const JudgingFlags& f, Config& config) {
   ASSIGN_OR_RETURN(const nlohmann::json flagged, SettingFlagValues(EvalSettingTable(), f.settings));
   // The profile's defaults, then the config file's settings, then the flags', key by key (flags
   // outrank the file, the file the profile: an atol the file sets stays under --precision bf16).
@@ -42,12 +42,21 @@ Status ApplyEvalFlags(const EvalFlags& f, Config& config) {
   return Status::Ok();
 }
 
+Result<Config> LoadJudgingConfig(const JudgingFlags& f) {
+  Config config;
+  RETURN_IF_ERROR(LoadConfigFile(f.config_path.empty() ? "adaexplore.toml" : f.config_path,
+                                 !f.config_path.empty(), config));
+  RETURN_IF_ERROR(ApplyJudgingFlags(f, config));
+  return config;
+}
+
 void AddJudgingFlags(CLI::App& command, EvalFlags& f) {
-  AddProfileFlag(command, f.profile);
-  AddSettingFlags(command, WorkerSettingTable(), f.workers);
-  AddSettingFlags(command, EvalSettingTable(), f.settings);
-  command.add_option("--cache", f.cache_path, "Result cache (SQLite) path");
-  command.add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
+  JudgingFlags& j = f.judging;
+  AddProfileFlag(command, j.profile);
+  AddSettingFlags(command, WorkerSettingTable(), j.workers);
+  AddSettingFlags(command, EvalSettingTable(), j.settings);
+  command.add_option("--cache", j.cache_path, "Result cache (SQLite) path");
+  command.add_flag("--no-cache", j.no_cache, "Neither read nor write the result cache");
   command.add_flag("--refresh", f.refresh, "Evaluate again and overwrite cached results");
 }
 

@@ -16,8 +16,8 @@ Config FromFile(const char* text) {
 }
 
 // Flags as a parse leaves them: the evaluation settings' flags given, by setting name.
-EvalFlags Flags(std::map<std::string, std::string> given, std::string profile = "") {
-  EvalFlags flags;
+JudgingFlags Flags(std::map<std::string, std::string> given, std::string profile = "") {
+  JudgingFlags flags;
   flags.profile = std::move(profile);
   flags.settings.given = std::move(given);
   return flags;
@@ -75,12 +75,12 @@ TEST(EvalFlagsTest, EveryEvaluationSettingHasItsFlagOnEveryCommand) {
       ASSERT_NO_THROW(app.parse(static_cast<int>(c_argv.size()), c_argv.data()))
           << command << " " << s.flag;
       const std::string name = std::string(command);
-      const EvalFlags given = name == "eval"    ? eval
-                              : name == "run"   ? EvalPart(run)
-                              : name == "bench" ? EvalPart(bench.search)
-                                                : EvalPart(adapt.search);
+      const JudgingFlags given = name == "eval"    ? eval.judging
+                                 : name == "run"   ? run.judging
+                                 : name == "bench" ? bench.search.judging
+                                                   : adapt.search.judging;
       Config config;
-      ASSERT_TRUE(ApplyEvalFlags(given, config).ok()) << command << " " << s.flag;
+      ASSERT_TRUE(ApplyJudgingFlags(given, config).ok()) << command << " " << s.flag;
       EXPECT_EQ(s.get(config.profile), *SettingValueFromText(s, text)) << command << " " << s.flag;
     }
   }
@@ -100,7 +100,7 @@ TEST(EvalFlagsTest, EveryBooleanSettingHasANoForm) {
     ASSERT_NO_THROW(app.parse(static_cast<int>(argv.size()), argv.data())) << flag;
     Config config;
     ASSERT_TRUE(s.set(config.profile, nlohmann::json(true)).ok());
-    ASSERT_TRUE(ApplyEvalFlags(eval, config).ok()) << flag;
+    ASSERT_TRUE(ApplyJudgingFlags(eval.judging, config).ok()) << flag;
     EXPECT_EQ(s.get(config.profile), nlohmann::json(false)) << flag;
   }
 }
@@ -120,7 +120,7 @@ TEST(EvalFlagsTest, AFlagOutOfRangeIsAnErrorNamingIt) {
   for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
            {"trials", "0"}, {"timeout_s", "-5"}, {"precision", "fp8"}, {"warmup_runs", "x"}}) {
     Config config;
-    Status s = ApplyEvalFlags(Flags({{name, text}}), config);
+    Status s = ApplyJudgingFlags(Flags({{name, text}}), config);
     EXPECT_FALSE(s.ok()) << name;
     EXPECT_NE(s.message().find(text), std::string::npos) << s.message();
   }
@@ -132,7 +132,7 @@ TEST(EvalFlagsTest, ProfileFlagKeepsTheFilesSettings) {
   Config config = FromFile(
       "[eval]\ntrials = 3\ntimeout_s = 600\npytorch_compute = \"forbidden\"\n"
       "memory_limit_mb = 8000\n");
-  ASSERT_TRUE(ApplyEvalFlags({.profile = "paper"}, config).ok());
+  ASSERT_TRUE(ApplyJudgingFlags({.profile = "paper"}, config).ok());
   EXPECT_EQ(config.profile.name, "paper");
   EXPECT_EQ(config.profile.job.criterion, Criterion::kAllclose);
   EXPECT_EQ(config.profile.job.trials, 3);
@@ -141,27 +141,27 @@ TEST(EvalFlagsTest, ProfileFlagKeepsTheFilesSettings) {
   EXPECT_DOUBLE_EQ(config.profile.memory_limit_mb, 8000);
   // The same profile named again changes nothing.
   Config same = FromFile("[eval]\ntrials = 3\n");
-  ASSERT_TRUE(ApplyEvalFlags({.profile = "strict"}, same).ok());
+  ASSERT_TRUE(ApplyJudgingFlags({.profile = "strict"}, same).ok());
   EXPECT_EQ(same.profile.job.trials, 3);
 }
 
 TEST(EvalFlagsTest, PrecisionFlagKeepsAToleranceTheFileSet) {
   Config config = FromFile("[eval]\natol = 1e-3\ntrials = 4\n");
-  ASSERT_TRUE(ApplyEvalFlags(Flags({{"precision", "bf16"}}), config).ok());
+  ASSERT_TRUE(ApplyJudgingFlags(Flags({{"precision", "bf16"}}), config).ok());
   EXPECT_EQ(config.profile.job.precision, Precision::kBf16);
   EXPECT_DOUBLE_EQ(config.profile.job.atol, 1e-3);  // The file's.
   EXPECT_DOUBLE_EQ(config.profile.job.rtol, 1e-2);  // bf16's, as the file set none.
   EXPECT_EQ(config.profile.job.trials, 4);
   // Flags outrank the file.
   Config flagged = FromFile("[eval]\ntrials = 4\n");
-  ASSERT_TRUE(ApplyEvalFlags(Flags({{"trials", "9"}}, "paper"), flagged).ok());
+  ASSERT_TRUE(ApplyJudgingFlags(Flags({{"trials", "9"}}, "paper"), flagged).ok());
   EXPECT_EQ(flagged.profile.job.trials, 9);
 }
 
 TEST(EvalFlagsTest, UnknownProfileOrPrecisionIsAnError) {
   Config config;
-  EXPECT_FALSE(ApplyEvalFlags({.profile = "lenient"}, config).ok());
-  EXPECT_FALSE(ApplyEvalFlags(Flags({{"precision", "fp8"}}), config).ok());
+  EXPECT_FALSE(ApplyJudgingFlags({.profile = "lenient"}, config).ok());
+  EXPECT_FALSE(ApplyJudgingFlags(Flags({{"precision", "fp8"}}), config).ok());
   EXPECT_EQ(config.profile.name, "strict");
 }
 
@@ -174,12 +174,13 @@ TEST(EvalFlagsTest, ResumedRunJudgesWithItsOwnSettings) {
       .options = {
           {"profile", "strict"}, {"precision", "fp32"}, {"eval", EvalSettings(made.profile)}}};
   Config today = FromFile("[eval]\ntrials = 8\n");
-  ASSERT_TRUE(RestoreRunProfile(run, {.profile = "paper"}, today).ok());
+  ASSERT_TRUE(RestoreRunProfile(run, {.judging = {.profile = "paper"}}, today).ok());
   EXPECT_EQ(today.profile.name, "strict");
   EXPECT_EQ(today.profile.job.trials, 3);
   EXPECT_EQ(today.profile.pytorch_compute, PytorchCompute::kForbidden);
   // Flags other than the profile and precision still apply (a longer timeout, say).
-  ASSERT_TRUE(RestoreRunProfile(run, {.eval_settings = {{{"timeout_s", "900"}}}}, today).ok());
+  ASSERT_TRUE(
+      RestoreRunProfile(run, {.judging = {.settings = {{{"timeout_s", "900"}}}}}, today).ok());
   EXPECT_DOUBLE_EQ(today.profile.timeout_s, 900);
   EXPECT_EQ(today.profile.job.trials, 3);
   // A run from before the settings were stored keeps its profile and precision.
@@ -187,6 +188,13 @@ TEST(EvalFlagsTest, ResumedRunJudgesWithItsOwnSettings) {
   ASSERT_TRUE(RestoreRunProfile(old, {}, today).ok());
   EXPECT_EQ(today.profile.job.precision, Precision::kBf16);
   EXPECT_DOUBLE_EQ(today.profile.job.atol, 1e-2);
+  // A run stored while the worker-process settings were evaluation settings resumes.
+  RunInfo before_move{
+      .id = 3,
+      .options = {{"profile", "strict"},
+                  {"eval", {{"trials", 4}, {"judge_threads", 4}, {"prepare_ahead", 2}}}}};
+  ASSERT_TRUE(RestoreRunProfile(before_move, {}, today).ok());
+  EXPECT_EQ(today.profile.job.trials, 4);
   // Damaged stored settings are an error naming the run.
   RunInfo broken{.id = 9, .options = {{"profile", "strict"}, {"eval", {{"trials", "many"}}}}};
   Status s = RestoreRunProfile(broken, {}, today);

@@ -13,15 +13,13 @@ void AddMcpCommand(CLI::App& app, EvalFlags& f) {
   CLI::App* mcp = app.add_subcommand(
       "mcp", "Serve the evaluation harness to coding agents: an MCP server on stdio");
   AddJudgingFlags(*mcp, f);
-  mcp->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");
-  mcp->add_option("--log-level", f.log_level, "trace, debug, info, warn (default), error");
+  mcp->add_option("--config", f.judging.config_path,
+                  "TOML configuration (default ./adaexplore.toml)");
+  mcp->add_option("--log-level", f.judging.log_level, "trace, debug, info, warn (default), error");
 }
 
 Result<int> RunMcp(const EvalFlags& flags) {
-  Config config;
-  RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
-                                 !flags.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyEvalFlags(flags, config));
+  ASSIGN_OR_RETURN(Config config, LoadJudgingConfig(flags.judging));
   // stdout carries the protocol alone: logs go to stderr, as JSON lines.
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, /*json=*/true));
   InterruptGuard guard;

@@ -41,7 +41,7 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
   run->add_option("--memory", f.memory_path,
                   "Skill memory: a database from adapt/memory, or rule||count text");
   run->add_option("--memory-min-count", f.memory_min_count, "Rules used from this count (3)");
-  AddProfileFlag(*run, f.profile);
+  AddProfileFlag(*run, f.judging.profile);
   run->add_option("--db", f.db_path, "Run database (adaexplore-run.sqlite)");
   run->add_flag("--resume", f.resume, "Continue the database's latest run (or --run)");
   run->add_option("--run", f.run_id, "With --resume: the run to continue")
@@ -56,13 +56,8 @@ void AddRunCommand(CLI::App& app, RunFlags& f) {
                   "KernelBench names samples), or a folder of such files (those for no task "
                   "are skipped); it is each task's first node (repeatable)");
   run->add_option("--record", f.record_path, "Append every LLM exchange to this recording");
-  AddSettingFlags(*run, WorkerSettingTable(), f.worker_settings);
-  AddSettingFlags(*run, RunSettingTable(), f.run_settings);
-  AddSettingFlags(*run, EvalSettingTable(), f.eval_settings);
-  run->add_flag("--no-cache", f.no_cache, "Neither read nor write the result cache");
-  AddNatsFlags(*run, f.nats_url, f.nats_queue, f.nats_startup_timeout_s);
-  run->add_option("--config", f.config_path, "TOML configuration (default ./adaexplore.toml)");
-  run->add_option("--log-level", f.log_level, "trace, debug, info, warn (default), error");
+  AddSearchSettingFlags(*run, f);
+  AddNatsFlags(*run, f.judging.nats_url, f.judging.nats_queue, f.judging.nats_startup_timeout_s);
 }
 
 namespace {
@@ -141,7 +136,7 @@ Result<std::map<std::string, std::string>> SeedKernels(const std::vector<std::st
 }  // namespace
 
 Result<int> RunSearch(const RunFlags& flags) {
-  ASSIGN_OR_RETURN(Config config, LoadRunConfig(flags));
+  ASSIGN_OR_RETURN(Config config, LoadJudgingConfig(flags.judging));
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   const StatusLine::Format format =
       flags.json ? StatusLine::Format::kJson : StatusLine::Format::kText;
@@ -185,8 +180,9 @@ Result<int> RunSearch(const RunFlags& flags) {
             return progress.emplace(llm, worker, format).Observer();
           },
       .ended = [&progress] { progress.reset(); }};
+  const InterruptGuard guard;  // Before the LLM client's thread starts, which inherits it.
   ASSIGN_OR_RETURN(const SearchRunOutcome outcome,
-                   RunSearchRun(config, std::move(request), events, logger));
+                   RunSearchRun(config, std::move(request), events, logger, guard));
   if (flags.json) {
     std::printf("%s\n", JsonText(outcome.summary).c_str());
   } else {

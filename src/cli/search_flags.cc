@@ -7,12 +7,14 @@
 
 #include "adapt/skill_memory.h"
 #include "core/text.h"
+#include "eval/settings.h"
 #include "llm/provider.h"
 #include "search/policy.h"
 #include "store/stored_json.h"
 #include "sys/fs.h"
 #include "task/task_file.h"
 #include "task/workload_selection.h"
+#include "workers/settings.h"
 
 namespace adaexplore {
 namespace {
@@ -51,17 +53,15 @@ Result<std::vector<std::string>> ReadMemoryRules(const std::string& path, int mi
 
 }  // namespace
 
-EvalFlags EvalPart(const RunFlags& f) {
-  EvalFlags eval;
-  eval.profile = f.profile;
-  eval.settings = f.eval_settings;
-  eval.workers = f.worker_settings;
-  eval.no_cache = f.no_cache;
-  eval.log_level = f.log_level;
-  eval.nats_url = f.nats_url;
-  eval.nats_queue = f.nats_queue;
-  eval.nats_startup_timeout_s = f.nats_startup_timeout_s;
-  return eval;
+void AddSearchSettingFlags(CLI::App& command, RunFlags& f) {
+  AddSettingFlags(command, WorkerSettingTable(), f.judging.workers);
+  AddSettingFlags(command, RunSettingTable(), f.run_settings);
+  AddSettingFlags(command, EvalSettingTable(), f.judging.settings);
+  command.add_flag("--no-cache", f.judging.no_cache, "Neither read nor write the result cache");
+  command.add_option("--config", f.judging.config_path,
+                     "TOML configuration (default ./adaexplore.toml)");
+  command.add_option("--log-level", f.judging.log_level,
+                     "trace, debug, info, warn (default), error");
 }
 
 SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config) {
@@ -70,14 +70,6 @@ SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config) {
     search.explore.expand_ratio = *flags.expand_ratio;
   }
   return search;
-}
-
-Result<Config> LoadRunConfig(const RunFlags& flags) {
-  Config config;
-  RETURN_IF_ERROR(LoadConfigFile(flags.config_path.empty() ? "adaexplore.toml" : flags.config_path,
-                                 !flags.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyEvalFlags(EvalPart(flags), config));
-  return config;
 }
 
 Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& config) {
@@ -89,6 +81,9 @@ Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& conf
     stored = run.options.contains("eval")
                  ? run.options["eval"]
                  : nlohmann::json{{"precision", run.options.value("precision", "fp32")}};
+    if (stored.is_object()) {  // Runs stored before the worker settings left [eval] kept them.
+      stored = WithoutWorkerSettings(std::move(stored));
+    }
     return Status::Ok();
   }));
   ASSIGN_OR_RETURN(config.profile, ProfileByName(profile));
@@ -98,10 +93,10 @@ Status RestoreRunProfile(const RunInfo& run, const RunFlags& flags, Config& conf
   // The run's settings take the place of the config file's; flags other than the profile and
   // precision still count (a longer timeout, say).
   config.eval_file = stored;
-  EvalFlags eval = EvalPart(flags);
-  eval.profile.clear();
-  eval.settings.given.erase("precision");
-  return ApplyEvalFlags(eval, config);
+  JudgingFlags judging = flags.judging;
+  judging.profile.clear();
+  judging.settings.given.erase("precision");
+  return ApplyJudgingFlags(judging, config);
 }
 
 Result<std::vector<SourceFile>> ReadTasks(const std::vector<std::string>& paths,

@@ -1,9 +1,10 @@
 #pragma once
 
 // The flags of the commands that search (run, bench, adapt): the tasks, the model, the method and
-// the run's settings, the evaluation flags among them (EvalPart), and how they make a run's
+// the run's settings, the judging flags among them (JudgingFlags), and how they make a run's
 // configuration, its spec, its tasks and its LLM client.
 
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,7 +31,7 @@ inline constexpr const char* kDefaultRunDb = "adaexplore-run.sqlite";
 struct RunFlags {
   // Members are grouped by size (strings and lists, then 8-byte numbers, ints, flags): the
   // struct is copied per bench method and adapt wave, and clang-tidy checks its padding.
-  std::string config_path;
+  JudgingFlags judging;  // The configuration, profile, evaluation and worker settings, NATS.
   std::vector<std::string> tasks;
   ProblemSelection problems;
   std::string workloads;  // FlashInfer-Trace definitions: which workloads (workload_selection.h).
@@ -38,37 +39,26 @@ struct RunFlags {
   std::string method = "adaexplore";
   std::string memory_path;
   std::vector<std::string> seed_kernels;  // --seed-kernel: files, or folders of <task>.py.
-  std::string profile;
   std::string db_path = kDefaultRunDb;
   std::string out_dir = "adaexplore-out";
   std::string record_path;
-  std::string log_level;
-  std::string nats_url;
-  std::string nats_queue;
-  SettingFlags eval_settings;    // The evaluation settings' flags (eval/settings.h) given.
-  SettingFlags worker_settings;  // The worker settings' flags (workers/settings.h) given.
-  SettingFlags run_settings;     // The run settings' flags (search/run_settings.h) given.
+  SettingFlags run_settings;  // The run settings' flags (search/run_settings.h) given.
   // A new run's settings before the config file's [run] and the flags: the command's defaults
   // (adapt: 25 steps, no reviser).
   RunSpec defaults;
   std::optional<int64_t> run_id;       // --run; unset: the latest run.
   std::optional<double> expand_ratio;  // c_e / c; unset: [search] expand_ratio (default 1).
-  std::optional<double> nats_startup_timeout_s;
   int memory_min_count = 3;
   bool resume = false;
   bool json = false;
-  bool no_cache = false;
 };
 
-// The evaluation flags among a search's flags.
-EvalFlags EvalPart(const RunFlags& flags);
+// The settings' flags of a search (run, bench, adapt): the worker, run and evaluation settings,
+// --no-cache, --config and --log-level.
+void AddSearchSettingFlags(CLI::App& command, RunFlags& flags);
 
 // The search's constants a new run takes: the config's [search], --expand-ratio over it.
 SearchSettings EffectiveSearch(const RunFlags& flags, const Config& config);
-
-// The configuration a search with these flags runs under: defaults, then the config file
-// (--config, or ./adaexplore.toml if there is one), then the flags.
-Result<Config> LoadRunConfig(const RunFlags& flags);
 
 // A resumed run judges with its own stored evaluation settings (not today's config file), with
 // this invocation's flags over them, except --profile and --precision, which a run keeps.

@@ -217,12 +217,10 @@ Result<RunOutcome> RunWithProgress(SearchSession& session, LlmClient& llm,
     return resume ? session.Resume(*resume, llm, progress.Observer())
                   : session.Start(spec, tasks, llm, progress.Observer());
   }();  // The status line is down before anything else is printed.
-  if (outcome.ok() && outcome->stop_reason) {
-    StatusLine(stderr, format)
-        .Message("run stopped early: " + *outcome->stop_reason,
-                 {{"event", "run_stopped"},
-                  {"run", outcome->run_id},
-                  {"reason", *outcome->stop_reason}});
+  if (outcome.ok()) {
+    if (const std::optional<RunNotice> stopped = StoppedEarlyNotice(*outcome)) {
+      StatusLine(stderr, format).Message(stopped->text, stopped->fields);
+    }
   }
   return outcome;
 }

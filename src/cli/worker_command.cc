@@ -20,18 +20,15 @@ void AddWorkerCommand(CLI::App& app, WorkerFlags& f) {
       ->check(CLI::PositiveNumber);
   worker->add_option("--max-deliver", f.max_deliver, "Deliveries of one job at most (5)")
       ->check(CLI::PositiveNumber);
-  AddSettingFlags(*worker, WorkerSettingTable(), f.eval.workers);
-  worker->add_option("--config", f.eval.config_path, "TOML configuration");
-  worker->add_option("--log-level", f.eval.log_level, "trace, debug, info (default), warn, error");
+  AddSettingFlags(*worker, WorkerSettingTable(), f.judging.workers);
+  worker->add_option("--config", f.judging.config_path, "TOML configuration");
+  worker->add_option("--log-level", f.judging.log_level,
+                     "trace, debug, info (default), warn, error");
 }
 
 Result<int> RunWorkerCommand(const WorkerFlags& f) {
-  Config config;
-  RETURN_IF_ERROR(
-      LoadConfigFile(f.eval.config_path.empty() ? "adaexplore.toml" : f.eval.config_path,
-                     !f.eval.config_path.empty(), config));
-  RETURN_IF_ERROR(ApplyEvalFlags(f.eval, config));
-  if (f.eval.log_level.empty()) {
+  ASSIGN_OR_RETURN(Config config, LoadJudgingConfig(f.judging));
+  if (f.judging.log_level.empty()) {
     config.log_level = "info";
   }
   ASSIGN_OR_RETURN(Logger logger, MakeStderrLogger(config.log_level));

@@ -20,7 +20,7 @@ struct WorkerFlags {
   std::string name;
   double ack_wait_s = 30;
   int max_deliver = 5;
-  EvalFlags eval;  // Device, GPUs, slots, Python, config, log level.
+  JudgingFlags judging;  // The worker settings, config, log level.
 };
 
 void AddWorkerCommand(CLI::App& app, WorkerFlags& flags);

@@ -44,6 +44,25 @@ const std::map<std::string, std::set<std::string>>& KnownKeys() {
   return keys;
 }
 
+// A key of [section] that another section knows (judge_threads under [eval], where it was
+// until it moved to [workers]) is told where it belongs.
+Status RefuseMisplacedKeys(const toml::table& table, const std::string& section,
+                           const std::string& origin) {
+  for (const auto& [key, value] : table) {
+    const std::string name(key.str());
+    if (KnownKeys().at(section).contains(name)) {
+      continue;
+    }
+    for (const auto& [other, keys] : KnownKeys()) {
+      if (keys.contains(name)) {
+        return InvalidArgument(fmt::format("{}: [{}] {}: it is a setting of [{}]; move it there",
+                                           origin, section, name, other));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckKeys(const toml::table& root, const std::string& origin) {
   for (const auto& [section, node] : root) {
     const std::string name(section.str());
@@ -59,6 +78,7 @@ Status CheckKeys(const toml::table& root, const std::string& origin) {
       return InvalidArgument(origin + ": unknown section [" + name + "]" +
                              DidYouMeanSuffix(name, sections));
     }
+    RETURN_IF_ERROR(RefuseMisplacedKeys(*node.as_table(), name, origin));
     RETURN_IF_ERROR(RefuseUnknownKeys(*node.as_table(), known->second, "[" + name + "]", origin));
   }
   return Status::Ok();

@@ -33,7 +33,7 @@ struct Config {
   // The [eval] settings the file gave (other than the profile): a flag that picks another
   // profile or precision rebuilds the profile and applies these again, so they still count.
   nlohmann::json eval_file = nlohmann::json::object();
-  WorkerSettings workers;              // [workers]: python, device, gpus, slots.
+  WorkerSettings workers;              // [workers]: where evaluations run (workers/settings.h).
   std::string gpus_origin = "--gpus";  // Where workers.gpus came from, for an error about them.
   bool cache_enabled = true;
   std::string cache_path;  // Empty: $XDG_CACHE_HOME/adaexplore/eval-cache.sqlite.

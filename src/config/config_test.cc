@@ -77,6 +77,23 @@ TEST(ConfigTest, WorkerSettingsAreCheckedAsTheirFlagsAre) {
   EXPECT_EQ(config.workers.slots, 0);  // All or none: nothing of a refused file stays.
 }
 
+// The worker-process settings moved from [eval] to [workers]; a file written before says where.
+TEST(ConfigTest, AKeyOfAnotherSectionIsToldWhereItBelongs) {
+  Config config;
+  EXPECT_EQ(ApplyConfigText("[eval]\njudge_threads = 2\n", "a.toml", config).message(),
+            "a.toml: [eval] judge_threads: it is a setting of [workers]; move it there");
+  EXPECT_EQ(ApplyConfigText("[workers]\ntrials = 2\n", "a.toml", config).message(),
+            "a.toml: [workers] trials: it is a setting of [eval]; move it there");
+  ASSERT_TRUE(ApplyConfigText("[workers]\njudge_threads = 2\nprepare_ahead = 0\n"
+                              "reference_cache_mb = 0\nlock_patience_s = 0\n",
+                              "a.toml", config)
+                  .ok());
+  EXPECT_EQ(config.workers.judge_threads, 2);
+  EXPECT_EQ(config.workers.prepare_ahead, 0);
+  EXPECT_DOUBLE_EQ(config.workers.reference_cache_mb, 0);
+  EXPECT_DOUBLE_EQ(config.workers.lock_patience_s, 0);
+}
+
 TEST(ConfigTest, GpusFromTheFileSayWhereTheyCameFrom) {
   Config config;
   EXPECT_EQ(config.gpus_origin, "--gpus");

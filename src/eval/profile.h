@@ -87,22 +87,6 @@ struct EvalProfile {
   double pytorch_compute_share = 0.1;
   double timeout_s = 180;      // Per candidate, compile included.
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
-  // Host memory per worker for reference outputs that candidates of one task share (the
-  // worker's reference cache: sealed memory files, refcache.py); 0: every candidate makes its
-  // own. Not a result's kind: no fingerprint.
-  double reference_cache_mb = 4096;
-  // Host threads of each judge (python/adaexplore_worker/correctness/judge.py), which compares a
-  // candidate's outputs with the sealed references beside the next candidates' evaluations, at a
-  // lower priority. On an H100 a judge on every core slowed the next candidates' host phases.
-  int judge_threads = 4;
-  // Candidates per GPU worker whose task phases (CUDA start-up, loading the task, its reference
-  // outputs) run while its slots are taken, so each starts its own phases when a slot frees.
-  int prepare_ahead = 2;
-  // A check (loading, correctness runs: the GPU lock held shared) that has held the lock this
-  // long while a timing has waited as long is paused (SIGSTOP) until no timing waits, its limit
-  // moved by the pause (at most its own limit again); later timings pause it at once. So a hung
-  // or very slow check costs its own slot, not every other candidate's timing. 0: never.
-  double lock_patience_s = 2;
   // Each candidate runs in its own sandbox (namespaces, a mount view, no capabilities, Landlock,
   // seccomp: docs/harness.md), each protection where the machine allows it. Off: candidates run
   // as the user, with what the user can reach.

@@ -173,4 +173,14 @@ Status WriteRunOutput(const RunOutcome& outcome, const nlohmann::json& summary,
   return WriteFileAtomic(out_dir + "/summary.json", JsonText(summary, 2) + "\n");
 }
 
+std::optional<RunNotice> StoppedEarlyNotice(const RunOutcome& outcome) {
+  if (!outcome.stop_reason) {
+    return std::nullopt;
+  }
+  return RunNotice{
+      .text = "run stopped early: " + *outcome.stop_reason,
+      .fields = {
+          {"event", "run_stopped"}, {"run", outcome.run_id}, {"reason", *outcome.stop_reason}}};
+}
+
 }  // namespace adaexplore

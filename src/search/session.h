@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,14 @@ struct RunOutcome {
   bool stopped = false;
   bool interrupted = false;  // Stopped by a signal (Ctrl-C, SIGTERM).
 };
+
+// What every front end says of a run that stopped before its steps were spent: "run stopped
+// early: <reason>" and its event's fields; nothing when it did not stop early.
+struct RunNotice {
+  std::string text;
+  nlohmann::json fields;
+};
+std::optional<RunNotice> StoppedEarlyNotice(const RunOutcome& outcome);
 
 class SearchSession {
  public:

@@ -50,6 +50,38 @@ std::vector<WorkerSetting> MakeTable() {
            .min = 0},
           &WorkerSettings::gpus),
       slots,
+      Row({.name = "prepare_ahead",
+           .kind = SettingKind::kInteger,
+           .flag = "--prepare-ahead",
+           .default_text = "2",
+           .help = "candidates per GPU whose CUDA start-up and reference outputs are made "
+                   "while the slots are taken (0: when a slot frees)",
+           .min = 0},
+          &WorkerSettings::prepare_ahead),
+      Row({.name = "reference_cache_mb",
+           .kind = SettingKind::kNumber,
+           .flag = "--reference-cache-mb",
+           .default_text = "4096",
+           .help = "host memory per worker for reference outputs shared by a task's "
+                   "candidates (least recently used dropped; 0: made for every candidate)",
+           .min = 0},
+          &WorkerSettings::reference_cache_mb),
+      Row({.name = "judge_threads",
+           .kind = SettingKind::kInteger,
+           .flag = "--judge-threads",
+           .default_text = "4",
+           .help = "host threads of each judge, the process that compares a candidate's "
+                   "outputs with the sealed references beside the next evaluations",
+           .min = 1},
+          &WorkerSettings::judge_threads),
+      Row({.name = "lock_patience_s",
+           .kind = SettingKind::kNumber,
+           .flag = "--lock-patience",
+           .default_text = "2",
+           .help = "seconds a check may hold the GPU while a timing waits before it is paused "
+                   "until the timings are done (0: never; docs/harness.md)",
+           .min = 0},
+          &WorkerSettings::lock_patience_s),
   };
 }
 
@@ -62,6 +94,13 @@ const std::vector<WorkerSetting>& WorkerSettingTable() {
 
 Status ApplyWorkerSettings(const nlohmann::json& settings, WorkerSettings& workers) {
   return ApplySettings(WorkerSettingTable(), settings, workers, "worker");
+}
+
+nlohmann::json WithoutWorkerSettings(nlohmann::json settings) {
+  for (const WorkerSetting& s : WorkerSettingTable()) {
+    settings.erase(std::string(s.name));
+  }
+  return settings;
 }
 
 }  // namespace adaexplore

@@ -16,10 +16,11 @@ const Setting<WorkerSettings>& Row(std::string_view name) {
 }
 
 TEST(WorkerSettingsTest, EverySettingHasItsFlagAndReachesItsField) {
-  ASSERT_EQ(WorkerSettingTable().size(), 4U);
+  ASSERT_EQ(WorkerSettingTable().size(), 8U);
   for (const Setting<WorkerSettings>& s : WorkerSettingTable()) {
-    EXPECT_EQ(s.flag, "--" + std::string(s.name));
-    EXPECT_FALSE(s.fingerprint) << s.name;  // Where a kernel runs is no part of its verdict.
+    EXPECT_TRUE(s.flag.starts_with("--")) << s.name;
+    EXPECT_FALSE(s.fingerprint) << s.name;        // Where a kernel runs is no part of its verdict.
+    EXPECT_TRUE(s.job_option.empty()) << s.name;  // The worker's own, never a job's.
   }
   WorkerSettings workers;
   ASSERT_TRUE(
@@ -31,6 +32,18 @@ TEST(WorkerSettingsTest, EverySettingHasItsFlagAndReachesItsField) {
   EXPECT_EQ(workers.gpus, (std::vector<int>{0, 2}));
   EXPECT_EQ(workers.slots, 3);
   EXPECT_EQ(Row("slots").get(workers), 3);
+  ASSERT_TRUE(ApplyWorkerSettings({{"prepare_ahead", 0},
+                                   {"reference_cache_mb", 512.5},
+                                   {"judge_threads", 2},
+                                   {"lock_patience_s", 0.5}},
+                                  workers)
+                  .ok());
+  EXPECT_EQ(workers.prepare_ahead, 0);
+  EXPECT_DOUBLE_EQ(workers.reference_cache_mb, 512.5);
+  EXPECT_EQ(workers.judge_threads, 2);
+  EXPECT_DOUBLE_EQ(workers.lock_patience_s, 0.5);
+  EXPECT_EQ(SettingValueFromText(Row("judge_threads"), "0").status().message(),
+            "--judge-threads 0: must be at least 1");
   EXPECT_TRUE(Row("slots").get(WorkerSettings{}).is_null());  // Unset: the device's default.
 }
 
@@ -58,6 +71,12 @@ TEST(WorkerSettingsTest, ARefusedValueChangesNothing) {
   EXPECT_NE(s.message().find("slots"), std::string::npos);
   EXPECT_EQ(workers.device, "auto");
   EXPECT_FALSE(ApplyWorkerSettings({{"slot", 2}}, workers).ok());
+}
+
+// A run stored while judge_threads and the others were evaluation settings kept them there.
+TEST(WorkerSettingsTest, StoredEvaluationSettingsLoseTheWorkersOnes) {
+  const nlohmann::json stored = {{"trials", 3}, {"judge_threads", 8}, {"prepare_ahead", 1}};
+  EXPECT_EQ(WithoutWorkerSettings(stored), (nlohmann::json{{"trials", 3}}));
 }
 
 }  // namespace

@@ -35,8 +35,8 @@ struct WorkerSpec {
       0;  // Jobs beyond the slots whose task phases (CUDA, references) run before one frees.
   std::string scratch_dir;        // The worker's own directory: job files, its log.
   double reference_cache_mb = 0;  // Its reference cache (host memory); 0: off.
-  double lock_patience_s = 0;     // EvalProfile::lock_patience_s; 0: checks are never paused.
-  int judge_threads = 4;          // EvalProfile::judge_threads.
+  double lock_patience_s = 0;     // WorkerSettings::lock_patience_s; 0: never paused.
+  int judge_threads = 4;          // WorkerSettings::judge_threads.
   bool sandbox = false;           // Each candidate in its own sandbox (docs/harness.md).
   bool require_sandbox = false;   // Fail at hello unless every protection is in force.
   std::vector<std::pair<std::string, std::string>> env;  // Extra environment.
