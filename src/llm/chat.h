@@ -5,6 +5,7 @@
 // token usage, why generation stopped). Plain structs; providers translate them to and from
 // their wire formats (openai_provider.h, anthropic_provider.h).
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +37,11 @@ struct ModelSpec {
 struct ChatMessage {
   std::string role;  // "system", "user" or "assistant".
   std::string content;
+  // How many leading bytes of `content` repeat in every call of this role for a task (the task,
+  // its rules and notes: prompt/prompts.h), so that a provider's prompt cache can keep them: an
+  // Anthropic request marks a cache breakpoint there; OpenAI caches a stable prefix by itself.
+  // 0: no mark. Not part of a recording's or the response cache's key.
+  size_t cache_prefix = 0;
 };
 
 struct ChatRequest {

@@ -240,6 +240,34 @@ TEST(AnthropicProviderTest, MovesSystemMessagesAndMapsEffortToThinking) {
             http->headers.end());
 }
 
+// The part of a message its role repeats is a text block with a cache breakpoint; the text
+// the model reads is unchanged.
+TEST(AnthropicProviderTest, MarksACacheBreakpointAfterTheSharedPart) {
+  AnthropicProvider provider(Settings("anthropic"));
+  ChatRequest request = Request();
+  request.model = {"anthropic", "claude-sonnet-4-5"};
+  request.messages = {{.role = "system", .content = "be brief"},
+                      {.role = "user", .content = "task and rules\n\nkernels", .cache_prefix = 16}};
+  Result<HttpRequest> http = provider.Build(request);
+  ASSERT_TRUE(http.ok()) << http.status().ToString();
+  json content = json::parse(http->body)["messages"][0]["content"];
+  ASSERT_TRUE(content.is_array()) << content;
+  ASSERT_EQ(content.size(), 2u);
+  EXPECT_EQ(content[0]["text"], "task and rules\n\n");
+  EXPECT_EQ(content[0]["cache_control"], json({{"type", "ephemeral"}}));
+  EXPECT_EQ(content[1]["text"], "kernels");
+  EXPECT_FALSE(content[1].contains("cache_control"));
+  // No mark, a mark at either end, or a part of whitespace alone: the plain text.
+  for (const size_t prefix : {size_t{0}, size_t{24}, size_t{99}}) {
+    request.messages[1].cache_prefix = prefix;
+    EXPECT_EQ(json::parse(provider.Build(request)->body)["messages"][0]["content"],
+              "task and rules\n\nkernels")
+        << prefix;
+  }
+  request.messages[1] = {.role = "user", .content = "\n\nkernels", .cache_prefix = 2};
+  EXPECT_EQ(json::parse(provider.Build(request)->body)["messages"][0]["content"], "\n\nkernels");
+}
+
 TEST(AnthropicProviderTest, ParsesTextBlocksAndCacheUsage) {
   AnthropicProvider provider(Settings("anthropic"));
   json body = {{"content",

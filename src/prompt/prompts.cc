@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/enum_names.h"
 #include "eval/checks.h"
 #include "eval/verdict.h"
@@ -23,6 +25,10 @@ Result<PromptTemplate> LoadTemplate(const std::string& dir, const std::string& f
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   return PromptTemplate::Parse(text, path, KnownNames());
 }
+
+// The line of a role's template after which its user message differs from step to step
+// (PromptSet::UserTemplate): what is above it is kept by the providers' prompt caches.
+constexpr std::string_view kStableMarker = "<!-- the same in every step above this line -->";
 
 // A task kind's file (prompts/tasks/<kind>.md): what to write, then after this line how to
 // answer.
@@ -56,9 +62,9 @@ Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage languag
   PromptSet set;
   set.language_ = language;
   ASSIGN_OR_RETURN(set.system_, LoadTemplate(dir, "system.md"));
-  ASSIGN_OR_RETURN(set.proposer_, LoadTemplate(dir, "proposer.md"));
-  ASSIGN_OR_RETURN(set.reviser_, LoadTemplate(dir, "reviser.md"));
-  ASSIGN_OR_RETURN(set.tuner_, LoadTemplate(dir, "tuner.md"));
+  ASSIGN_OR_RETURN(set.proposer_, LoadUserTemplate(dir, "proposer.md"));
+  ASSIGN_OR_RETURN(set.reviser_, LoadUserTemplate(dir, "reviser.md"));
+  ASSIGN_OR_RETURN(set.tuner_, LoadUserTemplate(dir, "tuner.md"));
   const std::string notes = language == KernelLanguage::kTriton ? "triton.md" : "cuda.md";
   ASSIGN_OR_RETURN(std::string notes_text, ReadFile(dir + "/" + notes));
   set.language_notes_ = Trimmed(notes_text);
@@ -82,6 +88,25 @@ Result<PromptSet> PromptSet::Load(const std::string& dir, KernelLanguage languag
                                       .requirements = Requirements(profile, language, kind)});
   }
   return set;
+}
+
+Result<PromptSet::UserTemplate> PromptSet::LoadUserTemplate(const std::string& dir,
+                                                            const std::string& file) {
+  const std::string path = dir + "/" + file;
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  const size_t at = text.find(kStableMarker);
+  if (at == std::string::npos) {
+    ASSIGN_OR_RETURN(PromptTemplate step, PromptTemplate::Parse(text, path, KnownNames()));
+    return UserTemplate{.step = std::move(step)};
+  }
+  // Each part parses alone: a section ({{#name}}...{{/name}}) cannot span the line.
+  ASSIGN_OR_RETURN(PromptTemplate stable,
+                   PromptTemplate::Parse(text.substr(0, at), path, KnownNames()));
+  size_t rest = at + kStableMarker.size();
+  rest += rest < text.size() && text[rest] == '\n' ? 1 : 0;
+  ASSIGN_OR_RETURN(PromptTemplate step,
+                   PromptTemplate::Parse(text.substr(rest), path, KnownNames()));
+  return UserTemplate{.stable = std::move(stable), .step = std::move(step)};
 }
 
 std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage language,
@@ -237,8 +262,11 @@ std::map<std::string, std::string> PromptSet::Values(const PromptInputs& inputs)
 }
 
 std::vector<ChatMessage> PromptSet::Messages(
-    const PromptTemplate& user, const std::map<std::string, std::string>& values) const {
-  return {{"system", Trimmed(system_->Render(values))}, {"user", Trimmed(user.Render(values))}};
+    const UserTemplate& user, const std::map<std::string, std::string>& values) const {
+  const std::string stable = user.stable ? user.stable->Render(values) : "";
+  ChatMessage message{.role = "user", .content = Trimmed(stable + user.step.Render(values))};
+  message.cache_prefix = std::min(stable.size(), message.content.size());
+  return {{.role = "system", .content = Trimmed(system_->Render(values))}, std::move(message)};
 }
 
 std::vector<ChatMessage> PromptSet::Proposer(const PromptInputs& inputs) const {

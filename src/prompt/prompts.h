@@ -94,7 +94,15 @@ class PromptSet {
 
  private:
   std::map<std::string, std::string> Values(const PromptInputs& inputs) const;
-  std::vector<ChatMessage> Messages(const PromptTemplate& user,
+  // A role's user message: the part that is the same in every call of the role for a task (up
+  // to the line kStableMarker: the task, its requirements, notes and rules), then the step's own
+  // part. A template without the line is all the step's.
+  struct UserTemplate {
+    std::optional<PromptTemplate> stable;
+    PromptTemplate step;
+  };
+  static Result<UserTemplate> LoadUserTemplate(const std::string& dir, const std::string& file);
+  std::vector<ChatMessage> Messages(const UserTemplate& user,
                                     const std::map<std::string, std::string>& values) const;
 
   // What depends on the task's kind: prompts/tasks/<kind>.md and the requirements.
@@ -107,7 +115,8 @@ class PromptSet {
   KernelLanguage language_ = KernelLanguage::kTriton;
   std::string language_notes_;
   std::map<TaskKind, TaskText> kinds_;
-  std::optional<PromptTemplate> system_, proposer_, reviser_, tuner_;
+  std::optional<PromptTemplate> system_;
+  std::optional<UserTemplate> proposer_, reviser_, tuner_;
 };
 
 }  // namespace adaexplore

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "edits/code_block.h"
 #include "eval/checks.h"
 #include "sys/fs.h"
@@ -285,6 +287,53 @@ TEST(PromptsTest, AnEditedTemplateWithATypoFailsToLoad) {
   Result<PromptSet> set = PromptSet::Load(dir->path(), KernelLanguage::kTriton, StrictProfile());
   ASSERT_FALSE(set.ok());
   EXPECT_NE(set.status().message().find("unknown placeholder 'task_nam'"), std::string::npos);
+}
+
+// Every role's user message begins with what all its calls for a task share, the part a prompt
+// cache keeps: the same bytes whatever the kernels, and the kernels after it.
+TEST(PromptsTest, EachRolesMessageStartsWithThePartItsStepsShare) {
+  const PromptSet set = Load();
+  PromptInputs one = Inputs();
+  one.memory_rules = {"You cannot call tl.dot on 1-D blocks."};
+  one.kernels = {Correct(3, 1.5)};
+  PromptInputs two = one;
+  two.kernels = {Correct(4, 1.25), Correct(9, 2.25)};
+  two.guidance = "Fuse the two loads.";
+  using Role = std::vector<ChatMessage> (PromptSet::*)(const PromptInputs&) const;
+  for (const Role role : {&PromptSet::Proposer, &PromptSet::Reviser, &PromptSet::Tuner}) {
+    const ChatMessage a = (set.*role)(one)[1];
+    const ChatMessage b = (set.*role)(two)[1];
+    ASSERT_GT(a.cache_prefix, 1000u) << a.content;
+    ASSERT_LT(a.cache_prefix, a.content.size());
+    const std::string stable = a.content.substr(0, a.cache_prefix);
+    EXPECT_EQ(b.content.substr(0, b.cache_prefix), stable);
+    EXPECT_NE(stable.find("return torch.relu(x)"), std::string::npos);
+    EXPECT_NE(stable.find("You cannot call tl.dot"), std::string::npos);
+    EXPECT_EQ(stable.find("ModelNew: pass"), std::string::npos);  // No kernel in it.
+    EXPECT_NE(a.content.find("ModelNew: pass", a.cache_prefix), std::string::npos);
+    EXPECT_EQ(a.content.find("<!--"), std::string::npos);  // The line itself is not sent.
+  }
+}
+
+// A template without the line still loads, all of it the step's; a section across it does not.
+TEST(PromptsTest, TheSharedPartsLineIsOptionalAndNoSectionSpansIt) {
+  Result<TempDir> dir = TempDir::Create("prompts");
+  ASSERT_TRUE(dir.ok());
+  for (const char* file : {"system.md", "reviser.md", "tuner.md", "triton.md", "cuda.md"}) {
+    ASSERT_TRUE(WriteFileAtomic(dir->path() + "/" + file, *ReadFile(kDir + "/" + file)).ok());
+  }
+  std::filesystem::copy(kDir + "/tasks", dir->path() + "/tasks");
+  ASSERT_TRUE(WriteFileAtomic(dir->path() + "/proposer.md", "Task {{task_name}}\n").ok());
+  Result<PromptSet> set = PromptSet::Load(dir->path(), KernelLanguage::kTriton, StrictProfile());
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  const ChatMessage user = set->Proposer(Inputs())[1];
+  EXPECT_EQ(user.content, "Task 19_ReLU.py");
+  EXPECT_EQ(user.cache_prefix, 0u);
+  ASSERT_TRUE(WriteFileAtomic(dir->path() + "/proposer.md",
+                              "{{#pool}}\n<!-- the same in every step above this line -->\n"
+                              "{{pool}}{{/pool}}\n")
+                  .ok());
+  EXPECT_FALSE(PromptSet::Load(dir->path(), KernelLanguage::kTriton, StrictProfile()).ok());
 }
 
 }  // namespace
