@@ -171,7 +171,8 @@ def test_a_cuda_search_without_a_gpu_refuses_before_any_llm_call(cli: Cli,
     finally:
         httpd.shutdown()
         httpd.server_close()
-    assert p.returncode == 2 and "--language cuda needs a GPU" in p.stderr, p.stderr
+    assert p.returncode == 2, p.stderr
+    assert "language cuda (--language, [run] language) needs a GPU" in p.stderr, p.stderr
     assert calls == [] and not list(tmp_path.glob("run.sqlite*"))
 
 
