@@ -12,6 +12,7 @@
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
 #include "llm/client.h"
+#include "llm/token_usage.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -36,10 +37,7 @@ nlohmann::json CompletionJson(const LlmCompletion& c) {
   if (c.reply) {
     out["text"] = c.reply->text;
     out["finish_reason"] = c.reply->finish_reason;
-    out["usage"] = {{"input", c.reply->usage.input},
-                    {"output", c.reply->usage.output},
-                    {"cached_input", c.reply->usage.cached_input},
-                    {"reasoning", c.reply->usage.reasoning}};
+    out["usage"] = TokenUsageJson(c.reply->usage);
     out["error"] = nullptr;
   } else {
     out["text"] = nullptr;

@@ -45,6 +45,9 @@ Status ApplyPrices(const toml::table& prices, const std::string& origin, PriceTa
     if (!entry->contains("cached_input_per_mtok")) {
       price.cached_input_per_mtok = price.input_per_mtok;  // No discount unless one is given.
     }
+    if (!entry->contains("cache_write_per_mtok")) {
+      price.cache_write_per_mtok = price.input_per_mtok;  // No surcharge unless one is given.
+    }
     table.Set(std::string(model.str()), price);
   }
   return Status::Ok();

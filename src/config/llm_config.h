@@ -28,6 +28,7 @@
 //   [llm.prices."openai:gpt-5-mini"] # dollars per million tokens
 //   input_per_mtok = 0.25
 //   cached_input_per_mtok = 0.025
+//   cache_write_per_mtok = 0.25                  # Anthropic: 1.25 times input
 //   output_per_mtok = 2.0
 //
 // The keys are declared once, in llm/settings.h (docs/configuration.md's settings table lists

@@ -46,6 +46,7 @@ output_per_mtok = 2
   ASSERT_TRUE(price.has_value());
   EXPECT_DOUBLE_EQ(price->output_per_mtok, 2);
   EXPECT_DOUBLE_EQ(price->cached_input_per_mtok, 0.25);  // No discount unless given.
+  EXPECT_DOUBLE_EQ(price->cache_write_per_mtok, 0.25);   // Nor a surcharge.
 }
 
 TEST(LlmConfigTest, RefusesTyposKeysInTheFileAndBadValues) {

@@ -141,6 +141,7 @@ ParsedReply AnthropicProvider::Parse(const HttpResponse& response) const {
   reply.usage.input =
       TokenCountField(usage, "input_tokens", reply.warnings) + cache_read + cache_write;
   reply.usage.cached_input = cache_read;
+  reply.usage.cache_write = cache_write;
   reply.usage.output = TokenCountField(usage, "output_tokens", reply.warnings);
   ClampTokenUsage(reply.usage, reply.warnings);
   return reply;

@@ -62,7 +62,10 @@ struct TokenUsage {
   int64_t input = 0;
   int64_t output = 0;        // Includes reasoning tokens, which are billed as output.
   int64_t cached_input = 0;  // Part of `input` served from the provider's prompt cache.
-  int64_t reasoning = 0;     // Part of `output`, where the provider reports it.
+  // Part of `input` written into the provider's prompt cache on this call (Anthropic's
+  // cache_creation_input_tokens, billed above plain input); never the cached part.
+  int64_t cache_write = 0;
+  int64_t reasoning = 0;  // Part of `output`, where the provider reports it.
 };
 
 struct ChatReply {

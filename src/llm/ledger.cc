@@ -20,9 +20,10 @@ std::optional<Price> PriceTable::Find(const ModelSpec& model) const {
 }
 
 double PriceTable::Cost(const Price& price, const TokenUsage& usage) {
-  const int64_t uncached = std::max<int64_t>(0, usage.input - usage.cached_input);
-  return (static_cast<double>(uncached) * price.input_per_mtok +
+  const int64_t plain = std::max<int64_t>(0, usage.input - usage.cached_input - usage.cache_write);
+  return (static_cast<double>(plain) * price.input_per_mtok +
           static_cast<double>(usage.cached_input) * price.cached_input_per_mtok +
+          static_cast<double>(usage.cache_write) * price.cache_write_per_mtok +
           static_cast<double>(usage.output) * price.output_per_mtok) /
          kPerMillion;
 }
@@ -47,6 +48,7 @@ void LedgerTotals::Add(const LedgerEntry& entry) {
   // Saturating: counts of a run resumed from an older database may be anything.
   input_tokens = SaturatingAdd(input_tokens, entry.usage.input);
   cached_input_tokens = SaturatingAdd(cached_input_tokens, entry.usage.cached_input);
+  cache_write_tokens = SaturatingAdd(cache_write_tokens, entry.usage.cache_write);
   output_tokens = SaturatingAdd(output_tokens, entry.usage.output);
   if (entry.cost_usd) {
     cost_usd += *entry.cost_usd;
@@ -63,6 +65,7 @@ nlohmann::json LedgerTotals::ToJson() const {
           {"from_cache", from_cache},
           {"input_tokens", input_tokens},
           {"cached_input_tokens", cached_input_tokens},
+          {"cache_write_tokens", cache_write_tokens},
           {"output_tokens", output_tokens},
           {"cost_usd", unpriced_calls > 0 && cost_usd == 0 ? nlohmann::json(nullptr)
                                                            : nlohmann::json(cost_usd)},

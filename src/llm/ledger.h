@@ -25,7 +25,10 @@ namespace adaexplore {
 struct Price {
   double input_per_mtok = 0;         // Dollars per million uncached input tokens.
   double cached_input_per_mtok = 0;  // Dollars per million cached input tokens.
-  double output_per_mtok = 0;        // Dollars per million output tokens (reasoning included).
+  // Dollars per million input tokens written to the provider's prompt cache (Anthropic: 1.25
+  // times input's for its five-minute cache).
+  double cache_write_per_mtok = 0;
+  double output_per_mtok = 0;  // Dollars per million output tokens (reasoning included).
 };
 
 // Prices by "provider:model", falling back to the bare model name.
@@ -67,6 +70,7 @@ struct LedgerTotals {
   int64_t from_cache = 0;
   int64_t input_tokens = 0;
   int64_t cached_input_tokens = 0;
+  int64_t cache_write_tokens = 0;
   int64_t output_tokens = 0;
   double cost_usd = 0;         // Of the priced calls.
   int64_t unpriced_calls = 0;  // Live calls whose model has no price.

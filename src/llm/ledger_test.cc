@@ -23,6 +23,29 @@ TEST(LedgerTest, CostsFollowThePriceTableWithCachedInputCheaper) {
   EXPECT_NEAR(*recorded.cost_usd, 0.36, 1e-12);
 }
 
+// Anthropic's prompt cache: reads at a tenth of input, writes at 1.25 times; the rest as input.
+TEST(LedgerTest, CacheReadsAndWritesArePricedAtTheirOwnRates) {
+  PriceTable prices;
+  prices.Set("anthropic:claude-sonnet-4-5", {.input_per_mtok = 3,
+                                             .cached_input_per_mtok = 0.3,
+                                             .cache_write_per_mtok = 3.75,
+                                             .output_per_mtok = 15});
+  Ledger ledger(prices);
+  // 1,000,000 input: 600,000 read from the cache, 300,000 written to it, 100,000 plain;
+  // 10,000 output: 0.3 + 0.18 + 1.125 + 0.15 = 1.755 dollars.
+  LedgerEntry recorded = ledger.Record(
+      {.role = LlmRole::kProposer,
+       .task = "t1",
+       .model = {"anthropic", "claude-sonnet-4-5"},
+       .usage = {
+           .input = 1'000'000, .output = 10'000, .cached_input = 600'000, .cache_write = 300'000}});
+  ASSERT_TRUE(recorded.cost_usd.has_value());
+  EXPECT_NEAR(*recorded.cost_usd, 1.755, 1e-12);
+  const nlohmann::json totals = ledger.Total().ToJson();
+  EXPECT_EQ(totals["cached_input_tokens"], 600'000);
+  EXPECT_EQ(totals["cache_write_tokens"], 300'000);
+}
+
 TEST(LedgerTest, SumsPerRoleTaskAndModel) {
   PriceTable prices;
   prices.Set("gpt-5-mini", {.input_per_mtok = 1, .output_per_mtok = 10});  // Bare model name.

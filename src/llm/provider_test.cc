@@ -286,6 +286,7 @@ TEST(AnthropicProviderTest, ParsesTextBlocksAndCacheUsage) {
   EXPECT_EQ(reply.finish_reason, "max_tokens");
   EXPECT_EQ(reply.usage.input, 115);
   EXPECT_EQ(reply.usage.cached_input, 100);
+  EXPECT_EQ(reply.usage.cache_write, 5);
   EXPECT_EQ(reply.usage.output, 20);
   LlmError overloaded = ErrorOf(
       provider,

@@ -69,11 +69,7 @@ json ReplyToJson(const ChatReply& reply) {
   return {{"text", reply.text},
           {"finish_reason", reply.finish_reason},
           {"served_model", reply.served_model},
-          {"usage",
-           {{"input", reply.usage.input},
-            {"output", reply.usage.output},
-            {"cached_input", reply.usage.cached_input},
-            {"reasoning", reply.usage.reasoning}}}};
+          {"usage", TokenUsageJson(reply.usage)}};
 }
 
 Result<ChatReply> ReplyFromJson(const json& value) {
@@ -86,12 +82,7 @@ Result<ChatReply> ReplyFromJson(const json& value) {
     reply.finish_reason = value.value("finish_reason", "");
     reply.served_model = value.value("served_model", "");
     // Written by any earlier build, or by hand: its counts are checked as a live reply's are.
-    json usage = value.value("usage", json::object());
-    reply.usage.input = TokenCountField(usage, "input", reply.warnings);
-    reply.usage.output = TokenCountField(usage, "output", reply.warnings);
-    reply.usage.cached_input = TokenCountField(usage, "cached_input", reply.warnings);
-    reply.usage.reasoning = TokenCountField(usage, "reasoning", reply.warnings);
-    ClampTokenUsage(reply.usage, reply.warnings);
+    reply.usage = TokenUsageFromJson(value.value("usage", json::object()), reply.warnings);
     return reply;
   } catch (const json::exception& e) {
     return ParseError(std::string("a reply field has the wrong type: ") + e.what());

@@ -174,6 +174,10 @@ std::vector<Setting<Price>> MakePriceTable() {
       price("input_per_mtok", "dollars per million uncached input tokens", &Price::input_per_mtok),
       price("cached_input_per_mtok", "dollars per million cached input tokens (default: input's)",
             &Price::cached_input_per_mtok),
+      price("cache_write_per_mtok",
+            "dollars per million input tokens written to the prompt cache (default: input's; "
+            "Anthropic bills 1.25 times input)",
+            &Price::cache_write_per_mtok),
       price("output_per_mtok", "dollars per million output tokens, reasoning included",
             &Price::output_per_mtok),
   };

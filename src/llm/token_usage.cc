@@ -67,7 +67,27 @@ void ClampTokenUsage(TokenUsage& usage, std::vector<std::string>& warnings) {
   usage.input = Bounded(usage.input, kMaxTokensPerCall, "input tokens", warnings);
   usage.output = Bounded(usage.output, kMaxTokensPerCall, "output tokens", warnings);
   usage.cached_input = Bounded(usage.cached_input, usage.input, "cached input tokens", warnings);
+  usage.cache_write = Bounded(usage.cache_write, usage.input - usage.cached_input,
+                              "input tokens written to the cache", warnings);
   usage.reasoning = Bounded(usage.reasoning, usage.output, "reasoning tokens", warnings);
+}
+
+nlohmann::json TokenUsageJson(const TokenUsage& usage) {
+  return {{"input", usage.input},
+          {"output", usage.output},
+          {"cached_input", usage.cached_input},
+          {"cache_write", usage.cache_write},
+          {"reasoning", usage.reasoning}};
+}
+
+TokenUsage TokenUsageFromJson(const nlohmann::json& usage, std::vector<std::string>& warnings) {
+  TokenUsage out{.input = TokenCountField(usage, "input", warnings),
+                 .output = TokenCountField(usage, "output", warnings),
+                 .cached_input = TokenCountField(usage, "cached_input", warnings),
+                 .cache_write = TokenCountField(usage, "cache_write", warnings),
+                 .reasoning = TokenCountField(usage, "reasoning", warnings)};
+  ClampTokenUsage(out, warnings);
+  return out;
 }
 
 }  // namespace adaexplore

@@ -32,8 +32,17 @@ int64_t TokenCountField(const nlohmann::json& object, std::string_view key,
                         std::vector<std::string>& warnings);
 
 // Brings `usage` within its bounds: every count in [0, kMaxTokensPerCall], the cached part of
-// the input no larger than the input, the reasoning part of the output no larger than the
-// output. For counts made by adding reported parts (Anthropic's input is three of them).
+// the input no larger than the input, the part written to the cache no larger than the rest,
+// the reasoning part of the output no larger than the output. For counts made by adding
+// reported parts (Anthropic's input is three of them).
 void ClampTokenUsage(TokenUsage& usage, std::vector<std::string>& warnings);
+
+// The usage as recordings, the response cache, the run database and `llm --json` keep it:
+// {"input", "output", "cached_input", "cache_write", "reasoning"}.
+nlohmann::json TokenUsageJson(const TokenUsage& usage);
+
+// TokenUsageJson's object read back, every count checked as a reply's are (absent: 0, from
+// entries of builds that did not write it) and the whole clamped.
+TokenUsage TokenUsageFromJson(const nlohmann::json& usage, std::vector<std::string>& warnings);
 
 }  // namespace adaexplore

@@ -54,10 +54,29 @@ TEST(TokenUsageTest, ClampKeepsThePartsWithinTheirWholes) {
   EXPECT_EQ(usage.output, 10);
   EXPECT_EQ(usage.reasoning, 10);
   EXPECT_EQ(warnings.size(), 2u);
+  // Written to the cache: at most the input not read from it.
+  TokenUsage written{.input = 10, .output = 1, .cached_input = 6, .cache_write = 7};
+  warnings.clear();
+  ClampTokenUsage(written, warnings);
+  EXPECT_EQ(written.cache_write, 4);
+  EXPECT_EQ(warnings.size(), 1u);
   TokenUsage fine{.input = 5, .output = 4, .cached_input = 5, .reasoning = 4};
   warnings.clear();
   ClampTokenUsage(fine, warnings);
   EXPECT_TRUE(warnings.empty());
+}
+
+// The stored form reads back as written; an entry of an earlier build has no cache_write.
+TEST(TokenUsageTest, TheStoredFormRoundTrips) {
+  const TokenUsage usage{
+      .input = 100, .output = 7, .cached_input = 60, .cache_write = 30, .reasoning = 2};
+  std::vector<std::string> warnings;
+  const TokenUsage back = TokenUsageFromJson(TokenUsageJson(usage), warnings);
+  EXPECT_EQ(TokenUsageJson(back), TokenUsageJson(usage));
+  EXPECT_TRUE(warnings.empty());
+  const TokenUsage old = TokenUsageFromJson({{"input", 9}, {"output", 1}}, warnings);
+  EXPECT_EQ(old.cache_write, 0);
+  EXPECT_EQ(old.input, 9);
 }
 
 }  // namespace

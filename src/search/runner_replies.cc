@@ -10,6 +10,7 @@
 
 #include "edits/code_block.h"
 #include "edits/search_replace.h"
+#include "llm/token_usage.h"
 #include "search/runner.h"
 #include "search/runner_task.h"
 #include "task/flashinfer_solution.h"
@@ -49,10 +50,7 @@ Status SearchRunner::RecordCall(Task& task, Step& step, const LlmCompletion& com
                   .source = std::string(CallSourceName(completion.source))};
   if (completion.reply) {
     call.reply = completion.reply->text;
-    call.usage = {{"input", completion.reply->usage.input},
-                  {"output", completion.reply->usage.output},
-                  {"cached_input", completion.reply->usage.cached_input},
-                  {"reasoning", completion.reply->usage.reasoning}};
+    call.usage = TokenUsageJson(completion.reply->usage);
   } else {
     call.error = completion.error->message;
   }

@@ -321,22 +321,24 @@ Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
       db_.Prepare(fmt::format(
           "WITH calls AS (SELECT usage, cost_usd, source, error FROM llm_calls WHERE run_id = ?1 "
           "UNION ALL SELECT usage, cost_usd, source, error FROM llm_call_costs WHERE run_id = "
-          "?1) SELECT count(*), {}, {}, {}, total(cost_usd), "
+          "?1) SELECT count(*), {}, {}, {}, {}, total(cost_usd), "
           "total(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 ELSE 0 "
           "END) FROM calls",
-          UsageSum("$.input"), UsageSum("$.output"), UsageSum("$.cached_input"))));
+          UsageSum("$.input"), UsageSum("$.output"), UsageSum("$.cached_input"),
+          UsageSum("$.cache_write"))));
   select.Bind(1, run);
   ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) {
     return InternalError("an aggregate query returned no row");
   }
-  const double cost_usd = select.ColumnDouble(4);
-  const int64_t unpriced = SaturatingInt(select.ColumnDouble(5));
+  const double cost_usd = select.ColumnDouble(5);
+  const int64_t unpriced = SaturatingInt(select.ColumnDouble(6));
   // As the ledger's totals say it: no price known for any call is no figure, not $0.
   return nlohmann::json{{"calls", select.ColumnInt(0)},
                         {"input_tokens", SaturatingInt(select.ColumnDouble(1))},
                         {"output_tokens", SaturatingInt(select.ColumnDouble(2))},
                         {"cached_input_tokens", SaturatingInt(select.ColumnDouble(3))},
+                        {"cache_write_tokens", SaturatingInt(select.ColumnDouble(4))},
                         {"cost_usd", unpriced > 0 && cost_usd == 0 ? nlohmann::json(nullptr)
                                                                    : nlohmann::json(cost_usd)},
                         {"unpriced_calls", unpriced}};

@@ -112,8 +112,8 @@ class RunDb {
                                  const CallRecord& call);
   // Token and cost totals of a run's LLM calls, over every session that worked on it: those of
   // recorded steps and those whose step was never recorded (a kill, an interrupt):
-  // {"calls", "input_tokens", "output_tokens", "cached_input_tokens", "cost_usd",
-  //  "unpriced_calls"}. Sums saturate; a count that is not an integer counts as 0.
+  // {"calls", "input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens",
+  //  "cost_usd", "unpriced_calls"}. Sums saturate; a count that is not an integer counts as 0.
   Result<nlohmann::json> CallTotals(int64_t run);
 
   // Baseline timings of tasks (eval/baseline.h's JSON, which holds key, task, task_sha256 and
