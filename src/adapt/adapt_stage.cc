@@ -44,7 +44,8 @@ Result<AdaptOutcome> RunAdaptWaves(SearchSession& session, LlmClient& llm, Skill
     }
     ASSIGN_OR_RETURN(wave.learned,
                      UpdateMemory(memory, llm, rule_prompts, ClusterFailures(std::move(failures)),
-                                  {.model = options.model,
+                                  {.writer_model = options.writer_model,
+                                   .judge_model = options.judge_model,
                                    .max_output_tokens = spec.max_output_tokens,
                                    .reasoning_effort = spec.reasoning_effort,
                                    .logger = options.logger}));

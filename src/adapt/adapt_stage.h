@@ -28,10 +28,11 @@ namespace adaexplore {
 
 struct AdaptOptions {
   std::vector<SourceFile> tasks;
-  RunSpec base;         // Each wave's spec: this, with the memory's rules at the wave's start.
-  ModelSpec model;      // base.model, parsed: the rule writer's and judge's.
-  size_t parallel = 4;  // Tasks per wave.
-  int min_count = 3;    // Rules in the prompts from this count.
+  RunSpec base;            // Each wave's spec: this, with the memory's rules at the wave's start.
+  ModelSpec writer_model;  // The rule writer's (base's roles, else base.model).
+  ModelSpec judge_model;   // The judge's, likewise.
+  size_t parallel = 4;     // Tasks per wave.
+  int min_count = 3;       // Rules in the prompts from this count.
   bool include_incorrect = false;  // Also learn from numerical mismatches.
   std::string out_dir;             // Each wave's best kernels and summary.json go here.
   std::string db_path;             // For the summaries: where the runs can be resumed from.

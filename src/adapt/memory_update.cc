@@ -92,13 +92,14 @@ Result<MemoryUpdateStats> UpdateMemory(SkillMemory& memory, LlmClient& llm,
   stats.clusters = static_cast<int>(clusters.size());
   auto request = [&](LlmRole role, std::vector<ChatMessage> messages, const std::string& task,
                      int64_t sample) {
-    return ChatRequest{.model = options.model,
-                       .messages = std::move(messages),
-                       .max_output_tokens = options.max_output_tokens,
-                       .reasoning_effort = options.reasoning_effort,
-                       .sample = sample,
-                       .role = role,
-                       .task = task};
+    return ChatRequest{
+        .model = role == LlmRole::kJudge ? options.judge_model : options.writer_model,
+        .messages = std::move(messages),
+        .max_output_tokens = options.max_output_tokens,
+        .reasoning_effort = options.reasoning_effort,
+        .sample = sample,
+        .role = role,
+        .task = task};
   };
   // Every cluster's writer call at once; the judge calls after, one at a time, because each
   // decision changes the memory the next one is judged against.

@@ -33,7 +33,8 @@ class RulePrompts {
 };
 
 struct MemoryUpdateOptions {
-  ModelSpec model;
+  ModelSpec writer_model;             // The rule writer's.
+  ModelSpec judge_model;              // The judge's, who decides whether a rule repeats another.
   double duplicate_confidence = 0.5;  // The reference's threshold.
   int64_t max_output_tokens = 0;
   std::string reasoning_effort;

@@ -94,7 +94,8 @@ TEST_F(MemoryUpdateTest, OneCallPerClusterThenDedup) {
   ASSERT_EQ(clusters.size(), 5u);  // 7 failures, 5 signatures: 5 writer calls, not 7.
 
   Result<MemoryUpdateStats> stats =
-      UpdateMemory(*memory, *client_, *prompts, clusters, {.model = {"openai", "fake"}});
+      UpdateMemory(*memory, *client_, *prompts, clusters,
+                   {.writer_model = {"openai", "fake"}, .judge_model = {"openai", "fake-judge"}});
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(stats->failures, 7);
   EXPECT_EQ(stats->writer_calls, 5);
@@ -117,7 +118,9 @@ TEST_F(MemoryUpdateTest, OneCallPerClusterThenDedup) {
                   "    tl.float32(acc)"),
       MakeFailure("f", "UnsupportedLanguageConstruct: unsupported AST node type: Break"),
   });
-  stats = UpdateMemory(*memory, *client_, *prompts, more, {.model = {"openai", "fake"}});
+  stats =
+      UpdateMemory(*memory, *client_, *prompts, more,
+                   {.writer_model = {"openai", "fake"}, .judge_model = {"openai", "fake-judge"}});
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(stats->reinforced, 2);
   EXPECT_EQ(stats->judge_calls, 1);
@@ -126,6 +129,12 @@ TEST_F(MemoryUpdateTest, OneCallPerClusterThenDedup) {
   ASSERT_EQ(rules.size(), 2u);
   EXPECT_EQ(rules[0].count, 4);
   EXPECT_EQ(rules[1].count, 2);
+  // Each role called its own model ([llm.roles]): the writers "fake", the one judge "fake-judge".
+  std::map<std::string, int> models;
+  for (const FakeHttpRequest& r : server_->requests()) {
+    ++models[nlohmann::json::parse(r.body)["model"].get<std::string>()];
+  }
+  EXPECT_EQ(models, (std::map<std::string, int>{{"fake", 7}, {"fake-judge", 1}}));
 }
 
 }  // namespace

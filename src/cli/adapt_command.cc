@@ -70,7 +70,7 @@ Result<std::vector<std::string>> Synthesize(const AdaptFlags& flags, const Confi
                                             const RunSpec& base, const std::string& prompts_dir,
                                             LlmClient& llm, const Logger& logger,
                                             nlohmann::json& summary) {
-  ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(base.model));
+  ASSIGN_OR_RETURN(const ModelSpec model, ModelOf(base, LlmRole::kSynthesiser));
   const std::string root = ProjectRoot();
   if (flags.examples_dir.empty()) {
     return InvalidArgument("--synthesize needs --examples DIR (KernelBench Level-1 problems)");
@@ -194,10 +194,15 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   ASSIGN_OR_RETURN(Logger logger, MakeCommandLogger(config.log_level, flags.json));
   // The waves' runs: the memory's rules at the start of each wave go into its spec.
   ASSIGN_OR_RETURN(RunSpec base, RunSpecFromFlags(search, config));
-  ASSIGN_OR_RETURN(const ModelSpec model, ParseModelSpec(base.model));
+  ASSIGN_OR_RETURN(const ModelSpec writer_model, ModelOf(base, LlmRole::kRuleWriter));
+  ASSIGN_OR_RETURN(const ModelSpec judge_model, ModelOf(base, LlmRole::kJudge));
   // One client for synthesis, every wave and every memory update: one ledger, one budget.
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
                    StartLlmClient(config, search.record_path, base.model, logger));
+  for (const std::string& other : base.roles.All(base.model)) {  // Each checked before any call.
+    ASSIGN_OR_RETURN(const ModelSpec spec, ParseModelSpec(other));
+    RETURN_IF_ERROR(llm->Prepare(spec));
+  }
   if (flags.memory_path.empty() ||
       (fs::exists(flags.memory_path) && !IsSqliteFile(flags.memory_path))) {
     return InvalidArgument(
@@ -240,7 +245,8 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
                    RunAdaptWaves(*session, *llm, memory, rule_prompts,
                                  {.tasks = std::move(sources),
                                   .base = base,
-                                  .model = model,
+                                  .writer_model = writer_model,
+                                  .judge_model = judge_model,
                                   .parallel = static_cast<size_t>(flags.parallel),
                                   .min_count = search.memory_min_count,
                                   .include_incorrect = flags.include_incorrect,

@@ -56,6 +56,7 @@ Result<std::vector<std::string>> ReadMemoryRules(const std::string& path, int mi
 void AddSearchSettingFlags(CLI::App& command, RunFlags& f) {
   AddSettingFlags(command, WorkerSettingTable(), f.judging.workers);
   AddSettingFlags(command, RunSettingTable(), f.run_settings);
+  AddSettingFlags(command, RoleModelSettingTable(), f.role_models);
   AddSettingFlags(command, EvalSettingTable(), f.judging.settings);
   command.add_flag("--no-cache", f.judging.no_cache, "Neither read nor write the result cache");
   command.add_option("--config", f.judging.config_path,
@@ -142,6 +143,10 @@ Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config) {
   if (spec.model.empty()) {
     return InvalidArgument("no model: pass --llm provider:model or set [llm] model");
   }
+  spec.roles = config.llm.roles;
+  ASSIGN_OR_RETURN(const nlohmann::json roles,
+                   SettingFlagValues(RoleModelSettingTable(), flags.role_models));
+  RETURN_IF_ERROR(ApplySettings(RoleModelSettingTable(), roles, spec.roles, "role models"));
   if (!flags.memory_path.empty()) {
     ASSIGN_OR_RETURN(spec.memory_rules, ReadMemoryRules(flags.memory_path, flags.memory_min_count));
   }

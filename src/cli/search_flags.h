@@ -43,6 +43,7 @@ struct RunFlags {
   std::string out_dir = "adaexplore-out";
   std::string record_path;
   SettingFlags run_settings;  // The run settings' flags (search/run_settings.h) given.
+  SettingFlags role_models;   // --proposer-model, ... (llm/role_models.h) given.
   // A new run's settings before the config file's [run] and the flags: the command's defaults
   // (adapt: 25 steps, no reviser).
   RunSpec defaults;
@@ -69,8 +70,8 @@ Result<SearchMethod> SearchMethodFlag(const std::string& name);
 
 // The spec of a new run with these flags under `config`: the command's defaults, then the
 // config's [run], then the run settings' flags (search/run_settings.h); the model from --llm or
-// [llm] model, the search constants from EffectiveSearch, the memory's rules from --memory.
-// Tasks are apart.
+// [llm] model, each role's from its flag or [llm.roles], the search constants from EffectiveSearch,
+// the memory's rules from --memory. Tasks are apart.
 Result<RunSpec> RunSpecFromFlags(const RunFlags& flags, const Config& config);
 
 // Tasks named on the command line: files, or folders of .py files. None is an error.

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "config/toml_settings.h"
+#include "llm/role_models.h"
 #include "llm/settings.h"
 
 namespace adaexplore {
@@ -66,7 +67,7 @@ Status ApplyLlmConfig(const toml::table& root, const std::string& origin, LlmOpt
   }
   // [llm] holds its settings, one table per provider with an HTTP side
   // (llm/provider_registry.h) and the prices.
-  std::set<std::string> nested = {"prices"};
+  std::set<std::string> nested = {"prices", "roles"};
   for (const auto& [name, settings] : DefaultProviderSettings()) {
     nested.insert(name);
   }
@@ -89,6 +90,13 @@ Status ApplyLlmConfig(const toml::table& root, const std::string& origin, LlmOpt
       return InvalidArgument(origin + ": [llm.prices] must be a table");
     }
     RETURN_IF_ERROR(ApplyPrices(*prices->as_table(), origin, changed.prices));
+  }
+  if (const toml::node* roles = llm->get("roles")) {
+    if (!roles->is_table()) {
+      return InvalidArgument(origin + ": [llm.roles] must be a table");
+    }
+    RETURN_IF_ERROR(ApplyTable(*roles->as_table(), RoleModelSettingTable(), {}, "[llm.roles]",
+                               origin, changed.roles));
   }
   if (!changed.model.empty()) {
     Result<ModelSpec> spec = ParseModelSpec(changed.model);

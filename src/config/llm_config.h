@@ -25,15 +25,17 @@
 //   max_output_tokens = 32768
 //   max_tokens_field = "max_completion_tokens"   # or "max_tokens" for older servers
 //
+//   [llm.roles]                      # a model for a role; the others use [llm] model
+//   tuner = "openai:gpt-5-mini"      # also proposer, reviser, rule_writer, judge, synthesiser
+//
 //   [llm.prices."openai:gpt-5-mini"] # dollars per million tokens
 //   input_per_mtok = 0.25
 //   cached_input_per_mtok = 0.025
 //   cache_write_per_mtok = 0.25                  # Anthropic: 1.25 times input
 //   output_per_mtok = 2.0
 //
-// The keys are declared once, in llm/settings.h (docs/configuration.md's settings table lists
-// them all).
-// Unknown keys are errors, as everywhere in the configuration.
+// The keys are declared once, in llm/settings.h and llm/role_models.h (docs/configuration.md's
+// settings table lists them all). Unknown keys are errors, as everywhere in the configuration.
 
 #include <toml++/toml.h>
 

@@ -7,6 +7,7 @@
 #include "eval/checks.h"
 #include "eval/profile.h"
 #include "eval/settings.h"
+#include "llm/role_models.h"
 #include "llm/settings.h"
 #include "search/run_settings.h"
 #include "search/settings.h"
@@ -92,6 +93,7 @@ std::string SettingsMarkdown() {
   AddRows(SearchSettingTable(), "search", out);
   AddRows(RunSettingTable(), "run", out);
   AddRows(LlmSettingTable(), "llm", out);
+  AddRows(RoleModelSettingTable(), "llm.roles", out);
   AddRows(ProviderSettingTable(), "llm.PROVIDER", out);
   AddRows(PriceSettingTable(), "llm.prices.\"PROVIDER:MODEL\"", out);
   return out;

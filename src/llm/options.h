@@ -11,11 +11,13 @@
 #include "llm/provider.h"
 #include "llm/provider_registry.h"
 #include "llm/retry.h"
+#include "llm/role_models.h"
 
 namespace adaexplore {
 
 struct LlmOptions {
   std::string model;  // "provider:model" used when a command does not say (--llm wins).
+  RoleModels roles;   // [llm.roles]: roles given a model other than `model`.
   // Per provider with an HTTP side (llm/provider_registry.h): endpoint, key variable,
   // concurrency, timeouts.
   std::map<std::string, ProviderSettings> providers = DefaultProviderSettings();

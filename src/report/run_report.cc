@@ -211,9 +211,11 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
       return Status::Ok();
     }));
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(info.id));
+    SpendingTally tally(info.model);
     for (const TaskInfo& task : tasks) {
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
       report.tasks.push_back(OutcomeOf(task.name, steps));
+      tally.AddTask(task.name, steps);
       RETURN_IF_ERROR(ReadStoredJson(TaskFilesRow(info.id, task.name), "file", [&] {
         const SourceFile stored = TaskFromStored(task.name, task.source, task.file);
         if (stored.workloads_total > stored.workloads.size()) {
@@ -231,6 +233,7 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
     }
     report.metrics = ComputeMetrics(report.tasks);
     ASSIGN_OR_RETURN(report.cost, db.CallTotals(info.id));
+    ASSIGN_OR_RETURN(report.spending, tally.Finish(db, info.id, report.cost));
     reports.push_back(std::move(report));
   }
   if (run && reports.empty()) {
@@ -302,6 +305,7 @@ nlohmann::json ReportJson(const std::vector<RunReport>& reports) {
                     {"metrics", MetricsJson(r.metrics)},
                     {"mean_best_by_step", MeanBestByStep(r.tasks)},
                     {"cost", r.cost},
+                    {"spending", SpendingJson(r.spending)},
                     {"eval_hours", r.eval_hours},
                     {"tasks", tasks}});
   }
@@ -383,6 +387,7 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
                       t.steps, t.compiled_steps, t.correct_steps, Ms(t.eager_ms), Ms(t.compiled_ms),
                       vs ? fmt::format("{:.3g}x", *vs) : "-", TaskNote(t));
     }
+    out += SpendingMarkdown(r.run.id, r.spending);
   }
   return out;
 }

@@ -12,6 +12,7 @@
 
 #include "core/result.h"
 #include "report/metrics.h"
+#include "report/spending.h"
 #include "store/run_db.h"
 
 namespace adaexplore {
@@ -20,7 +21,8 @@ struct RunReport {
   RunInfo run;
   std::vector<TaskOutcome> tasks;
   SuiteMetrics metrics;
-  nlohmann::json cost;  // RunDb::CallTotals.
+  nlohmann::json cost;   // RunDb::CallTotals.
+  RunSpending spending;  // Per model and role, per improved kernel, per task's best.
   double eval_hours = 0;
 };
 

@@ -5,6 +5,7 @@
 #include "core/hash.h"
 #include "core/json_text.h"
 #include "eval/settings.h"
+#include "llm/provider.h"
 #include "search/run_settings.h"
 #include "store/stored_json.h"
 
@@ -44,6 +45,10 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
   RETURN_IF_ERROR(ReadOption(options, "label", spec.label));
   RETURN_IF_ERROR(ReadOption(options, "base_url", spec.base_url));
   RETURN_IF_ERROR(ReadOption(options, "seed_kernels", spec.seed_kernels));
+  if (options.contains("role_models")) {
+    RETURN_IF_ERROR(ApplySettings(RoleModelSettingTable(), options["role_models"], spec.roles,
+                                  "option 'role_models'"));
+  }
   // Runs made before the search constants were stored kept only the expand ratio.
   nlohmann::json search =
       options.contains("search")
@@ -75,6 +80,9 @@ RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile) {
   if (!spec.seed_kernels.empty()) {
     run.options["seed_kernels"] = spec.seed_kernels;
   }
+  if (!spec.roles.by_role.empty()) {
+    run.options["role_models"] = spec.roles.by_role;
+  }
   return run;
 }
 
@@ -85,6 +93,10 @@ std::string SpecIdentity(const RunSpec& spec, const EvalProfile& profile) {
   run.options.erase("base_url");  // Where the model is served does not make another run.
   run.options["model"] = run.model;
   return Sha256Hex(JsonText(run.options)).substr(0, 12);
+}
+
+Result<ModelSpec> ModelOf(const RunSpec& spec, LlmRole role) {
+  return ParseModelSpec(spec.roles.For(role, spec.model));
 }
 
 Result<RunSpec> RunSpecOf(const RunInfo& run) {

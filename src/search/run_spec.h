@@ -19,6 +19,7 @@
 
 #include "core/result.h"
 #include "eval/profile.h"
+#include "llm/role_models.h"
 #include "prompt/prompts.h"
 #include "search/policy.h"
 #include "search/settings.h"
@@ -29,6 +30,7 @@ namespace adaexplore {
 struct RunSpec {
   SearchMethod method = SearchMethod::kAdaExplore;
   std::string model;  // "provider:model".
+  RoleModels roles;   // Roles given another model than `model` (llm/role_models.h).
   KernelLanguage language = KernelLanguage::kTriton;
   int steps = 50;  // Kernels per task.
   uint64_t seed = 0;
@@ -57,6 +59,9 @@ struct RunSpec {
   // user names another. Empty: a provider with no endpoint (replay), or a run of an older version.
   std::string base_url;
 };
+
+// The model `role` calls in a run of `spec`: its own (spec.roles), else the run's.
+Result<ModelSpec> ModelOf(const RunSpec& spec, LlmRole role);
 
 // The run row that stores a new run of `spec` judged under `profile`: the spec, the profile's
 // name, precision and every evaluation setting (eval/settings.h).

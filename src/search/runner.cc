@@ -302,7 +302,8 @@ Status SearchRunner::BeginMove(Task& task, Step& step) {
 uint64_t SearchRunner::SubmitLlm(Task& task, Step& step, LlmRole role,
                                  std::vector<ChatMessage> messages) {
   step.pending_messages = messages;
-  ChatRequest request{.model = options_.model,
+  auto own = options_.role_models.find(role);
+  ChatRequest request{.model = own == options_.role_models.end() ? options_.model : own->second,
                       .messages = std::move(messages),
                       .max_output_tokens = options_.spec.max_output_tokens,
                       .temperature = options_.temperature,

@@ -50,7 +50,9 @@ struct RunnerOptions {
   // What the run is (method, steps, seed, search constants, reviser, confirm_best, the LLM
   // call's limits, the memory's rules): the stored spec itself, so each is declared once.
   RunSpec spec;
-  ModelSpec model;       // spec.model, parsed.
+  ModelSpec model;  // spec.model, parsed.
+  // spec.roles, parsed: the roles given a model of their own; the others call `model`.
+  std::map<LlmRole, ModelSpec> role_models;
   std::string hardware;  // For the prompts: "NVIDIA H200".
   std::optional<double> temperature;
   Logger logger = NullLogger();
@@ -136,7 +138,7 @@ class SearchRunner {
   // reply, by the role that asked (OnReply).
   Status OnLlm(Task& task, Step& step, LlmCompletion completion);
   Status RecordCall(Task& task, Step& step, const LlmCompletion& completion);
-  Status OnLlmError(Task& task, Step& step, const LlmError& error);
+  Status OnLlmError(Task& task, Step& step, const ModelSpec& model, const LlmError& error);
   Status OnReply(Task& task, Step& step, const LlmCompletion& completion);
   // A reply that is a whole kernel (the proposer's), or search/replace edits (the tuner's).
   Status OnWholeKernel(Task& task, Step& step, const LlmCompletion& completion);

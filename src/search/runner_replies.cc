@@ -34,7 +34,7 @@ nlohmann::json MessagesJson(const std::vector<ChatMessage>& messages) {
 Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
   RETURN_IF_ERROR(RecordCall(task, step, completion));
   if (completion.error) {
-    return OnLlmError(task, step, *completion.error);
+    return OnLlmError(task, step, completion.request.model, *completion.error);
   }
   failures_in_a_row_ = 0;
   last_failures_.clear();
@@ -43,6 +43,7 @@ Status SearchRunner::OnLlm(Task& task, Step& step, LlmCompletion completion) {
 
 Status SearchRunner::RecordCall(Task& task, Step& step, const LlmCompletion& completion) {
   CallRecord call{.role = std::string(LlmRoleName(completion.request.role)),
+                  .model = completion.request.model.ToString(),
                   .messages = MessagesJson(step.pending_messages),
                   .cost_usd = completion.cost_usd,
                   .latency_s = completion.latency_s,
@@ -64,7 +65,8 @@ Status SearchRunner::RecordCall(Task& task, Step& step, const LlmCompletion& com
   return Status::Ok();
 }
 
-Status SearchRunner::OnLlmError(Task& task, Step& step, const LlmError& error) {
+Status SearchRunner::OnLlmError(Task& task, Step& step, const ModelSpec& model,
+                                const LlmError& error) {
   switch (error.kind) {
     case LlmErrorKind::kBudget:
       stop_reason_ = error.message;
@@ -74,8 +76,8 @@ Status SearchRunner::OnLlmError(Task& task, Step& step, const LlmError& error) {
     case LlmErrorKind::kUnreachable:
     case LlmErrorKind::kReplayMiss:
     case LlmErrorKind::kCancelled:
-      return Unavailable(fmt::format("{} ({}): {}", options_.model.ToString(),
-                                     LlmErrorKindName(error.kind), error.message));
+      return Unavailable(fmt::format("{} ({}): {}", model.ToString(), LlmErrorKindName(error.kind),
+                                     error.message));
     case LlmErrorKind::kTransient:
     case LlmErrorKind::kBadRequest:
       break;
@@ -102,7 +104,7 @@ Status SearchRunner::OnLlmError(Task& task, Step& step, const LlmError& error) {
     return Unavailable(fmt::format(
         "stopping the run: {} LLM calls in a row to {} failed after their retries ([llm] "
         "max_failures_in_a_row); the last {}:{}",
-        failures_in_a_row_, options_.model.ToString(), last_failures_.size(), last));
+        failures_in_a_row_, model.ToString(), last_failures_.size(), last));
   }
   return NoKernel(task, step, "the LLM call failed: " + error.message);
 }

@@ -16,11 +16,6 @@
 namespace adaexplore {
 namespace {
 
-RunnerOptions RunnerOptionsFor(const RunSpec& spec, const ModelSpec& model,
-                               const std::string& hardware, const Logger& logger) {
-  return RunnerOptions{.spec = spec, .model = model, .hardware = hardware, .logger = logger};
-}
-
 nlohmann::json TasksJson(const std::vector<TaskSummary>& summaries) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const TaskSummary& s : summaries) {
@@ -100,9 +95,21 @@ Result<SearchSession::Ready> SearchSession::Prepare(const RunSpec& spec, LlmClie
   }
   ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(spec.model));
   RETURN_IF_ERROR(llm.Prepare(model));
+  std::map<LlmRole, ModelSpec> role_models;
+  for (const auto& [name, text] : spec.roles.by_role) {
+    const std::optional<LlmRole> role = LlmRoleFromName(name);
+    ASSIGN_OR_RETURN(ModelSpec own, ParseModelSpec(text));
+    if (!role) {
+      return InvalidArgument(fmt::format("no role '{}' to give model {}", name, text));
+    }
+    RETURN_IF_ERROR(llm.Prepare(own).WithContext(fmt::format("the {} model", name)));
+    role_models[*role] = std::move(own);
+  }
   ASSIGN_OR_RETURN(PromptSet prompts,
                    PromptSet::Load(options_.prompts_dir, spec.language, options_.profile));
-  return Ready{.model = std::move(model), .prompts = std::move(prompts)};
+  return Ready{.model = std::move(model),
+               .role_models = std::move(role_models),
+               .prompts = std::move(prompts)};
 }
 
 Result<RunOutcome> SearchSession::Execute(const RunInfo& run, const RunSpec& spec,
@@ -112,8 +119,12 @@ Result<RunOutcome> SearchSession::Execute(const RunInfo& run, const RunSpec& spe
     observer.on_start(run.id, spec, tasks.size());
   }
   const std::string hardware = evaluator_->workers().front().device_name;
-  SearchRunner runner(RunnerOptionsFor(spec, ready.model, hardware, options_.logger), llm,
-                      *evaluator_, db_, ready.prompts);
+  SearchRunner runner(RunnerOptions{.spec = spec,
+                                    .model = ready.model,
+                                    .role_models = ready.role_models,
+                                    .hardware = hardware,
+                                    .logger = options_.logger},
+                      llm, *evaluator_, db_, ready.prompts);
   Result<std::vector<TaskSummary>> summaries = runner.Run(run.id, tasks, observer, options_.guard);
   // Interrupted: the evaluations in flight were dropped and will never be asked for.
   interrupted_ = evaluator_->outstanding() > 0 ||
@@ -147,6 +158,7 @@ Result<nlohmann::json> RunSummaryJson(const RunOutcome& outcome, RunDb& db, cons
       {"db", db_path},
       {"method", SearchMethodName(outcome.spec.method)},
       {"model", outcome.spec.model},
+      {"role_models", outcome.spec.roles.by_role},
       {"llm_replayed", replayed},
       {"status", WorkStatusName(outcome.stopped ? WorkStatus::kStopped : WorkStatus::kFinished)},
       {"stop_reason", outcome.stop_reason.value_or("")},

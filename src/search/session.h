@@ -94,6 +94,7 @@ class SearchSession {
   // refused key, a missing recording fail here) and its prompts.
   struct Ready {
     ModelSpec model;
+    std::map<LlmRole, ModelSpec> role_models;  // spec.roles, parsed.
     PromptSet prompts;
   };
   Result<Ready> Prepare(const RunSpec& spec, LlmClient& llm) const;

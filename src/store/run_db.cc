@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS run_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT OR IGNORE INTO run_meta VALUES ('schema_version', '1');
+INSERT OR IGNORE INTO run_meta VALUES ('schema_version', '2');
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY AUTOINCREMENT, method TEXT NOT NULL, model TEXT NOT NULL,
   status TEXT NOT NULL, options TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -31,15 +31,34 @@ CREATE TABLE IF NOT EXISTS llm_calls (
   run_id INTEGER NOT NULL, task TEXT NOT NULL, node INTEGER NOT NULL, seq INTEGER NOT NULL,
   role TEXT NOT NULL, messages TEXT NOT NULL, reply TEXT NOT NULL, error TEXT NOT NULL,
   usage TEXT NOT NULL, cost_usd REAL, latency_s REAL NOT NULL, attempts INTEGER NOT NULL,
-  source TEXT NOT NULL, PRIMARY KEY (run_id, task, node, seq));
+  source TEXT NOT NULL, model TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, task, node, seq));
 CREATE TABLE IF NOT EXISTS llm_call_costs (
   id INTEGER PRIMARY KEY AUTOINCREMENT, run_id INTEGER NOT NULL, task TEXT NOT NULL,
   node INTEGER NOT NULL, role TEXT NOT NULL, source TEXT NOT NULL, error TEXT NOT NULL,
-  usage TEXT NOT NULL, cost_usd REAL, recorded_at INTEGER NOT NULL);
+  usage TEXT NOT NULL, cost_usd REAL, recorded_at INTEGER NOT NULL,
+  model TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS baselines (
   key TEXT PRIMARY KEY, task TEXT NOT NULL, task_sha256 TEXT NOT NULL, profile TEXT NOT NULL,
   result TEXT NOT NULL, recorded_at INTEGER NOT NULL);
 )sql";
+
+// Version 1 to 2: each call's model (a role may have its own, llm/role_models.h); a call of a
+// version-1 database keeps '' there, which reads as its run's model. A table that version-1 build
+// lacked was just made by kSchema, with the column.
+Status ToVersion2(Db& db) {
+  for (const char* table : {"llm_calls", "llm_call_costs"}) {
+    ASSIGN_OR_RETURN(
+        Statement has,
+        db.Prepare(fmt::format("SELECT count(*) FROM pragma_table_info('{}') WHERE name = 'model'",
+                               table)));
+    ASSIGN_OR_RETURN(bool row, has.Step());
+    if (row && has.ColumnInt(0) == 0) {
+      RETURN_IF_ERROR(db.Execute(
+          fmt::format("ALTER TABLE {} ADD COLUMN model TEXT NOT NULL DEFAULT ''", table)));
+    }
+  }
+  return db.Execute("UPDATE run_meta SET value = '2' WHERE name = 'schema_version'");
+}
 
 std::string Dump(const nlohmann::json& value) { return JsonText(value); }
 
@@ -129,6 +148,13 @@ Result<RunDb> RunDb::Open(const std::string& path) {
   ASSIGN_OR_RETURN(Statement version,
                    db.Prepare("SELECT value FROM run_meta WHERE name = 'schema_version'"));
   ASSIGN_OR_RETURN(bool row, version.Step());
+  if (row && version.ColumnText(0) == "1") {
+    RETURN_IF_ERROR(
+        InTransaction(db, [&] {
+          return ToVersion2(db);
+        }).WithContext(fmt::format("{}: bringing the run database to version 2", path)));
+    return RunDb(std::move(db));
+  }
   if (row && version.ColumnText(0) != std::to_string(kSchemaVersion)) {
     return InvalidArgument(
         fmt::format("{} is a run database of schema version {}; this build "
@@ -278,7 +304,7 @@ Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord&
       const CallRecord& call = step.calls[seq];
       ASSIGN_OR_RETURN(Statement insert,
                        db_.Prepare("INSERT INTO llm_calls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                   "?, ?, ?)"));
+                                   "?, ?, ?, ?)"));
       insert.Bind(1, run).Bind(2, task).Bind(3, static_cast<int64_t>(step.node));
       insert.Bind(4, static_cast<int64_t>(seq)).Bind(5, call.role).Bind(6, Dump(call.messages));
       insert.Bind(7, call.reply).Bind(8, call.error).Bind(9, Dump(call.usage));
@@ -286,7 +312,7 @@ Status RunDb::RecordStep(int64_t run, const std::string& task, const StepRecord&
         insert.Bind(10, *call.cost_usd);
       }
       insert.Bind(11, call.latency_s).Bind(12, static_cast<int64_t>(call.attempts));
-      insert.Bind(13, call.source);
+      insert.Bind(13, call.source).Bind(14, call.model);
       RETURN_IF_ERROR(insert.Run());
       if (call.cost_id) {  // Its cost is counted with the call from now on.
         ASSIGN_OR_RETURN(Statement settle,
@@ -302,46 +328,79 @@ Result<int64_t> RunDb::RecordCallCost(int64_t run, const std::string& task, int 
                                       const CallRecord& call) {
   ASSIGN_OR_RETURN(Statement insert,
                    db_.Prepare("INSERT INTO llm_call_costs (run_id, task, node, role, source, "
-                               "error, usage, cost_usd, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                               "?, ?) RETURNING id"));
+                               "error, usage, cost_usd, recorded_at, model) VALUES (?, ?, ?, ?, ?, "
+                               "?, ?, ?, ?, ?) RETURNING id"));
   insert.Bind(1, run).Bind(2, task).Bind(3, static_cast<int64_t>(node)).Bind(4, call.role);
   insert.Bind(5, call.source).Bind(6, call.error).Bind(7, Dump(call.usage));
   if (call.cost_usd) {
     insert.Bind(8, *call.cost_usd);
   }
-  insert.Bind(9, Now());
+  insert.Bind(9, Now()).Bind(10, call.model);
   return InsertedId(insert, "llm_call_costs");
 }
 
+namespace {
+
+// SQL totals of a run's calls (recorded and not: CallTotals), one row per `group` ("" for one row
+// of them all), each: the group's columns, then count, the four usage sums, cost and unpriced.
+// total() rather than sum(): SQLite's sum() of integers fails with "integer overflow", which one
+// absurd count stored by an earlier build would make of every report and resume. A call of a
+// version-1 database, with no model of its own, is its run's model's.
+std::string CallTotalsSql(std::string_view group) {
+  return fmt::format(
+      "WITH calls AS (SELECT usage, cost_usd, source, error, role, model FROM llm_calls "
+      "WHERE run_id = ?1 UNION ALL SELECT usage, cost_usd, source, error, role, model FROM "
+      "llm_call_costs WHERE run_id = ?1), named AS (SELECT usage, cost_usd, source, error, role, "
+      "CASE WHEN model = '' THEN (SELECT model FROM runs WHERE id = ?1) ELSE model END AS model "
+      "FROM calls) SELECT {0}count(*), {1}, {2}, {3}, {4}, total(cost_usd), "
+      "total(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 ELSE 0 END) "
+      "FROM named{5}",
+      group.empty() ? "" : fmt::format("{}, ", group), UsageSum("$.input"), UsageSum("$.output"),
+      UsageSum("$.cached_input"), UsageSum("$.cache_write"),
+      group.empty() ? "" : fmt::format(" GROUP BY {0} ORDER BY {0}", group));
+}
+
+// CallTotals' object from the columns of one row of CallTotalsSql, from `first` on.
+nlohmann::json CallTotalsRow(const Statement& select, int first) {
+  const double cost_usd = select.ColumnDouble(first + 5);
+  const int64_t unpriced = SaturatingInt(select.ColumnDouble(first + 6));
+  // As the ledger's totals say it: no price known for any call is no figure, not $0.
+  return nlohmann::json{{"calls", select.ColumnInt(first)},
+                        {"input_tokens", SaturatingInt(select.ColumnDouble(first + 1))},
+                        {"output_tokens", SaturatingInt(select.ColumnDouble(first + 2))},
+                        {"cached_input_tokens", SaturatingInt(select.ColumnDouble(first + 3))},
+                        {"cache_write_tokens", SaturatingInt(select.ColumnDouble(first + 4))},
+                        {"cost_usd", unpriced > 0 && cost_usd == 0 ? nlohmann::json(nullptr)
+                                                                   : nlohmann::json(cost_usd)},
+                        {"unpriced_calls", unpriced}};
+}
+
+}  // namespace
+
 Result<nlohmann::json> RunDb::CallTotals(int64_t run) {
-  // total() rather than sum(): SQLite's sum() of integers fails with "integer overflow", which
-  // one absurd count stored by an earlier build would make of every report and resume.
-  ASSIGN_OR_RETURN(
-      Statement select,
-      db_.Prepare(fmt::format(
-          "WITH calls AS (SELECT usage, cost_usd, source, error FROM llm_calls WHERE run_id = ?1 "
-          "UNION ALL SELECT usage, cost_usd, source, error FROM llm_call_costs WHERE run_id = "
-          "?1) SELECT count(*), {}, {}, {}, {}, total(cost_usd), "
-          "total(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 ELSE 0 "
-          "END) FROM calls",
-          UsageSum("$.input"), UsageSum("$.output"), UsageSum("$.cached_input"),
-          UsageSum("$.cache_write"))));
+  ASSIGN_OR_RETURN(Statement select, db_.Prepare(CallTotalsSql("")));
   select.Bind(1, run);
   ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) {
     return InternalError("an aggregate query returned no row");
   }
-  const double cost_usd = select.ColumnDouble(5);
-  const int64_t unpriced = SaturatingInt(select.ColumnDouble(6));
-  // As the ledger's totals say it: no price known for any call is no figure, not $0.
-  return nlohmann::json{{"calls", select.ColumnInt(0)},
-                        {"input_tokens", SaturatingInt(select.ColumnDouble(1))},
-                        {"output_tokens", SaturatingInt(select.ColumnDouble(2))},
-                        {"cached_input_tokens", SaturatingInt(select.ColumnDouble(3))},
-                        {"cache_write_tokens", SaturatingInt(select.ColumnDouble(4))},
-                        {"cost_usd", unpriced > 0 && cost_usd == 0 ? nlohmann::json(nullptr)
-                                                                   : nlohmann::json(cost_usd)},
-                        {"unpriced_calls", unpriced}};
+  return CallTotalsRow(select, 0);
+}
+
+Result<std::vector<nlohmann::json>> RunDb::CallTotalsByModelRole(int64_t run) {
+  ASSIGN_OR_RETURN(Statement select, db_.Prepare(CallTotalsSql("model, role")));
+  select.Bind(1, run);
+  std::vector<nlohmann::json> rows;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) {
+      return rows;
+    }
+    nlohmann::json totals = CallTotalsRow(select, 2);
+    totals["model"] = select.ColumnText(0);
+    totals["role"] = select.ColumnText(1);
+    rows.push_back(std::move(totals));
+  }
 }
 
 Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& task) {
@@ -384,8 +443,8 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
   }
   ASSIGN_OR_RETURN(Statement calls,
                    db_.Prepare("SELECT node, role, messages, reply, error, usage, cost_usd, "
-                               "latency_s, attempts, source, seq FROM llm_calls WHERE run_id = ? "
-                               "AND task = ? ORDER BY node, seq"));
+                               "latency_s, attempts, source, seq, model FROM llm_calls WHERE "
+                               "run_id = ? AND task = ? ORDER BY node, seq"));
   calls.Bind(1, run).Bind(2, task);
   size_t at = 0;
   while (true) {
@@ -406,6 +465,7 @@ Result<std::vector<StepRecord>> RunDb::Steps(int64_t run, const std::string& tas
     ASSIGN_OR_RETURN(nlohmann::json usage,
                      JsonColumn(calls, 5, "usage", JsonKind::kObject, row_name));
     CallRecord call{.role = calls.ColumnText(1),
+                    .model = calls.ColumnText(11),
                     .messages = std::move(messages),
                     .reply = calls.ColumnText(3),
                     .error = calls.ColumnText(4),

@@ -51,6 +51,9 @@ struct TaskInfo {
 
 struct CallRecord {
   std::string role;
+  // "provider:model" that was called; empty for a call stored before it was kept (schema
+  // version 1): its run's model.
+  std::string model;
   nlohmann::json messages = nlohmann::json::array();
   std::string reply;
   std::string error;  // Empty on success.
@@ -82,7 +85,7 @@ struct StepRecord {
 
 class RunDb {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   static Result<RunDb> Open(const std::string& path);
 
@@ -115,6 +118,9 @@ class RunDb {
   // {"calls", "input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens",
   //  "cost_usd", "unpriced_calls"}. Sums saturate; a count that is not an integer counts as 0.
   Result<nlohmann::json> CallTotals(int64_t run);
+  // CallTotals per model and role, each with its "model" and "role", ordered by them. A call
+  // stored before calls kept their model (schema version 1) counts as its run's model's.
+  Result<std::vector<nlohmann::json>> CallTotalsByModelRole(int64_t run);
 
   // Baseline timings of tasks (eval/baseline.h's JSON, which holds key, task, task_sha256 and
   // profile), one per key: recording a key again replaces it. Read back oldest first.

@@ -229,6 +229,66 @@ TEST_F(RunDbTest, AnAnsweredCallIsCountedBeforeItsStepAndOnlyOnce) {
   EXPECT_EQ(reopened.Steps(run, "t")->size(), 1u);
 }
 
+TEST_F(RunDbTest, TotalsPerModelAndRoleCountUnrecordedCalls) {
+  RunDb db = *RunDb::Open(path_);
+  const int64_t run = *db.CreateRun({.method = "adaexplore", .model = "anthropic:big"});
+  ASSERT_TRUE(db.AddTask(run, {.name = "t", .source = "s", .steps = 5}).ok());
+  StepRecord step = Step(1);
+  step.calls[0].model = "anthropic:big";  // The reviser on the run's model,
+  step.calls[1].model = "openai:small";   // the tuner on its own.
+  ASSERT_TRUE(db.RecordStep(run, "t", step).ok());
+  CallRecord lost = Step(2).calls[1];  // A tuner's reply whose step a kill never recorded.
+  lost.model = "openai:small";
+  ASSERT_TRUE(db.RecordCallCost(run, "t", 2, lost).ok());
+  std::vector<nlohmann::json> rows = *db.CallTotalsByModelRole(run);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["model"], "anthropic:big");
+  EXPECT_EQ(rows[0]["role"], "reviser");
+  EXPECT_EQ(rows[0]["calls"], 1);
+  EXPECT_NEAR(rows[0]["cost_usd"].get<double>(), 0.001, 1e-12);
+  EXPECT_EQ(rows[1]["model"], "openai:small");
+  EXPECT_EQ(rows[1]["role"], "tuner");
+  EXPECT_EQ(rows[1]["calls"], 2);
+  EXPECT_EQ(rows[1]["input_tokens"], 40);
+  EXPECT_EQ(db.Steps(run, "t")->at(0).calls[1].model, "openai:small");
+}
+
+TEST_F(RunDbTest, AVersionOneDatabaseIsBroughtToVersionTwoAndItsCallsAreTheRunsModels) {
+  {  // The tables a version-1 build made, with a run, a step and a call, and no llm_call_costs.
+    Db old = *Db::Open(path_);
+    ASSERT_TRUE(
+        old.Execute(
+               "CREATE TABLE run_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+               "INSERT INTO run_meta VALUES ('schema_version', '1');"
+               "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, method TEXT NOT NULL, "
+               "model TEXT NOT NULL, status TEXT NOT NULL, options TEXT NOT NULL, created_at "
+               "INTEGER NOT NULL);"
+               "INSERT INTO runs VALUES (1, 'ps', 'openai:m', 'finished', '{}', 0);"
+               "CREATE TABLE llm_calls (run_id INTEGER NOT NULL, task TEXT NOT NULL, node "
+               "INTEGER NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, messages TEXT NOT "
+               "NULL, reply TEXT NOT NULL, error TEXT NOT NULL, usage TEXT NOT NULL, cost_usd "
+               "REAL, latency_s REAL NOT NULL, attempts INTEGER NOT NULL, source TEXT NOT NULL, "
+               "PRIMARY KEY (run_id, task, node, seq));"
+               "INSERT INTO llm_calls VALUES (1, 't', 1, 0, 'proposer', '[]', 'k', '', "
+               "'{\"input\": 7}', 0.5, 1.0, 1, 'live');")
+            .ok());
+  }
+  Result<RunDb> db = RunDb::Open(path_);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  std::vector<nlohmann::json> rows = *db->CallTotalsByModelRole(1);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["model"], "openai:m");
+  EXPECT_EQ(rows[0]["input_tokens"], 7);
+  // Calls recorded from now on keep their model; the database says version 2.
+  ASSERT_TRUE(db->RecordCallCost(1, "t", 2, {.role = "tuner", .model = "openai:x"}).ok());
+  EXPECT_EQ(db->CallTotalsByModelRole(1)->size(), 2u);
+  Db raw = *Db::Open(path_);
+  Statement version = *raw.Prepare("SELECT value FROM run_meta WHERE name = 'schema_version'");
+  ASSERT_TRUE(*version.Step());
+  EXPECT_EQ(version.ColumnText(0), "2");
+  EXPECT_TRUE(RunDb::Open(path_).ok());  // Opened again: nothing left to bring up.
+}
+
 TEST_F(RunDbTest, TotalsOfAbsurdStoredCountsSaturateInsteadOfFailing) {
   RunDb db = *RunDb::Open(path_);
   const int64_t run = *db.CreateRun({.method = "ps", .model = "openai:m"});

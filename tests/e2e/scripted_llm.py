@@ -31,6 +31,7 @@ class Script:
         self.lock = threading.Lock()
         self.proposals = 0
         self.calls: list[str] = []
+        self.models: list[tuple[str, str]] = []  # (role, the request's model) per call.
         self.tuner_prompts: list[str] = []
         # The first N tuner replies edit text that is not in the kernel (no edit applies).
         self.failing_tuner_replies = failing_tuner_replies
@@ -45,7 +46,10 @@ class Script:
             self.most_at_once = max(self.most_at_once, self.answering)
         try:
             time.sleep(self.delay_s)
-            return self.reply(body["messages"])
+            text = self.reply(body["messages"])
+            with self.lock:
+                self.models.append((self.calls[-1], body.get("model", "")))
+            return text
         finally:
             with self.lock:
                 self.answering -= 1

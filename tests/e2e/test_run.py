@@ -302,6 +302,50 @@ def test_search_constants_come_from_the_config_and_stay_with_the_run(cli: Cli, s
     assert "need a GPU's speed of light" in p.stderr, p.stderr
 
 
+def test_each_role_calls_its_own_model_stored_with_the_run_and_reported(
+        cli: Cli, scripted: Script, tmp_path: Path) -> None:
+    config = tmp_path / "roles.toml"
+    # The reviser from the file, the tuner from its flag; the proposer keeps --llm's model.
+    config.write_text('[llm.roles]\nreviser = "openai:scripted-advice"\n'
+                      '[llm.prices."openai:scripted"]\ninput_per_mtok = 1.0\n'
+                      'output_per_mtok = 2.0\n')
+    db = tmp_path / "run.sqlite"
+    common = ["--db", str(db), "--out", str(tmp_path / "out"), "--json", *FAST]
+    p = cli.run("run", "--config", str(config), "--task", example("tasks", "relu.py"), "--llm",
+                "openai:scripted", "--tuner-model", "openai:scripted-small", "--steps", "5",
+                *common, timeout=900)
+    assert p.returncode == 0, p.stderr
+    expected = {"proposer": "openai:scripted", "reviser": "openai:scripted-advice",
+                "tuner": "openai:scripted-small"}
+
+    def called() -> list[tuple[str, str]]:  # (role, model) of every stored call.
+        with sqlite3.connect(db) as c:
+            return c.execute("SELECT role, model FROM llm_calls").fetchall()
+
+    assert {role for role, _ in called()} == set(expected)
+    assert all(expected[role] == model for role, model in called()), called()
+    # What the server was asked for: those models' names, and only them.
+    assert {m for _, m in scripted.models} == {m.split(":")[1] for m in expected.values()}
+    assert json.loads(p.stdout)["role_models"] == {"reviser": "openai:scripted-advice",
+                                                   "tuner": "openai:scripted-small"}
+    # Resumed with neither the file nor the flag: the run's own models still.
+    before = len(called())
+    more = cli.run("run", "--resume", "--steps", "7", *common, timeout=900)
+    assert more.returncode == 0, more.stderr
+    assert len(called()) > before
+    assert all(expected[role] == model for role, model in called()), called()
+    report = cli.run("report", "--db", str(db), "--json", timeout=120)
+    assert report.returncode == 0, report.stderr
+    spending = json.loads(report.stdout)["runs"][0]["spending"]
+    rows = {(r["model"], r["role"]): r for r in spending["by_model_role"]}
+    assert sum(r["calls"] for r in rows.values()) == len(called())
+    assert set(rows) == set((m, r) for r, m in expected.items())
+    assert rows[("openai:scripted", "proposer")]["cost_usd"] > 0  # Priced; the others are not.
+    assert sum(r["kernels"] for r in rows.values()) >= 1
+    markdown = cli.run("report", "--db", str(db), timeout=120)
+    assert "## Run 1 spending" in markdown.stdout and "openai:scripted-small" in markdown.stdout
+
+
 def test_resume_with_more_steps_extends_a_finished_run(cli: Cli, scripted: Script,
                                                        tmp_path: Path) -> None:
     db = tmp_path / "run.sqlite"
