@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "core/json_log.h"
 #include "core/json_text.h"
+#include "report/spending.h"
 #include "search/policy.h"
 #include "search/session.h"
 #include "store/run_db.h"
@@ -190,6 +191,9 @@ Result<int> RunSearch(const RunFlags& flags) {
       std::printf("%-40s %3d steps  best %s%s\n", s.task.c_str(), s.steps, s.best_verdict.c_str(),
                   s.best_speedup ? fmt::format(" {:.3g}x", *s.best_speedup).c_str() : "");
     }
+    std::printf(
+        "%s\n",
+        CallTotalsLine(outcome.summary.value("run_cost", nlohmann::json::object())).c_str());
     std::printf("best kernels in %s/, run database %s (run %lld)\n", flags.out_dir.c_str(),
                 flags.db_path.c_str(), static_cast<long long>(outcome.run.run_id));
   }

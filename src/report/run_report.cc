@@ -74,21 +74,6 @@ std::string CsvField(const std::string& text) {
 
 std::string Percent(double share) { return fmt::format("{:.0f}%", 100 * share); }
 
-std::string Cost(const nlohmann::json& cost) {
-  const double usd = cost.contains("cost_usd") && cost["cost_usd"].is_number()
-                         ? cost["cost_usd"].get<double>()
-                         : 0.0;  // null: no call was priced.
-  const int64_t unpriced = cost.value("unpriced_calls", int64_t{0});
-  const int64_t calls = cost.value("calls", int64_t{0});
-  if (calls == 0) {
-    return "-";
-  }
-  if (unpriced == calls) {
-    return "unknown";
-  }
-  return fmt::format("{}${:.2f}", unpriced > 0 ? ">= " : "", usd);
-}
-
 // Runs pooled by method, in order of first appearance.
 std::vector<std::pair<std::string, SuiteMetrics>> ByMethod(const std::vector<RunReport>& reports) {
   std::vector<std::string> order;
@@ -369,8 +354,8 @@ std::string ReportMarkdown(const std::vector<RunReport>& reports) {
     }
     out += fmt::format(" {} | {}/{} | {} | {:.3f} | {} |\n", r.cost.value("calls", int64_t{0}),
                        r.cost.value("input_tokens", int64_t{0}),
-                       r.cost.value("output_tokens", int64_t{0}), Cost(r.cost), r.eval_hours,
-                       r.metrics.degenerate_tasks);
+                       r.cost.value("output_tokens", int64_t{0}), CallCostText(r.cost),
+                       r.eval_hours, r.metrics.degenerate_tasks);
   }
   for (const RunReport& r : reports) {
     out += fmt::format(

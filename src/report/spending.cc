@@ -30,6 +30,33 @@ nlohmann::json Optional(const std::optional<double>& v) {
 
 }  // namespace
 
+std::string CallCostText(const nlohmann::json& totals) {
+  const double usd = totals.contains("cost_usd") && totals["cost_usd"].is_number()
+                         ? totals["cost_usd"].get<double>()
+                         : 0.0;  // null: no call was priced.
+  const int64_t unpriced = totals.value("unpriced_calls", int64_t{0});
+  const int64_t calls = totals.value("calls", int64_t{0});
+  if (calls == 0) {
+    return "-";
+  }
+  if (unpriced == calls) {
+    return "unknown";
+  }
+  return fmt::format("{}${:.2f}", unpriced > 0 ? ">= " : "", usd);
+}
+
+std::string CallTotalsLine(const nlohmann::json& totals) {
+  const int64_t read = totals.value("cached_input_tokens", int64_t{0});
+  const int64_t written = totals.value("cache_write_tokens", int64_t{0});
+  return fmt::format(
+      "LLM: {} calls, {} tokens in{} / {} out, {}", totals.value("calls", int64_t{0}),
+      totals.value("input_tokens", int64_t{0}),
+      read + written > 0
+          ? fmt::format(" ({} read from the prompt cache, {} written to it)", read, written)
+          : "",
+      totals.value("output_tokens", int64_t{0}), CallCostText(totals));
+}
+
 void SpendingTally::AddTask(const std::string& task, const std::vector<StepRecord>& steps) {
   TaskSpend spend{.task = task};
   double best = 0;

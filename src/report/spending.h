@@ -69,6 +69,13 @@ class SpendingTally {
   int improved_ = 0;
 };
 
+// A CallTotals object's cost in words: "$2.14", ">= $2.14" when some calls had no price,
+// "unknown" when none had one, "-" without calls.
+std::string CallCostText(const nlohmann::json& totals);
+// The line a run's end prints: "LLM: 171 calls, 1248345 tokens in (789440 read from the prompt
+// cache, 14147 written to it) / 34200 out, $2.14".
+std::string CallTotalsLine(const nlohmann::json& totals);
+
 nlohmann::json SpendingJson(const RunSpending& spending);
 // A "## Run N spending" section: the table per model and role, then the cost per improved kernel
 // and per task's best.

@@ -98,5 +98,24 @@ TEST_F(SpendingTest, AnUnpricedCallLeavesNoFigureRatherThanAnUnderstatedOne) {
   EXPECT_NE(SpendingMarkdown(run, s).find("| t | 1 | 1 | - |"), std::string::npos);
 }
 
+TEST(SpendingLineTest, TheRunsLineSaysWhatTheCacheTookAndWhatWasUnpriced) {
+  EXPECT_EQ(CallTotalsLine({{"calls", 3},
+                            {"input_tokens", 900},
+                            {"cached_input_tokens", 600},
+                            {"cache_write_tokens", 100},
+                            {"output_tokens", 30},
+                            {"cost_usd", 0.0123},
+                            {"unpriced_calls", 0}}),
+            "LLM: 3 calls, 900 tokens in (600 read from the prompt cache, 100 written to it) / 30 "
+            "out, $0.01");
+  EXPECT_EQ(CallTotalsLine({{"calls", 2},
+                            {"input_tokens", 10},
+                            {"output_tokens", 4},
+                            {"cost_usd", nullptr},
+                            {"unpriced_calls", 2}}),
+            "LLM: 2 calls, 10 tokens in / 4 out, unknown");
+  EXPECT_EQ(CallCostText({{"calls", 2}, {"cost_usd", 1.5}, {"unpriced_calls", 1}}), ">= $1.50");
+}
+
 }  // namespace
 }  // namespace adaexplore

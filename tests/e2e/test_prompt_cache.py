@@ -118,3 +118,16 @@ def test_a_dollar_budget_counts_cached_tokens_at_their_price(cli: Cli, server: C
     # (one call at a time is in flight: in_flight 1).
     assert sum(spent) >= budget > sum(spent[:-1])
     assert summary["run_cost"]["cost_usd"] == pytest.approx(sum(spent), rel=1e-9)
+
+
+def test_the_runs_last_lines_say_what_the_cache_took(cli: Cli, server: CachingLlm,
+                                                     tmp_path: Path) -> None:
+    model = "anthropic:scripted"
+    p = cli.run("run", "--config", str(_config(tmp_path, model)), "--task",
+                example("tasks", "relu.py"), "--llm", model, "--steps", "3", "--db",
+                str(tmp_path / "run.sqlite"), "--out", str(tmp_path / "out"), *FAST, timeout=900)
+    assert p.returncode == 0, p.stderr
+    read = sum(u["cache_read_input_tokens"] for u in server.usages)
+    written = sum(u["cache_creation_input_tokens"] for u in server.usages)
+    assert (f"({read} read from the prompt cache, {written} written to it)" in p.stdout), p.stdout
+    assert f"LLM: {len(server.usages)} calls" in p.stdout
