@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <ctime>
 
 #include "core/json_text.h"
@@ -341,38 +342,51 @@ Result<int64_t> RunDb::RecordCallCost(int64_t run, const std::string& task, int 
 
 namespace {
 
+// The usage counts a run's totals sum: each total's key and the count's key in a call's stored
+// usage (llm/token_usage.h's TokenUsageJson).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kUsageTotals = {{
+    {"input_tokens", "input"},
+    {"output_tokens", "output"},
+    {"cached_input_tokens", "cached_input"},
+    {"cache_write_tokens", "cache_write"},
+}};
+
 // SQL totals of a run's calls (recorded and not: CallTotals), one row per `group` ("" for one row
-// of them all), each: the group's columns, then count, the four usage sums, cost and unpriced.
-// total() rather than sum(): SQLite's sum() of integers fails with "integer overflow", which one
-// absurd count stored by an earlier build would make of every report and resume. A call of a
-// version-1 database, with no model of its own, is its run's model's.
+// of them all), each: the group's columns, then the count, kUsageTotals' sums, the cost and the
+// unpriced calls. total() rather than sum(): SQLite's sum() of integers fails with "integer
+// overflow", which one absurd count stored by an earlier build would make of every report and
+// resume. A call of a version-1 database, with no model of its own, is its run's model's.
 std::string CallTotalsSql(std::string_view group) {
+  std::string sums;
+  for (const auto& [total, key] : kUsageTotals) {
+    sums += UsageSum(fmt::format("$.{}", key)) + ", ";
+  }
   return fmt::format(
       "WITH calls AS (SELECT usage, cost_usd, source, error, role, model FROM llm_calls "
       "WHERE run_id = ?1 UNION ALL SELECT usage, cost_usd, source, error, role, model FROM "
       "llm_call_costs WHERE run_id = ?1), named AS (SELECT usage, cost_usd, source, error, role, "
       "CASE WHEN model = '' THEN (SELECT model FROM runs WHERE id = ?1) ELSE model END AS model "
-      "FROM calls) SELECT {0}count(*), {1}, {2}, {3}, {4}, total(cost_usd), "
+      "FROM calls) SELECT {0}count(*), {1}total(cost_usd), "
       "total(CASE WHEN cost_usd IS NULL AND source = 'live' AND error = '' THEN 1 ELSE 0 END) "
-      "FROM named{5}",
-      group.empty() ? "" : fmt::format("{}, ", group), UsageSum("$.input"), UsageSum("$.output"),
-      UsageSum("$.cached_input"), UsageSum("$.cache_write"),
+      "FROM named{2}",
+      group.empty() ? "" : fmt::format("{}, ", group), sums,
       group.empty() ? "" : fmt::format(" GROUP BY {0} ORDER BY {0}", group));
 }
 
 // CallTotals' object from the columns of one row of CallTotalsSql, from `first` on.
 nlohmann::json CallTotalsRow(const Statement& select, int first) {
-  const double cost_usd = select.ColumnDouble(first + 5);
-  const int64_t unpriced = SaturatingInt(select.ColumnDouble(first + 6));
+  nlohmann::json totals = {{"calls", select.ColumnInt(first)}};
+  int column = first + 1;
+  for (const auto& [total, key] : kUsageTotals) {
+    totals[std::string(total)] = SaturatingInt(select.ColumnDouble(column++));
+  }
+  const double cost_usd = select.ColumnDouble(column);
+  const int64_t unpriced = SaturatingInt(select.ColumnDouble(column + 1));
   // As the ledger's totals say it: no price known for any call is no figure, not $0.
-  return nlohmann::json{{"calls", select.ColumnInt(first)},
-                        {"input_tokens", SaturatingInt(select.ColumnDouble(first + 1))},
-                        {"output_tokens", SaturatingInt(select.ColumnDouble(first + 2))},
-                        {"cached_input_tokens", SaturatingInt(select.ColumnDouble(first + 3))},
-                        {"cache_write_tokens", SaturatingInt(select.ColumnDouble(first + 4))},
-                        {"cost_usd", unpriced > 0 && cost_usd == 0 ? nlohmann::json(nullptr)
-                                                                   : nlohmann::json(cost_usd)},
-                        {"unpriced_calls", unpriced}};
+  totals["cost_usd"] =
+      unpriced > 0 && cost_usd == 0 ? nlohmann::json(nullptr) : nlohmann::json(cost_usd);
+  totals["unpriced_calls"] = unpriced;
+  return totals;
 }
 
 }  // namespace
