@@ -199,9 +199,9 @@ Result<int> RunAdapt(const AdaptFlags& flags) {
   // One client for synthesis, every wave and every memory update: one ledger, one budget.
   ASSIGN_OR_RETURN(std::unique_ptr<LlmClient> llm,
                    StartLlmClient(config, search.record_path, base.model, logger));
-  for (const std::string& other : base.roles.All(base.model)) {  // Each checked before any call.
-    ASSIGN_OR_RETURN(const ModelSpec spec, ParseModelSpec(other));
-    RETURN_IF_ERROR(llm->Prepare(spec));
+  ASSIGN_OR_RETURN(const auto role_models, RoleModelSpecs(base));
+  for (const auto& [role, own] : role_models) {  // Each checked before any call.
+    RETURN_IF_ERROR(llm->Prepare(own).WithContext(fmt::format("the {} model", LlmRoleName(role))));
   }
   if (flags.memory_path.empty() ||
       (fs::exists(flags.memory_path) && !IsSqliteFile(flags.memory_path))) {

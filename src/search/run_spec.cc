@@ -99,6 +99,18 @@ Result<ModelSpec> ModelOf(const RunSpec& spec, LlmRole role) {
   return ParseModelSpec(spec.roles.For(role, spec.model));
 }
 
+Result<std::map<LlmRole, ModelSpec>> RoleModelSpecs(const RunSpec& spec) {
+  std::map<LlmRole, ModelSpec> models;
+  for (const auto& [name, text] : spec.roles.by_role) {
+    const std::optional<LlmRole> role = LlmRoleFromName(name);
+    if (!role) {
+      return InvalidArgument(fmt::format("no role '{}' to give model {}", name, text));
+    }
+    ASSIGN_OR_RETURN(models[*role], ParseModelSpec(text));
+  }
+  return models;
+}
+
 Result<RunSpec> RunSpecOf(const RunInfo& run) {
   RunSpec spec;
   // ReadOption turns a mistyped option into an error itself; the catch is for the reads that

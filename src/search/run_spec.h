@@ -63,6 +63,9 @@ struct RunSpec {
 // The model `role` calls in a run of `spec`: its own (spec.roles), else the run's.
 Result<ModelSpec> ModelOf(const RunSpec& spec, LlmRole role);
 
+// spec.roles parsed: the roles given a model of their own, each with it.
+Result<std::map<LlmRole, ModelSpec>> RoleModelSpecs(const RunSpec& spec);
+
 // The run row that stores a new run of `spec` judged under `profile`: the spec, the profile's
 // name, precision and every evaluation setting (eval/settings.h).
 RunInfo NewRunInfo(const RunSpec& spec, const EvalProfile& profile);

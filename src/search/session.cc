@@ -95,15 +95,9 @@ Result<SearchSession::Ready> SearchSession::Prepare(const RunSpec& spec, LlmClie
   }
   ASSIGN_OR_RETURN(ModelSpec model, ParseModelSpec(spec.model));
   RETURN_IF_ERROR(llm.Prepare(model));
-  std::map<LlmRole, ModelSpec> role_models;
-  for (const auto& [name, text] : spec.roles.by_role) {
-    const std::optional<LlmRole> role = LlmRoleFromName(name);
-    ASSIGN_OR_RETURN(ModelSpec own, ParseModelSpec(text));
-    if (!role) {
-      return InvalidArgument(fmt::format("no role '{}' to give model {}", name, text));
-    }
-    RETURN_IF_ERROR(llm.Prepare(own).WithContext(fmt::format("the {} model", name)));
-    role_models[*role] = std::move(own);
+  ASSIGN_OR_RETURN(auto role_models, RoleModelSpecs(spec));
+  for (const auto& [role, own] : role_models) {
+    RETURN_IF_ERROR(llm.Prepare(own).WithContext(fmt::format("the {} model", LlmRoleName(role))));
   }
   ASSIGN_OR_RETURN(PromptSet prompts,
                    PromptSet::Load(options_.prompts_dir, spec.language, options_.profile));
