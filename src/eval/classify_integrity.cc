@@ -170,11 +170,20 @@ bool DecideRevalidation(const Evidence& e, EvalResult& r) {
       (t.revalidation_failures <= 0 && t.inputs_mutated_runs <= 0)) {
     return false;
   }
+  std::string first;
+  if (const auto& f = t.first_revalidation_failure) {
+    const std::string what =
+        !f->problem ? "the outputs matched, the inputs changed"
+        : f->problem == "values" && f->violations
+            ? fmt::format("{} output elements outside the tolerance", *f->violations)
+            : *f->problem;
+    first = fmt::format("; the first at timed run {}: {}", f->run, what);
+  }
   Reject(r, "revalidation",
          fmt::format("{} of {} timed runs gave outputs that do not match the reference on the "
-                     "same fresh inputs ({} mutated their inputs): results are being replayed, "
+                     "same fresh inputs ({} mutated their inputs{}): results are being replayed, "
                      "cached or computed incompletely",
-                     t.revalidation_failures, t.revalidated, t.inputs_mutated_runs));
+                     t.revalidation_failures, t.revalidated, t.inputs_mutated_runs, first));
   return true;
 }
 

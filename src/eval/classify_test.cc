@@ -193,6 +193,20 @@ TEST(ClassifyTest, MutatedInputsAndReplayAreRejected) {
       ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
   EXPECT_EQ(r.verdict, Verdict::kRejected);
   EXPECT_NE(r.reason.find("19 of 20 timed runs"), std::string::npos);
+  // The first failure's detail, where the worker gives it.
+  timing["first_revalidation_failure"] = {{"run", 1}, {"problem", "values"}, {"violations", 12}};
+  r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
+  EXPECT_NE(r.reason.find("(0 mutated their inputs; the first at timed run 1: 12 output elements "
+                          "outside the tolerance)"),
+            std::string::npos)
+      << r.reason;
+  timing["first_revalidation_failure"] = {{"run", 0}, {"problem", "output form changed"}};
+  r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
+  EXPECT_NE(r.reason.find("the first at timed run 0: output form changed"), std::string::npos);
+  timing["first_revalidation_failure"] = {{"run", 4}};
+  r = ClassifyFacts({{"status", "ok"}, {"trials", {PassingTrial(0)}}, {"timing", timing}});
+  EXPECT_NE(r.reason.find("the first at timed run 4: the outputs matched, the inputs changed"),
+            std::string::npos);
 }
 
 TEST(ClassifyTest, WorkThatEscapesTheTimedStreamIsRejected) {

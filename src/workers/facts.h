@@ -360,6 +360,23 @@ struct GpuSetup {
   }
 };
 
+// facts.timing.first_revalidation_failure (measure.py): the first timed run whose output did not
+// match the reference's on the same inputs, counted from 0 after the warm-up; what was wrong
+// ("values", "number of outputs changed", "output form changed"; unset: the outputs matched and
+// the run changed its inputs); with "values", the elements outside the tolerance.
+struct RevalidationFailure {
+  int64_t run = 0;
+  std::optional<std::string> problem;
+  std::optional<int64_t> violations;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("run", s.run);
+    visit("problem", s.problem);
+    visit("violations", s.violations);
+  }
+};
+
 // facts.timing (measure.py): samples in milliseconds, and what revalidating the timed runs found.
 struct Timing {
   bool meaningful = false;  // Device events; a CPU's clock times nothing worth comparing.
@@ -382,6 +399,7 @@ struct Timing {
   int64_t revalidation_failures = 0;
   int64_t inputs_mutated_runs = 0;
   std::optional<double> revalidated_relative_error;
+  std::optional<RevalidationFailure> first_revalidation_failure;
   std::optional<GpuState> gpu_state;  // Unset: not on a GPU, or NVML could not be reached.
   // Runs whose host outlasted the head start (the GPU may have waited for the host inside the
   // window), those of them not kept, and the head start at the end (head_start.py). GPU only.
@@ -436,6 +454,7 @@ struct Timing {
     visit("revalidation_failures", s.revalidation_failures);
     visit("inputs_mutated_runs", s.inputs_mutated_runs);
     visit("revalidated_relative_error", s.revalidated_relative_error);
+    visit("first_revalidation_failure", s.first_revalidation_failure);
   }
 };
 

@@ -218,6 +218,16 @@ class GpuSetup(TypedDict, total=False):
     reference_kernels: dict[str, int]
 
 
+class RevalidationFailure(TypedDict, total=False):
+    """The first timed run whose output did not match the reference's (measure.py)."""
+
+    run: int  # Counted from 0 after the warm-up.
+    # "values", "number of outputs changed", "output form changed"; absent: the outputs matched
+    # and the run changed its inputs.
+    problem: str | None
+    violations: int | None  # With "values": the elements outside the tolerance.
+
+
 class Timing(TypedDict, total=False):
     """Samples in milliseconds, and what revalidating the timed runs found (measure.py)."""
 
@@ -238,6 +248,7 @@ class Timing(TypedDict, total=False):
     revalidation_failures: int
     inputs_mutated_runs: int
     revalidated_relative_error: float | None
+    first_revalidation_failure: RevalidationFailure | None
     gpu_state: GpuState | None  # Before the first timed run and after the last (clocks.py).
     host_late_runs: int  # Runs whose host outlasted the head start (head_start.py), GPU only.
     host_late_dropped: int  # Of them, those not kept.
