@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -190,6 +191,7 @@ struct Variant {
   ExploreOptions options;
   int k = 1;
   bool virtual_loss = true;
+  std::string against;  // The AdaExplore variant it is paired with; empty: none.
 };
 
 // A mean and its 95% interval's half-width (normal approximation).
@@ -406,19 +408,28 @@ std::string TrajectoryText(const nlohmann::json& rows, int runs) {
   return out;
 }
 
-// The variants: every method; AdaExplore at each K above 1 (and without virtual losses when
-// ablated); with `sweep`, AdaExplore with each default moved one way and the other.
+// The variants: every method at each K steps in flight, paired with AdaExplore at the same K
+// (AdaExplore at K > 1 with AdaExplore at 1; without virtual losses too, when ablated); with
+// `sweep`, AdaExplore with each default moved one way and the other, paired with its defaults.
 std::vector<Variant> Variants(const std::vector<int>& in_flight, bool ablate, bool sweep) {
   std::vector<Variant> runs;
-  for (SearchMethod method : AllSearchMethods()) {
-    runs.push_back({.name = std::string(SearchMethodName(method)), .method = method});
+  std::vector<int> ks = in_flight;
+  if (std::find(ks.begin(), ks.end(), 1) == ks.end()) {
+    ks.insert(ks.begin(), 1);
   }
-  for (int k : in_flight) {
-    if (k > 1) {
-      runs.push_back({.name = fmt::format("adaexplore K={}", k), .k = k});
-      if (ablate) {
-        runs.push_back(
-            {.name = fmt::format("adaexplore K={} no-VL", k), .k = k, .virtual_loss = false});
+  for (int k : ks) {
+    const std::string suffix = k > 1 ? fmt::format(" K={}", k) : "";
+    for (SearchMethod method : AllSearchMethods()) {
+      const bool ours = method == SearchMethod::kAdaExplore;
+      runs.push_back({.name = std::string(SearchMethodName(method)) + suffix,
+                      .method = method,
+                      .k = k,
+                      .against = ours ? (k > 1 ? "adaexplore" : "") : "adaexplore" + suffix});
+      if (ours && ablate && k > 1) {
+        runs.push_back({.name = "adaexplore" + suffix + " no-VL",
+                        .k = k,
+                        .virtual_loss = false,
+                        .against = "adaexplore"});
       }
     }
   }
@@ -427,7 +438,7 @@ std::vector<Variant> Variants(const std::vector<int>& in_flight, bool ablate, bo
     const auto with = [&](const std::string& name, auto change) {
       ExploreOptions options = defaults;
       change(options);
-      runs.push_back({.name = "adaexplore " + name, .options = options});
+      runs.push_back({.name = "adaexplore " + name, .options = options, .against = "adaexplore"});
     };
     for (double c : {0.1, 1.0}) {
       with(fmt::format("c={}", c), [&](ExploreOptions& o) { o.exploration = c; });
@@ -533,13 +544,14 @@ int main(int argc, char** argv) {
       "| method | step | speedup (capped at %.0f) | Fast@1.0 | Fast@1.2 | "
       "AdaExplore minus this | wall h |\n|---|---:|---|---|---|---|---:|\n",
       kSpeedupCap);
-  std::optional<VariantRuns> adaexplore;
+  std::map<std::string, VariantRuns> ours;  // AdaExplore's variants, for the pairings.
   for (const Variant& v : Variants(in_flight, ablate, sweep)) {
     const VariantRuns runs = RunVariant(v, world);
     nlohmann::json rows = nlohmann::json::object();
     for (const auto& [step, best] : runs.best_at) {
+      const auto paired = ours.find(v.against);
       const std::vector<double>* against =
-          adaexplore && v.name != "adaexplore" ? &adaexplore->best_at.at(step) : nullptr;
+          paired != ours.end() ? &paired->second.best_at.at(step) : nullptr;
       nlohmann::json f = Figures(best, runs.wall_sum.at(step), against);
       if (step == world.steps && !runs.oracle_fraction.empty()) {
         f["oracle_fraction"] = MeanInterval(runs.oracle_fraction).mean;
@@ -548,8 +560,8 @@ int main(int argc, char** argv) {
       rows[std::to_string(step)] = std::move(f);
     }
     figures["methods"][v.name] = rows;
-    if (v.name == "adaexplore") {
-      adaexplore = runs;
+    if (v.method == SearchMethod::kAdaExplore) {
+      ours[v.name] = runs;
     }
   }
   if (!json_out.empty()) {
