@@ -48,6 +48,9 @@ struct QuantileCheck {
   double real = 0;
   double simulated = 0;
   bool within = false;
+  // The same quantile among the trees the model was fitted on: where it is far from `real`, the
+  // trees differ from each other there more than any fit to some of them can follow.
+  double fitted_on = 0;
 };
 
 struct HeldOutReport {

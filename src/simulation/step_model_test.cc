@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "shared_data.h"
 #include "simulation/fitted_llm.h"
 #include "simulation/held_out.h"
@@ -124,9 +126,10 @@ TEST(HeldOutTest, FoldsNeedTrees) {
 
 // Issue 61's targets on the reference's ten trees, fold by fold (five trees fitted, five held
 // out, then the other way): each move kind's verdict rates within 5 points, and the median speed
-// change of small, large and fresh steps within 10%. The other quantiles are reported
-// (docs/simulation.md), not asserted: with five trees a fold, the tails differ from task to task
-// more than any model of step situations can follow.
+// change of small, large and fresh steps within 10%. Every quantile outside 10% of the held-out
+// trees is one where the fitted trees' own quantile is too: with five trees a fold, the tails
+// differ from task to task more than any fit to some of the trees can follow
+// (docs/simulation.md).
 TEST(HeldOutTest, ShowcaseTreesFitTheHeldOutHalf) {
   const auto folder = test_data::ShowcaseDirectory();
   if (!std::filesystem::exists(folder)) {
@@ -140,6 +143,12 @@ TEST(HeldOutTest, ShowcaseTreesFitTheHeldOutHalf) {
   EXPECT_TRUE(report->KindRatesWithin()) << HeldOutText(*report, options);
   int medians = 0;
   for (const QuantileCheck& q : report->quantiles) {
+    // Where the model misses the held-out trees, so do the trees it was fitted on: the trees
+    // differ there by more than 10% among themselves.
+    if (!q.within) {
+      EXPECT_GT(std::abs(q.fitted_on / q.real - 1), options.quantile_share)
+          << "fold " << q.fold << " " << q.group << " q" << q.p;
+    }
     if (q.p == 0.5) {
       ++medians;
       EXPECT_TRUE(q.within) << "fold " << q.fold << " " << q.group << "\n"
