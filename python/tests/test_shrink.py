@@ -2,7 +2,7 @@
 
 import types
 
-from adaexplore_worker.evaluation.shrink import FLOOR, shrink_task
+from adaexplore_worker.evaluation.shrink import FLOOR, resize_task, shrink_task, task_sizes
 from adaexplore_worker.task import Task
 
 
@@ -29,3 +29,21 @@ def test_other_kinds_are_left_as_they_are() -> None:
     task = _task(kind="flashinfer", batch_size=4096)
     assert shrink_task(task, 16) == {"factor": 16, "applies": False, "changed": {}}
     assert task.module.batch_size == 4096
+
+
+def test_the_tasks_own_sizes_are_its_module_integers() -> None:
+    task = _task(batch_size=16, dim=1000, eps=1e-5, flag=True, _private=3)
+    assert task_sizes(task) == {"batch_size": 16, "dim": 1000}
+    assert task_sizes(_task(kind="tritonbench", batch_size=16)) == {}
+
+
+def test_other_sizes_are_set_and_reported() -> None:
+    task = _task(batch_size=16, dim=1000, name="x")
+    facts = resize_task(task, {"dim": 513, "batch_size": 16, "absent": 7, "name": 3})
+    assert (task.module.batch_size, task.module.dim, task.module.name) == (16, 513, "x")
+    assert facts == {"applies": True, "changed": {"dim": [1000, 513]},
+                     "missing": ["absent", "name"]}
+    other = _task(kind="flashinfer", batch_size=16)
+    assert resize_task(other, {"batch_size": 3}) == {"applies": False, "changed": {},
+                                                     "missing": []}
+    assert other.module.batch_size == 16

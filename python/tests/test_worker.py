@@ -690,3 +690,28 @@ def test_a_traceback_starts_at_the_users_file_under_its_own_name(worker: Worker,
     path.write_text("import torch\n\nraise RuntimeError('at import')\n")
     text = worker.evaluate(task("relu"), str(path))["error"]["traceback"]
     assert 'File "my_kernel.py", line 3, in <module>' in text and "load.py" not in text, text
+
+
+def test_other_sizes_catch_a_kernel_that_bakes_in_the_tasks_size(worker: Worker,
+                                                                  tmp_path) -> None:
+    """The `sizes` option sets the task's sizes before its inputs are made: a kernel that writes
+    the task's element count where it should read x.numel() passes at the task's own sizes and
+    fails at others; an honest one passes at both."""
+    fixed = tmp_path / "fixed_numel.py"
+    fixed.write_text(Path(kernel("relu", "ok")).read_text().replace("n = x.numel()",
+                                                                    "n = 16 * 1000"))
+    own = worker.evaluate(task("relu"), str(fixed))
+    assert own["task_sizes"] == {"batch_size": 16, "dim": 1000}
+    assert "resize" not in own
+    assert all(t["passed"] for t in own["trials"])
+    # Larger, as eval/size_variants.h's "uneven" set makes them: the kernel leaves the last
+    # elements unwritten (smaller sizes make it write past its tensors instead).
+    sizes = {"dim": 1001, "batch_size": 17}
+    other = worker.evaluate(task("relu"), str(fixed), options={"sizes": sizes})
+    assert other["resize"] == {"applies": True, "missing": [],
+                               "changed": {"batch_size": [16, 17], "dim": [1000, 1001]}}
+    assert other["task_sizes"] == {"batch_size": 16, "dim": 1000}  # As the task loaded them.
+    assert other["reference"]["outputs"][0]["shape"] == [17, 1001]
+    assert not other["trials"][0]["passed"]
+    honest = worker.evaluate(task("relu"), kernel("relu", "ok"), options={"sizes": sizes})
+    assert all(t["passed"] for t in honest["trials"])

@@ -252,6 +252,21 @@ struct Expert {
   }
 };
 
+// Another size set (the job's `sizes` option; python/.../evaluation/shrink.py, resize_task):
+// whether the task's kind has such sizes, each size changed, from and to, and the names it lacks.
+struct ResizeFacts {
+  bool applies = false;
+  std::map<std::string, std::vector<int64_t>> changed;
+  std::vector<std::string> missing;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("applies", s.applies);
+    visit("changed", s.changed);
+    visit("missing", s.missing);
+  }
+};
+
 // A smoke test's smaller task (--shrink; python/adaexplore_worker/evaluation/shrink.py): the factor
 // asked for, whether the task's kind allows it, and each size changed, from and to.
 struct ShrinkFacts {
@@ -660,7 +675,10 @@ struct Facts {
   std::map<std::string, bool> null_kernels;  // Which trivial kernel passes the task's trials.
   Roofline roofline;
   Expert expert;
-  std::optional<ShrinkFacts> shrink;    // Absent: the task's own sizes.
+  std::optional<ShrinkFacts> shrink;  // Absent: the task's own sizes.
+  // A KernelBench task's module-level integers as it loaded them (before --shrink or `sizes`).
+  std::map<std::string, int64_t> task_sizes;
+  std::optional<ResizeFacts> resize;    // Absent: no `sizes` option.
   std::optional<ProfileFacts> profile;  // Absent: not profiled (docs/profiling.md).
   // Absent, or an empty object, when the worker timed nothing.
   std::optional<Timing> timing;
@@ -698,6 +716,8 @@ struct Facts {
     visit("roofline", s.roofline);
     visit("expert", s.expert);
     visit("shrink", s.shrink);
+    visit("task_sizes", s.task_sizes);
+    visit("resize", s.resize);
     visit("profile", s.profile);
     visit("timing", s.timing);
     visit("kernel_trace", s.kernel_trace);

@@ -280,8 +280,10 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"null_kernels", "object"},
       {"roofline", "object"},
       {"expert", "object"},
-      {"shrink", "object"},   // A smoke test's smaller task: factor, applies, changed.
-      {"profile", "object"},  // A hardware profile of the call: tool, kernels, call_us.
+      {"shrink", "object"},      // A smoke test's smaller task: factor, applies, changed.
+      {"task_sizes", "object"},  // A KernelBench task's module-level integers as loaded.
+      {"resize", "object"},      // Another size set (the `sizes` option): applies, changed.
+      {"profile", "object"},     // A hardware profile of the call: tool, kernels, call_us.
       {"poisoned_free_blocks", "integer"},
       {"timing", "object"},
       {"kernel_trace", "object"},

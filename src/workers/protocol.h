@@ -11,6 +11,7 @@
 // trusted: every field is checked, and a malformed line is an error value, never a crash.
 
 #include <array>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -183,6 +184,10 @@ struct JobOptions {
   // Above 1: a KernelBench task's module-level sizes above 64 divided by this (never below 64)
   // before its weights and inputs are made; a smoke test, marked in every result (--shrink).
   int shrink = 1;
+  // A KernelBench task's module-level sizes set to these before its weights and inputs are made:
+  // one of the other size sets a correct kernel is checked at (eval/size_variants.h). Empty:
+  // the task's own.
+  std::map<std::string, int64_t> sizes;
 };
 
 // Calls visit(name, field) for every field of JobOptions, in the order above: the one list that
@@ -233,6 +238,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("gpu_timeline", o.gpu_timeline);
   visit("reject_rules", o.reject_rules);
   visit("shrink", o.shrink);
+  visit("sizes", o.sizes);
 }
 
 nlohmann::json ToJson(const JobOptions& options);
@@ -275,6 +281,11 @@ TaskText ToTaskText(const SourceFile& task);
 nlohmann::json ToJson(const EvalJob& job);
 Result<EvalJob> EvalJobFromJson(const nlohmann::json& j);
 
+template <typename T>
+struct IsStringMap : std::false_type {};
+template <typename V>
+struct IsStringMap<std::map<std::string, V>> : std::true_type {};
+
 // The JSON type a C++ field is sent as, in the words of FactFields(); an enum's is its names
 // ("one of fp32, bf16, fp16"), which the worker's Literal types must list in the same order.
 template <typename T>
@@ -287,6 +298,8 @@ inline std::string JsonKind() {
     return "number";
   } else if constexpr (std::is_same_v<T, std::string>) {
     return "string";
+  } else if constexpr (IsStringMap<T>::value) {
+    return "object";
   } else if constexpr (NamedEnum<T>) {
     std::string kind = "one of ";
     for (std::string_view name : EnumNameList<T>()) {

@@ -113,8 +113,12 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
     with session.phase("load_task"):
         ctx.task = ctx.guard(Status.TASK_ERROR, lambda: load.load_task(
             task_path, job.task, ctx.device.type))
+        if ctx.task.kind == "kernelbench":
+            ctx.facts["task_sizes"] = shrink.task_sizes(ctx.task)
         if job.options.shrink > 1:
             ctx.facts["shrink"] = shrink.shrink_task(ctx.task, job.options.shrink)
+        if job.options.sizes:
+            ctx.facts["resize"] = shrink.resize_task(ctx.task, job.options.sizes)
     with session.phase("reference"):
         try:
             with session.gpu("shared"):

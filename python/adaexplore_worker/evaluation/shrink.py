@@ -6,6 +6,10 @@ KernelBench's get_inputs() and get_init_inputs() read module globals when called
 large sizes shrink, the small ones (kernel sizes, strides, groups, small channel counts) stay.
 What changed is reported (facts["shrink"]); the C++ side marks every result and report with it.
 Other task kinds make their inputs from their own files: they are left as they are, and say so.
+
+The same globals carry the other size sets a kernel is checked at: the task's own are reported
+(task_sizes), and a job's `sizes` option sets them (resize_task). Which sets, and what a kernel
+wrong at one of them means, the C++ side decides.
 """
 
 from __future__ import annotations
@@ -31,4 +35,34 @@ def shrink_task(task: Task, factor: int) -> dict[str, Any]:
         if smaller != value:
             names[name] = smaller
             facts["changed"][name] = [value, smaller]
+    return facts
+
+
+def task_sizes(task: Task) -> dict[str, int]:
+    """A KernelBench task's module-level integers as it loaded them: what the C++ side derives
+    the other size sets a correct kernel is checked at from (eval/size_variants.h). Other kinds
+    make their inputs otherwise: none."""
+    if task.kind != "kernelbench":
+        return {}
+    return {name: value for name, value in vars(task.module).items()
+            if not name.startswith("_") and type(value) is int}
+
+
+def resize_task(task: Task, sizes: dict[str, int]) -> dict[str, Any]:
+    """Sets the named module-level integers of a KernelBench task before its inputs and weights
+    are made (the `sizes` option: one of the other size sets). The facts of what it did: each
+    size changed as [from, to], and the names the task has no integer of."""
+    facts: dict[str, Any] = {"applies": task.kind == "kernelbench", "changed": {},
+                             "missing": []}
+    if not facts["applies"]:
+        return facts
+    names = vars(task.module)
+    for name, value in sorted(sizes.items()):
+        before = names.get(name)
+        if type(before) is not int:
+            facts["missing"].append(name)
+            continue
+        names[name] = value
+        if value != before:
+            facts["changed"][name] = [before, value]
     return facts

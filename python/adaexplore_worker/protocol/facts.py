@@ -162,6 +162,15 @@ class Expert(TypedDict, total=False):
     relative_error: float | None
 
 
+class ResizeFacts(TypedDict, total=False):
+    """Another size set (shrink.resize_task): each size changed, as [from, to], and the names
+    the task has no integer of."""
+
+    applies: bool
+    changed: dict[str, list[int]]
+    missing: list[str]
+
+
 class ShrinkFacts(TypedDict, total=False):
     """A smoke test's smaller task (shrink.py): each size changed, as [from, to]."""
 
@@ -392,6 +401,8 @@ class Facts(TypedDict, total=False):
     roofline: Roofline
     expert: Expert
     shrink: ShrinkFacts
+    task_sizes: dict[str, int]  # A KernelBench task's module-level integers as loaded.
+    resize: ResizeFacts
     profile: ProfileFacts
     poisoned_free_blocks: int
     timing: Timing

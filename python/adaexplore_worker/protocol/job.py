@@ -73,6 +73,9 @@ class JobOptions:
     gpu_timeline: bool
     reject_rules: list[str]  # Source rules that reject: a candidate breaking one is not imported.
     shrink: int  # >1: a KernelBench task's sizes divided by this (shrink.py); a smoke test.
+    # A KernelBench task's module-level sizes set to these before its inputs and weights are made
+    # (shrink.resize_task): one of the other size sets a kernel is checked at. Empty: its own.
+    sizes: dict[str, int]
 
     @classmethod
     def from_json(cls, data: Any) -> JobOptions:
