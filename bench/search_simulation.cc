@@ -339,13 +339,7 @@ Result<nlohmann::json> CheckTrajectories(const std::vector<TreeSteps>& trees, in
   std::map<int, std::vector<double>> real;
   std::map<int, std::vector<double>> simulated;
   for (int fold = 0; fold < folds; ++fold) {
-    std::vector<TreeSteps> fit;
-    for (size_t i = 0; i < trees.size(); ++i) {
-      if (!HeldOutIn(i, folds, fold)) {
-        fit.push_back(trees[i]);
-      }
-    }
-    ASSIGN_OR_RETURN(const StepModel model, StepModel::Fit(fit));
+    ASSIGN_OR_RETURN(const StepModel model, FitWithout(trees, folds, fold));
     for (size_t i = 0; i < trees.size(); ++i) {
       const TreeSteps& tree = trees[i];
       if (!HeldOutIn(i, folds, fold) || !tree.fresh_scale) {

@@ -34,6 +34,16 @@ bool HeldOutReport::QuantilesWithin() const {
                      [](const QuantileCheck& q) { return q.within; });
 }
 
+Result<StepModel> FitWithout(const std::vector<TreeSteps>& trees, int folds, int fold) {
+  std::vector<TreeSteps> fit;
+  for (size_t i = 0; i < trees.size(); ++i) {
+    if (!HeldOutIn(i, folds, fold)) {
+      fit.push_back(trees[i]);
+    }
+  }
+  return StepModel::Fit(fit);
+}
+
 Result<HeldOutReport> CheckHeldOut(const std::vector<TreeSteps>& trees,
                                    const HeldOutOptions& options) {
   if (options.folds < 2 || static_cast<size_t>(options.folds) > trees.size()) {
@@ -48,16 +58,13 @@ Result<HeldOutReport> CheckHeldOut(const std::vector<TreeSteps>& trees,
   std::map<std::pair<int, std::string>, std::vector<double>> real_ratios;
   std::map<std::pair<int, std::string>, std::vector<double>> drawn_ratios;
   for (int fold = 0; fold < options.folds; ++fold) {
-    std::vector<TreeSteps> fit;
     std::vector<const TreeSteps*> held;
     for (size_t i = 0; i < trees.size(); ++i) {
       if (HeldOutIn(i, options.folds, fold)) {
         held.push_back(&trees[i]);
-      } else {
-        fit.push_back(trees[i]);
       }
     }
-    ASSIGN_OR_RETURN(const StepModel model, StepModel::Fit(fit));
+    ASSIGN_OR_RETURN(const StepModel model, FitWithout(trees, options.folds, fold));
     for (const TreeSteps* tree : held) {
       for (const TreeStep& step : tree->steps) {
         const VerdictRates& chance = model.Rates(step.cell);

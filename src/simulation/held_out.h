@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "simulation/step_model.h"
 #include "simulation/tree_steps.h"
 
 namespace adaexplore {
@@ -66,6 +67,9 @@ struct HeldOutReport {
 inline bool HeldOutIn(size_t index, int folds, int fold) {
   return static_cast<int>(index % static_cast<size_t>(folds)) == fold;
 }
+
+// The model fitted on every tree but those held out in `fold`.
+Result<StepModel> FitWithout(const std::vector<TreeSteps>& trees, int folds, int fold);
 
 Result<HeldOutReport> CheckHeldOut(const std::vector<TreeSteps>& trees,
                                    const HeldOutOptions& options);
