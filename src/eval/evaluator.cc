@@ -10,6 +10,7 @@
 #include "core/json_text.h"
 #include "core/nonce.h"
 #include "eval/classify.h"
+#include "eval/size_checks.h"
 #include "eval/workloads.h"
 #include "workers/facts.h"
 
@@ -26,6 +27,11 @@ std::string CandidateSuffix(const EvalRequest& request) {
 
 constexpr size_t kJobIdLength = 16;  // Of the cache key: the pool's job id.
 constexpr size_t kNonceBytes = 16;
+
+// The pool's id of the job that checks the candidate of `key` at the size set `set`.
+std::string SizeJobId(const std::string& key, const std::string& set) {
+  return Sha256Builder().Add(key).Add("sizes " + set).Finish().substr(0, kJobIdLength);
+}
 
 // A result that only says the candidate hit a limit (the time limit, or the host-memory limit
 // that killed it) holds for that limit, not for others: it is cached under a key that names them.
@@ -119,11 +125,12 @@ std::string Evaluator::LimitsKey(const std::string& key) const {
       .Finish();
 }
 
-nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone) const {
+nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone,
+                                     const SizeVariant* variant) const {
   const EvalProfile& p = options_.profile;
   const std::string key = CacheKey(request);
   EvalJob job{
-      .id = key.substr(0, kJobIdLength),
+      .id = variant == nullptr ? key.substr(0, kJobIdLength) : SizeJobId(key, variant->name),
       .nonce = RandomHex(kNonceBytes),
       .task = ToTaskText(request.task),
       .candidate = {request.candidate.name + CandidateSuffix(request), request.candidate.source},
@@ -131,6 +138,9 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone) con
                                 request.task.kind),
       .timeout_s = p.timeout_s,
       .memory_limit_mb = p.memory_limit_mb};
+  if (variant != nullptr) {
+    AsSizeCheck(*variant, job.options);  // Before the references' key: theirs are the set's.
+  }
   // Derived seeds are the task's: every candidate of a task gets the same inputs (as under the
   // release's fixed seed), so they share one set of reference outputs, which the worker makes
   // once and keeps under the reference key (the task, every option, the worker's software).
@@ -178,16 +188,64 @@ EvalResult Evaluator::Finish(const EvalRequest& request, const std::string& key,
   result.worker = outcome.worker;
   Classify(outcome.facts, options_.profile, result,
            measured == nullptr ? nullptr : &measured->ceilings);
-  if (cache_ && result.verdict != Verdict::kError) {
-    nlohmann::json stored = ToJson(result);
-    const std::string stored_key =
-        HitALimit(outcome.facts, result) ? LimitsKey(result.cache_key) : result.cache_key;
-    if (Status s = cache_->Store(stored_key, std::string(VerdictName(result.verdict)), stored);
-        !s.ok()) {
-      options_.logger->warn("could not store a result in the cache: {}", s.message());
-    }
-  }
   return result;
+}
+
+void Evaluator::Store(const nlohmann::json& facts, const EvalResult& result) {
+  if (!cache_ || result.verdict == Verdict::kError) {
+    return;
+  }
+  const std::string stored_key =
+      HitALimit(facts, result) ? LimitsKey(result.cache_key) : result.cache_key;
+  if (Status s =
+          cache_->Store(stored_key, std::string(VerdictName(result.verdict)), ToJson(result));
+      !s.ok()) {
+    options_.logger->warn("could not store a result in the cache: {}", s.message());
+  }
+}
+
+void Evaluator::DeliverAll(const std::string& key, const EvalResult& result) {
+  auto it = waiting_.find(key);
+  CHECK(it != waiting_.end());  // A key's result is delivered once.
+  const std::vector<uint64_t> ids = std::move(it->second);
+  waiting_.erase(it);
+  for (uint64_t id : ids) {
+    Deliver(id, result);
+  }
+}
+
+void Evaluator::StartSizeChecks(const EvalRequest& request, const std::string& key,
+                                EvalResult result, std::vector<SizeVariant> variants) {
+  Sizing& sizing = sizing_[key];
+  sizing.result = std::move(result);
+  sizing.variants = std::move(variants);
+  sizing.checks.resize(sizing.variants.size());
+  for (size_t i = 0; i < sizing.variants.size(); ++i) {
+    const std::string id = SizeJobId(key, sizing.variants[i].name);
+    size_jobs_[id] = {key, i};
+    pool_->Submit(PoolJob{.id = id,
+                          .message = JobMessage(request, false, &sizing.variants[i]),
+                          .timeout_s = options_.profile.timeout_s});
+  }
+}
+
+void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const PoolOutcome& outcome) {
+  Sizing& sizing = sizing_.at(key);
+  EvalProfile profile = options_.profile;  // As the check's job was told.
+  AsSizeCheck(sizing.variants[index], profile.job);
+  EvalResult checked;
+  const WorkerHello* measured = MeasuredBy(outcome);
+  Classify(outcome.facts, profile, checked, measured == nullptr ? nullptr : &measured->ceilings);
+  sizing.checks[index] =
+      ReadSizeCheck(sizing.variants[index], checked, RanOutOfMemory(outcome.facts));
+  if (++sizing.done < sizing.checks.size()) {
+    return;
+  }
+  EvalResult result = std::move(sizing.result);
+  AddSizeChecks(std::move(sizing.checks), result);
+  sizing_.erase(key);
+  Store(nlohmann::json::object(), result);  // Correct: it hit no limit.
+  DeliverAll(key, result);
 }
 
 uint64_t Evaluator::Submit(EvalRequest request) {
@@ -278,6 +336,12 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
   if (ready_.empty() && !pool_->idle()) {
     ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(until, guard, wake_fds));
     for (const PoolOutcome& outcome : done) {
+      if (auto job = size_jobs_.find(outcome.id); job != size_jobs_.end()) {
+        const auto [key, index] = job->second;
+        size_jobs_.erase(job);
+        FinishSizeCheck(key, index, outcome);
+        continue;
+      }
       if (options_.pool.on_progress) {
         options_.pool.on_progress(outcome.id, "done");
       }
@@ -298,11 +362,15 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
                               .timeout_s = options_.profile.timeout_s});
         continue;
       }
-      const EvalResult result = Finish(first, it->first, outcome);
-      for (uint64_t id : it->second) {
-        Deliver(id, result);
+      EvalResult result = Finish(first, it->first, outcome);
+      if (std::vector<SizeVariant> sets =
+              SizeChecksFor(options_.profile, result, first.measurement);
+          !sets.empty()) {
+        StartSizeChecks(first, it->first, std::move(result), std::move(sets));
+        continue;
       }
-      waiting_.erase(it);
+      Store(outcome.facts, result);
+      DeliverAll(it->first, result);
     }
   } else if (ready_.empty()) {
     // Nothing to evaluate: still wait (for the wake fds or `until`), on the same poll.

@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "eval/baseline.h"
 #include "eval/profile.h"
+#include "eval/size_variants.h"
 #include "eval/verdict.h"
 #include "store/result_cache.h"
 #include "task/source_file.h"
@@ -91,7 +92,10 @@ class Evaluator {
   // bench/eval_throughput to run the same job in a fresh process.
   // `alone`: the job holds the device to itself in every phase (a retry after running out of
   // device memory beside others).
-  nlohmann::json JobMessage(const EvalRequest& request, bool alone = false) const;
+  // `variant`: the job that checks the candidate at one of the task's other size sets
+  // (eval/size_checks.h) instead.
+  nlohmann::json JobMessage(const EvalRequest& request, bool alone = false,
+                            const SizeVariant* variant = nullptr) const;
 
   const std::vector<WorkerHello>& workers() const { return workers_; }
 
@@ -105,7 +109,16 @@ class Evaluator {
  private:
   Evaluator(EvaluatorOptions options, std::unique_ptr<JobRunner> pool,
             std::optional<ResultCache> cache);
+  // The classified result of `outcome`; Store caches it (a result that hit a limit under a key
+  // that names the limits).
   EvalResult Finish(const EvalRequest& request, const std::string& key, const PoolOutcome& outcome);
+  void Store(const nlohmann::json& facts, const EvalResult& result);
+  // Every request waiting on `key` gets `result`.
+  void DeliverAll(const std::string& key, const EvalResult& result);
+  // Checks a correct result at the task's other size sets before it is stored and delivered.
+  void StartSizeChecks(const EvalRequest& request, const std::string& key, EvalResult result,
+                       std::vector<SizeVariant> variants);
+  void FinishSizeCheck(const std::string& key, size_t index, const PoolOutcome& outcome);
   std::string KeyFor(const EvalRequest& request, const std::string& device) const;
   // What every candidate of one task shares under this profile on these workers: the inputs'
   // seed (unless the profile fixes one) and so the reference outputs.
@@ -139,6 +152,16 @@ class Evaluator {
   std::map<uint64_t, Group> groups_;
   std::map<uint64_t, std::pair<uint64_t, size_t>> part_of_;  // Workload request -> group, index.
   WorkloadObserver on_workload_;
+  // A correct result being checked at other size sets, by its content key: delivered to the
+  // requests waiting on that key once every set's job is back.
+  struct Sizing {
+    EvalResult result;
+    std::vector<SizeVariant> variants;
+    std::vector<SizeCheck> checks;
+    size_t done = 0;
+  };
+  std::map<std::string, Sizing> sizing_;
+  std::map<std::string, std::pair<std::string, size_t>> size_jobs_;  // Job id -> key, set.
 };
 
 }  // namespace adaexplore

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "eval/size_checks.h"
 #include "eval_facts.h"
 #include "scripted_runner.h"
 #include "sys/fs.h"
@@ -26,6 +27,9 @@ class EvaluatorTest : public ::testing::Test {
     options.cache_path = dir_.path() + "/cache.sqlite";
     auto runner = std::make_unique<ScriptedRunner>(std::move(ready), measured, &jobs_, facts_);
     runner->RecordOptionsIn(&options_);
+    if (sizes_facts_) {
+      runner->SetSizesFacts(*sizes_facts_);
+    }
     Result<std::unique_ptr<Evaluator>> evaluator =
         Evaluator::Start(options, nullptr, std::move(runner));
     EXPECT_TRUE(evaluator.ok()) << evaluator.status().ToString();
@@ -56,6 +60,7 @@ class EvaluatorTest : public ::testing::Test {
   TempDir dir_ = *TempDir::Create("evaluator-test");
   EvalProfile profile_ = StrictProfile();
   json facts_ = test_facts::CorrectFacts();  // What every evaluation job reports.
+  std::optional<json> sizes_facts_;          // What a check at another size set reports.
   int jobs_ = 0;
   std::vector<json> options_;  // Every job's options, as submitted.
   std::string expected_key_;
@@ -168,6 +173,66 @@ TEST_F(EvaluatorTest, TimeoutIsServedFromTheCacheOnlyUnderTheSameLimits) {
   EXPECT_FALSE(EvaluateOnce({h200}, h200).cached);
   profile_.timeout_s = 900;
   EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);
+}
+
+TEST_F(EvaluatorTest, ACorrectKernelIsCheckedAtOtherSizesBeforeItIsDeliveredOrCached) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_["task_sizes"] = {{"batch_size", 16}, {"dim", 1000}, {"kernel_size", 3}};
+  json wrong = test_facts::CorrectFacts();
+  wrong.erase("timing");
+  wrong["trials"][0]["passed"] = false;
+  wrong["trials"][0]["outputs"][0]["values"] = {
+      {"passed", false},
+      {"violations", 16},
+      {"numel", 16016},
+      {"nonfinite_out", 0},
+      {"max_abs_err", 0.5},
+      {"worst", {{"flat_index", 1000}, {"out_text", "0.0"}, {"ref_text", "0.5"}}}};
+  sizes_facts_ = wrong;
+  const EvalResult r = EvaluateOnce({h200}, h200);
+  EXPECT_EQ(jobs_, 3);  // Its own sizes, then smaller and uneven.
+  ASSERT_EQ(options_.size(), 3u);
+  EXPECT_TRUE(options_[0]["sizes"].empty());
+  EXPECT_EQ(options_[1]["sizes"], json({{"dim", 501}}));  // batch_size 16 and kernel_size stay.
+  EXPECT_EQ(options_[2]["sizes"], json({{"dim", 1001}}));
+  EXPECT_FALSE(options_[2]["measure"].get<bool>());
+  // The references of a set are its own, not the task's.
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_TRUE(r.speedup.has_value());
+  ASSERT_EQ(r.size_checks.size(), 2u);
+  EXPECT_EQ(r.size_checks[0].outcome, SizeOutcome::kWrong);
+  EXPECT_TRUE(CorrectAtTaskSizesOnly(r));
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_TRUE(r.findings.back().starts_with("correct at the task's sizes only: wrong at dim=501"))
+      << r.findings.back();
+  // The cache keeps the checks: the next run asks nothing of the workers.
+  const EvalResult again = EvaluateOnce({h200}, h200);
+  EXPECT_TRUE(again.cached);
+  EXPECT_TRUE(CorrectAtTaskSizesOnly(again));
+  EXPECT_EQ(jobs_, 3);
+}
+
+TEST_F(EvaluatorTest, JobsOfTheSizeSetsHaveTheirOwnReferences) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  std::unique_ptr<Evaluator> evaluator = Make({h200}, h200);
+  const SizeVariant uneven{.name = "uneven", .sizes = {{"dim", 1001}}};
+  const json own = evaluator->JobMessage(Request());
+  const json other = evaluator->JobMessage(Request(), false, &uneven);
+  EXPECT_NE(own["reference_key"], other["reference_key"]);
+  EXPECT_NE(own["id"], other["id"]);
+  EXPECT_EQ(own["options"]["seed"], other["options"]["seed"]);  // The task's inputs' seed.
+}
+
+TEST_F(EvaluatorTest, AnIncorrectOrUnsizedResultIsNotCheckedAtOtherSizes) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  EXPECT_TRUE(EvaluateOnce({h200}, h200).size_checks.empty());  // No task_sizes: not KernelBench.
+  EXPECT_EQ(jobs_, 1);
+  facts_["task_sizes"] = {{"n", 4096}};
+  facts_["trials"][1]["passed"] = false;
+  facts_["trials"][1]["outputs"][0]["values"]["passed"] = false;
+  std::filesystem::remove(dir_.path() + "/cache.sqlite");
+  EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kIncorrect);
+  EXPECT_EQ(jobs_, 2);
 }
 
 }  // namespace

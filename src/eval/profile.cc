@@ -49,6 +49,7 @@ void SetIntegrityChecks(EvalProfile& p, bool on) {
 EvalProfile ReferenceProfile() {
   EvalProfile p;
   p.name = "reference";
+  p.size_checks = false;  // The release judges the task's own sizes only.
   p.job.seed_mode = SeedMode::kPaper;
   p.seed = kPaperSeed;
   p.job.distributions = {"task"};
@@ -209,6 +210,7 @@ nlohmann::json EvalProfile::Fingerprint() const {
   j["speed_of_light"] = speed_of_light;
   j["pytorch_compute"] = pytorch_compute;
   j["pytorch_compute_share"] = pytorch_compute_share;
+  j["size_checks"] = size_checks;
   j["sandbox"] = sandbox;  // A kernel that writes outside its folder fails in it.
   return j;
 }

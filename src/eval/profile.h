@@ -85,6 +85,10 @@ struct EvalProfile {
   // pytorch_compute_share of the kernel time.
   PytorchCompute pytorch_compute = PytorchCompute::kAllowed;
   double pytorch_compute_share = 0.1;
+  // Check a correct KernelBench kernel again at other size sets of the task (eval/size_checks.h):
+  // one wrong there is marked correct at the task's sizes only. Off in the profiles that
+  // reproduce a harness.
+  bool size_checks = true;
   double timeout_s = 180;      // Per candidate, compile included.
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
   // Each candidate runs in its own sandbox (namespaces, a mount view, no capabilities, Landlock,

@@ -181,6 +181,16 @@ std::vector<EvalSetting> MakeTable() {
                      "summed) is over this share: the timing did not settle (0: always give it)",
              .min = 0},
             &EvalProfile::settle_limit),
+      Bound({.name = "size_checks",
+             .kind = SettingKind::kBoolean,
+             .flag = "--size-checks",
+             .fingerprint = true,
+             .default_text = "true; paper, reference, kernelbench: false",
+             .help = "check a correct KernelBench kernel again at two other size sets of the "
+                     "task (smaller and odd, one larger), untimed: one wrong there is marked "
+                     "correct at the task's sizes only, and a search does not take it as its "
+                     "best unless --size-specific-best"},
+            &EvalProfile::size_checks),
       Bound({.name = "timeout_s",
              .kind = SettingKind::kNumber,
              .flag = "--timeout",

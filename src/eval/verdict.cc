@@ -148,6 +148,30 @@ TimingStats TimingStatsFromJson(const nlohmann::json& j) {
   return s;
 }
 
+nlohmann::json ToJson(const SizeCheck& check) {
+  return {{"set", check.set},
+          {"sizes", check.sizes},
+          {"outcome", EnumName(check.outcome)},
+          {"detail", check.detail},
+          {"wall_s", check.wall_s}};
+}
+
+SizeCheck SizeCheckFromJson(const nlohmann::json& j) {
+  SizeCheck check{
+      .set = j.value("set", ""),
+      .outcome = EnumFromName<SizeOutcome>(j.value("outcome", "")).value_or(SizeOutcome::kNotRun),
+      .detail = j.value("detail", ""),
+      .wall_s = j.value("wall_s", 0.0)};
+  if (j.contains("sizes") && j["sizes"].is_object()) {
+    for (const auto& [name, value] : j["sizes"].items()) {
+      if (value.is_number_integer()) {
+        check.sizes[name] = value.get<int64_t>();
+      }
+    }
+  }
+  return check;
+}
+
 nlohmann::json ToJson(const EvalResult& r) {
   nlohmann::json timing = {
       {"statistic", r.statistic ? EnumName(*r.statistic) : ""},
@@ -165,6 +189,10 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"reference_gpu",
        r.reference_gpu_timing ? ToJson(*r.reference_gpu_timing) : nlohmann::json(nullptr)},
   };
+  nlohmann::json size_checks = nlohmann::json::array();
+  for (const SizeCheck& check : r.size_checks) {
+    size_checks.push_back(ToJson(check));
+  }
   return {
       {"task", r.task},
       {"task_path", r.task_path},
@@ -193,6 +221,7 @@ nlohmann::json ToJson(const EvalResult& r) {
         {"unavailable", r.profile_unavailable}}},
       {"shrink", r.shrink},
       {"shrunk", r.shrunk},
+      {"size_checks", size_checks},
       {"timing", timing},
       {"profile", r.profile},
       {"device", r.device},
@@ -240,6 +269,13 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
     for (const nlohmann::json& size : j["shrunk"]) {
       if (size.is_string()) {
         r.shrunk.push_back(size.get<std::string>());
+      }
+    }
+  }
+  if (j.contains("size_checks") && j["size_checks"].is_array()) {
+    for (const nlohmann::json& check : j["size_checks"]) {
+      if (check.is_object()) {
+        r.size_checks.push_back(SizeCheckFromJson(check));
       }
     }
   }

@@ -4,7 +4,9 @@
 // kernel that does not compile is a normal outcome of the search and is stored like any other.
 
 #include <array>
+#include <cstdint>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -118,6 +120,35 @@ TimingStats ComputeTimingStats(std::vector<double> samples_ms);
 nlohmann::json ToJson(const TimingStats& stats);
 TimingStats TimingStatsFromJson(const nlohmann::json& j);
 
+// How a correct kernel fared at one of the task's other size sets (eval/size_checks.h).
+enum class SizeOutcome {
+  kPassed,         // Every trial at these sizes matched the reference.
+  kWrong,          // Wrong there: an output, an error, a crash; `detail` says which.
+  kNotApplicable,  // The task's own reference cannot run at these sizes (its asserts).
+  kNotRun,         // Not judged: the harness, a time or memory limit, a rejection.
+};
+
+template <>
+struct EnumTraits<SizeOutcome> {
+  static constexpr std::array<std::pair<SizeOutcome, std::string_view>, 4> kNames = {{
+      {SizeOutcome::kPassed, "passed"},
+      {SizeOutcome::kWrong, "wrong"},
+      {SizeOutcome::kNotApplicable, "not_applicable"},
+      {SizeOutcome::kNotRun, "not_run"},
+  }};
+};
+
+struct SizeCheck {
+  std::string set;                       // "smaller", "uneven" (eval/size_variants.h).
+  std::map<std::string, int64_t> sizes;  // Each size the set changes, as it set them.
+  SizeOutcome outcome = SizeOutcome::kNotRun;
+  std::string detail;  // Unless passed: the check's verdict and reason there.
+  double wall_s = 0;   // The check's evaluation child.
+};
+
+nlohmann::json ToJson(const SizeCheck& check);
+SizeCheck SizeCheckFromJson(const nlohmann::json& j);
+
 struct EvalResult {
   std::string task;  // Task name (file stem).
   std::string task_path;
@@ -141,6 +172,10 @@ struct EvalResult {
   // `shrunk` names each size changed, "batch_size 4096 -> 256".
   int shrink = 1;
   std::vector<std::string> shrunk;
+  // The other size sets a correct kernel was checked at (empty: none were; eval/size_checks.h).
+  // One wrong there marks the kernel correct at the task's sizes only: its verdict and speedup
+  // stand, a finding names the sizes, and a search does not take it as its best by default.
+  std::vector<SizeCheck> size_checks;
   // The speedup's uncertainty was over the profile's settle_limit: no speedup is given.
   bool timing_unsettled = false;
   // Every correctness trial ran and passed. True for a correct kernel, and for one stopped

@@ -149,6 +149,11 @@ std::string PromptSet::Requirements(const EvalProfile& profile, KernelLanguage l
         job.atol, job.rtol, job.trials);
   }
   out += "- Outputs must have the reference's shape and dtype.\n";
+  if (profile.size_checks && kind == TaskKind::kKernelBench) {
+    out +=
+        "- A correct kernel is checked again with the task's sizes changed (smaller and odd, "
+        "one larger): take every size from the inputs, not from the task's constants.\n";
+  }
   out += "- The harness rejects kernels that: " + RejectedWays(profile) + ".";
   if (job.poison_memory) {
     out += " Freed GPU memory is poisoned before your kernel runs (unwritten outputs fail).";
@@ -222,6 +227,10 @@ std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::strin
     }
     if (!kernel.profile.empty()) {
       out += "Profile: " + kernel.profile + ".\n";
+    }
+    if (!kernel.other_sizes.empty()) {
+      out += "Correct at the task's sizes only: " + kernel.other_sizes +
+             ". Read every size from the inputs and mask the last partial block.\n";
     }
     return out;
   }

@@ -48,6 +48,8 @@ struct KernelRecord {
   // (eval/kernel_profile.h), when measured: why it is slow, not only that it is.
   std::optional<double> sol_fraction;
   std::string profile;
+  // A correct kernel wrong at another size set of the task: where and how (eval/size_checks.h).
+  std::string other_sizes;
 };
 
 // What any kernel of the task must do on this GPU, for the proposer: the speed-of-light time

@@ -9,6 +9,7 @@
 
 #include "core/json_text.h"
 #include "core/saturating.h"
+#include "eval/size_checks.h"
 #include "eval/verdict.h"
 
 namespace adaexplore {
@@ -144,6 +145,9 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
                                   ? step.result["speedup_call"]
                                   : nlohmann::json(nullptr)},
              {"reason", step.reason},
+             {"sizes_only", step.correct && step.result.is_object()
+                                ? WrongSizesText(EvalResultFromJson(step.result))
+                                : ""},
              {"error", Cut(error)},
              {"kernel", Cut(step.kernel)},
              {"t", step.created_at},

@@ -45,6 +45,10 @@ struct TaskOutcome {
   bool seeded = false;
   std::optional<double> seed_speedup;
   int llm_repeats = 0;  // LLM replies that repeated a kernel of the task: not evaluated again.
+  // Correct kernels wrong at another size set of the task (eval/size_checks.h), not counted as
+  // its best in a run that does not let them be, and the fastest of them.
+  int sizes_only_steps = 0;
+  std::optional<double> sizes_only_speedup;
   // A FlashInfer-Trace definition searched on a selection of its workloads (--workloads): how
   // many, of how many it has; 0 of 0 when on all of them.
   size_t workloads = 0;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/hash.h"
+#include "eval/size_checks.h"
 #include "store/stored_json.h"
 #include "task/task_file.h"
 
@@ -125,6 +126,11 @@ std::string TaskNote(const TaskOutcome& t) {
     notes.push_back(fmt::format("on {} of its {} workloads (--workloads): a partial set",
                                 t.workloads, t.workloads_total));
   }
+  if (t.sizes_only_steps > 0) {
+    notes.push_back(fmt::format(
+        "{} kernel{} correct at the task's sizes only (up to {:.3g}x), not counted",
+        t.sizes_only_steps, t.sizes_only_steps == 1 ? "" : "s", t.sizes_only_speedup.value_or(0)));
+  }
   if (t.llm_repeats > 0) {
     notes.push_back(fmt::format("{} LLM repl{} repeated a kernel (not evaluated again)",
                                 t.llm_repeats, t.llm_repeats == 1 ? "y" : "ies"));
@@ -134,7 +140,8 @@ std::string TaskNote(const TaskOutcome& t) {
 
 }  // namespace
 
-TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps) {
+TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps,
+                      bool size_specific_best) {
   TaskOutcome t{.task = task};
   double best = 0;
   for (const StepRecord& step : steps) {
@@ -144,7 +151,12 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
       t.seeded = true;
       t.seed_speedup = step.correct ? step.speedup : std::nullopt;
     }
-    if (step.correct && step.speedup) {
+    if (step.correct && step.speedup && !size_specific_best && step.result.is_object() &&
+        CorrectAtTaskSizesOnly(EvalResultFromJson(step.result))) {
+      ++t.correct_steps;
+      ++t.sizes_only_steps;
+      t.sizes_only_speedup = std::max(t.sizes_only_speedup.value_or(0), *step.speedup);
+    } else if (step.correct && step.speedup) {
       ++t.correct_steps;
       t.correct = true;
       if (*step.speedup > best || !t.speedup) {  // The best kernel, the earliest on ties.
@@ -199,7 +211,8 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
     SpendingTally tally(info.model);
     for (const TaskInfo& task : tasks) {
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
-      report.tasks.push_back(OutcomeOf(task.name, steps));
+      report.tasks.push_back(
+          OutcomeOf(task.name, steps, info.options.value("size_specific_best", false)));
       tally.AddTask(task.name, steps);
       RETURN_IF_ERROR(ReadStoredJson(TaskFilesRow(info.id, task.name), "file", [&] {
         const SourceFile stored = TaskFromStored(task.name, task.source, task.file);

@@ -46,8 +46,10 @@ inline constexpr std::string_view kCpuRunBanner =
 // empty database.
 Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::optional<int64_t> run);
 
-// The outcome of one task from its steps.
-TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps);
+// The outcome of one task from its steps. Unless `size_specific_best` (the run's setting,
+// RunSpec), a kernel correct at the task's sizes only is counted apart, not as the best.
+TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps,
+                      bool size_specific_best = false);
 
 nlohmann::json ReportJson(const std::vector<RunReport>& reports);
 std::string ReportMarkdown(const std::vector<RunReport>& reports);

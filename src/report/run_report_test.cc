@@ -199,6 +199,36 @@ TEST_F(RunReportTest, ASpeedupInKernelTimeSaysSo) {
   EXPECT_EQ((*LoadRunReports(path_, 1)).front().tasks.front().scope, "call");
 }
 
+TEST_F(RunReportTest, AKernelCorrectAtTheTasksSizesOnlyIsCountedApart) {
+  const nlohmann::json baked = {
+      {"verdict", "correct"},
+      {"size_checks",
+       {{{"set", "uneven"}, {"sizes", {{"dim", 1001}}}, {"outcome", "wrong"}, {"detail", "x"}}}}};
+  {
+    Result<RunDb> db = RunDb::Open(path_);
+    ASSERT_TRUE(db.ok());
+    for (bool allowed : {false, true}) {
+      int64_t run = *db->CreateRun({.method = "adaexplore",
+                                    .model = "openai:m",
+                                    .options = {{"size_specific_best", allowed}}});
+      ASSERT_TRUE(db->AddTask(run, {.name = "relu", .source = "s4", .steps = 2}).ok());
+      ASSERT_TRUE(db->RecordStep(run, "relu", Step(1, "correct", 1.2)).ok());
+      ASSERT_TRUE(db->RecordStep(run, "relu", Step(2, "correct", 4.0, baked)).ok());
+    }
+  }
+  const TaskOutcome strict = (*LoadRunReports(path_, 3)).front().tasks.front();
+  EXPECT_EQ(strict.speedup, 1.2);
+  EXPECT_EQ(strict.correct_steps, 2);
+  EXPECT_EQ(strict.sizes_only_steps, 1);
+  const std::string markdown = ReportMarkdown(*LoadRunReports(path_, 3));
+  EXPECT_NE(markdown.find("1 kernel correct at the task's sizes only (up to 4x), not counted"),
+            std::string::npos)
+      << markdown;
+  const TaskOutcome allowed = (*LoadRunReports(path_, 4)).front().tasks.front();
+  EXPECT_EQ(allowed.speedup, 4.0);
+  EXPECT_EQ(allowed.sizes_only_steps, 0);
+}
+
 TEST_F(RunReportTest, OneRunAndMissingThings) {
   Result<std::vector<RunReport>> one = LoadRunReports(path_, 2);
   ASSERT_TRUE(one.ok());

@@ -61,6 +61,14 @@ std::vector<RunSetting> MakeTable() {
              .default_text = "false",
              .help = "measure a task's new best again on another worker before accepting it"},
             &RunSpec::confirm_best),
+      Field({.name = "size_specific_best",
+             .kind = SettingKind::kBoolean,
+             .flag = "--size-specific-best",
+             .default_text = "false",
+             .help = "a kernel correct at the task's sizes only (wrong at another size set: "
+                     "--size-checks) may be a task's best; off, it keeps its speedup and reward "
+                     "but ranks below every kernel correct at the other sizes too"},
+            &RunSpec::size_specific_best),
       Field({.name = "stop_at_sol",
              .kind = SettingKind::kNumber,
              .flag = "--stop-at-sol",

@@ -38,6 +38,10 @@ struct RunSpec {
   SearchSettings search;
   // A kernel that would be a task's new best is measured again on another worker first.
   bool confirm_best = false;
+  // A kernel correct at the task's sizes only (wrong at another size set: eval/size_checks.h)
+  // may be a task's best. Off: it keeps its speedup and reward, ranks below every kernel correct
+  // at the other sizes too, and a best that is one is not counted (kSizesOnlyBest).
+  bool size_specific_best = false;
   // Above 0: a task whose best kernel reaches this fraction of the speed of light stops, and its
   // remaining steps go to the tasks furthest from it (search/sol_budget.h). 0: the paper's
   // protocol, every task its steps.

@@ -166,14 +166,15 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
   const std::optional<EvalResult> result =
       verdict->has_kernel() ? std::optional<EvalResult>(EvalResultFromJson(step.result))
                             : std::nullopt;
-  const NodeOutcome outcome{.has_kernel = verdict->has_kernel(),
-                            .compiled = step.compiled,
-                            .correct = step.correct,
-                            .correct_untimed = verdict->is(Verdict::kTimeout) &&
-                                               step.result.is_object() &&
-                                               step.result.value("passed_trials", false),
-                            .speedup = step.speedup.value_or(0),
-                            .sol_fraction = result ? result->sol_fraction : std::nullopt};
+  const NodeOutcome outcome{
+      .has_kernel = verdict->has_kernel(),
+      .compiled = step.compiled,
+      .correct = step.correct,
+      .correct_untimed = verdict->is(Verdict::kTimeout) && step.result.is_object() &&
+                         step.result.value("passed_trials", false),
+      .sizes_only = result && OutcomeOf(*result, options_.spec.size_specific_best).sizes_only,
+      .speedup = step.speedup.value_or(0),
+      .sol_fraction = result ? result->sol_fraction : std::nullopt};
   const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
   if (id != step.node) {
     return InternalError(fmt::format("run {} task {}: node {} is stored as {}", run_id_,
@@ -345,7 +346,8 @@ Status SearchRunner::OnEval(Task& task, Step& step, const EvalResult& measured) 
                        measured.reason);
   }
   if (options_.spec.confirm_best && !step.first && measured.verdict == Verdict::kCorrect &&
-      measured.speedup && IsNewBest(task.tree, *measured.speedup)) {
+      !OutcomeOf(measured, options_.spec.size_specific_best).sizes_only && measured.speedup &&
+      IsNewBest(task.tree, *measured.speedup)) {
     // Measure it again, elsewhere, before it counts.
     step.first = measured;
     const uint64_t id =
@@ -361,12 +363,7 @@ Status SearchRunner::OnEval(Task& task, Step& step, const EvalResult& measured) 
     task.roofline = roofline;
   }
   std::string kernel = std::move(step.kernel);
-  const NodeOutcome outcome{
-      .compiled = Compiled(result.verdict),
-      .correct = result.verdict == Verdict::kCorrect,
-      .correct_untimed = result.verdict == Verdict::kTimeout && result.passed_trials,
-      .speedup = result.speedup.value_or(0),
-      .sol_fraction = result.sol_fraction};
+  const NodeOutcome outcome = OutcomeOf(result, options_.spec.size_specific_best);
   nlohmann::json result_json = ToJson(result);
   result_json["edit_feedback"] = step.edit_feedback;
   StepRecord record{.parent = step.plan.parent,
@@ -449,10 +446,12 @@ TaskSummary SearchRunner::Summarise(const Task& task) const {
                                             : WorkStatus::kStopped};
   if (std::optional<int> best = task.tree.GlobalBest()) {
     summary.best_node = *best;
-    summary.best_verdict = task.records[static_cast<size_t>(*best)].verdict;
+    const NodeOutcome& outcome = task.tree.node(*best).outcome;
+    summary.best_verdict =
+        outcome.sizes_only ? kSizesOnlyBest : task.records[static_cast<size_t>(*best)].verdict;
     summary.best_kernel = task.kernels[static_cast<size_t>(*best)];
-    if (task.tree.node(*best).outcome.correct) {
-      summary.best_speedup = task.tree.node(*best).outcome.speedup;
+    if (outcome.correct && !outcome.sizes_only) {
+      summary.best_speedup = outcome.speedup;
     }
   }
   return summary;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "eval/size_checks.h"
+
 namespace adaexplore {
 
 bool Compiled(Verdict verdict) {
@@ -17,7 +19,8 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
                       .error = result.error_text,
                       .speedup = result.speedup,
                       .sol_fraction = result.sol_fraction,
-                      .profile = result.profile_text};
+                      .profile = result.profile_text,
+                      .other_sizes = WrongSizesText(result)};
   if (result.scope != TimingScope::kCall) {
     record.scope = std::string(EnumName(result.scope));
     if (result.candidate_timing && result.candidate_timing->runs > 0) {
@@ -72,7 +75,16 @@ bool IsNewBest(const SearchTree& tree, double speedup) {
     return true;
   }
   const NodeOutcome& outcome = tree.node(*best).outcome;
-  return !outcome.correct || speedup > outcome.speedup;
+  return !outcome.correct || outcome.sizes_only || speedup > outcome.speedup;
+}
+
+NodeOutcome OutcomeOf(const EvalResult& result, bool size_specific_best) {
+  return NodeOutcome{.compiled = Compiled(result.verdict),
+                     .correct = result.verdict == Verdict::kCorrect,
+                     .correct_untimed = result.verdict == Verdict::kTimeout && result.passed_trials,
+                     .sizes_only = !size_specific_best && CorrectAtTaskSizesOnly(result),
+                     .speedup = result.speedup.value_or(0),
+                     .sol_fraction = result.sol_fraction};
 }
 
 EvalResult Confirmed(const EvalResult& first, const EvalResult& second) {

@@ -41,6 +41,31 @@ TEST(StepResultTest, ANewBestBeatsEveryCorrectNode) {
   EXPECT_TRUE(IsNewBest(tree, 2.1));
 }
 
+TEST(StepResultTest, AKernelCorrectAtTheTasksSizesOnlyIsMarkedAndShownToTheLlm) {
+  EvalResult r = Correct(4.0);
+  r.size_checks = {{.set = "uneven",
+                    .sizes = {{"dim", 1001}},
+                    .outcome = SizeOutcome::kWrong,
+                    .detail = "incorrect: 16 of 16016 elements outside tolerance"}};
+  const NodeOutcome outcome = OutcomeOf(r, /*size_specific_best=*/false);
+  EXPECT_TRUE(outcome.correct);
+  EXPECT_TRUE(outcome.sizes_only);
+  EXPECT_DOUBLE_EQ(outcome.speedup, 4.0);
+  EXPECT_FALSE(OutcomeOf(r, /*size_specific_best=*/true).sizes_only);
+  EXPECT_FALSE(OutcomeOf(Correct(4.0), false).sizes_only);
+  const KernelRecord record = RecordOf(1, "code", r);
+  EXPECT_EQ(record.other_sizes,
+            "wrong at dim=1001 (uneven): incorrect: 16 of 16016 elements outside tolerance");
+  const std::string shown = PromptSet::FormatKernel(record, "Kernel 1");
+  EXPECT_NE(shown.find("Correct at the task's sizes only: wrong at dim=1001 (uneven)"),
+            std::string::npos)
+      << shown;
+  // It beats no correct node for confirm_best, and a correct node beats it.
+  SearchTree tree;
+  tree.Add(0, MoveKind::kLarge, outcome);
+  EXPECT_TRUE(IsNewBest(tree, 1.1));
+}
+
 TEST(StepResultTest, TheRecordAndTheRooflineComeFromTheResult) {
   EvalResult r = Correct(2.0);
   r.candidate_timing = TimingStats{.runs = 20, .median_ms = 0.5};

@@ -64,6 +64,9 @@ bool SearchTree::Better(const NodeOutcome& a, const NodeOutcome& b) {
   if (a.correct != b.correct) {
     return a.correct;
   }
+  if (a.correct && a.sizes_only != b.sizes_only) {
+    return !a.sizes_only;
+  }
   return a.correct && a.speedup > b.speedup;
 }
 

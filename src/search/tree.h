@@ -30,6 +30,10 @@ struct NodeOutcome {
   // Passed every correctness trial, then timed out while being timed: a slow correct kernel.
   // It earns the slowest correct kernel's reward, and is never a task's best.
   bool correct_untimed = false;
+  // Correct at the task's sizes only (wrong at another size set, eval/size_checks.h) in a run
+  // that does not let such a kernel be its best (RunSpec::size_specific_best): it keeps its
+  // reward, and ranks below every kernel correct at the other sizes too.
+  bool sizes_only = false;
   double speedup = 0;  // Reference time / kernel time; meaningful only when correct.
   // The task's speed-of-light time over the kernel's (eval/verdict.h), when a GPU measured it.
   std::optional<double> sol_fraction;
@@ -85,11 +89,11 @@ class SearchTree {
   const Node& root() const { return nodes_.front(); }
   int size() const { return static_cast<int>(nodes_.size()); }  // The root included.
 
-  // The task's answer: the node best on (compiled, correct, speedup), the earliest on ties;
-  // nullopt while no kernel exists.
+  // The task's answer: the node best on (compiled, correct, not sizes_only, speedup), the
+  // earliest on ties; nullopt while no kernel exists.
   std::optional<int> GlobalBest() const;
 
-  // True when `a` ranks above `b` on (compiled, correct, speedup).
+  // True when `a` ranks above `b` on (compiled, correct, not sizes_only, speedup).
   static bool Better(const NodeOutcome& a, const NodeOutcome& b);
 
  private:

@@ -76,5 +76,20 @@ TEST(TreeTest, GlobalBestIsLexicographicAndEarliestOnTies) {
   EXPECT_EQ(tree.GlobalBest(), fast);
 }
 
+TEST(TreeTest, AKernelCorrectAtTheTasksSizesOnlyRanksBelowEveryOtherCorrectOne) {
+  SearchTree tree;
+  const int wrong = tree.Add(0, MoveKind::kLarge, {.compiled = true, .correct = false});
+  const int baked = tree.Add(0, MoveKind::kLarge,
+                             {.compiled = true, .correct = true, .sizes_only = true, .speedup = 5});
+  EXPECT_EQ(tree.GlobalBest(), baked);  // Above a wrong kernel: the answer while none is better.
+  EXPECT_TRUE(SearchTree::Better(tree.node(baked).outcome, tree.node(wrong).outcome));
+  // Its reward is its speedup's: the search may still improve from it.
+  EXPECT_DOUBLE_EQ(tree.node(baked).reward,
+                   Reward({.compiled = true, .correct = true, .speedup = 5}));
+  const int slow =
+      tree.Add(baked, MoveKind::kSmall, {.compiled = true, .correct = true, .speedup = 1.1});
+  EXPECT_EQ(tree.GlobalBest(), slow);
+}
+
 }  // namespace
 }  // namespace adaexplore

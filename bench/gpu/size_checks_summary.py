@@ -1,0 +1,50 @@
+"""Reads `adaexplore eval --json` lines and prints, per file: each kernel's verdict and its
+checks at the other size sets; the kernels marked correct at the task's sizes only, with why; and
+what the checks cost: their children's wall time over the candidate's own check phase (its
+phases but the timing), median and worst.
+
+    python3 bench/gpu/size_checks_summary.py RESULTS.jsonl...
+"""
+import json
+import os
+import statistics
+import sys
+
+MARK = "correct at the task's sizes only"
+
+
+def check_phase_s(result):
+    phases = result.get("facts", {}).get("phases", {})
+    return sum(v for k, v in phases.items()
+               if isinstance(v, (int, float)) and "." not in k and not k.startswith("tim"))
+
+
+for path in sys.argv[1:]:
+    rows = []
+    try:
+        rows = [json.loads(line) for line in open(path) if line.strip().startswith("{")]
+    except OSError as e:
+        print(f"## {path}: {e}")
+        continue
+    print(f"## {os.path.basename(path)}: {len(rows)} results")
+    shares, marked, correct = [], [], 0
+    for r in rows:
+        checks = r.get("size_checks", [])
+        said = " ".join(f"{c['set']}={c['outcome']}" for c in checks) or "-"
+        print(f"{r['task'][:44]:44} {os.path.basename(r['kernel']):14} {r['verdict']:13} "
+              f"{said:40} {'' if r['verdict'] == 'correct' else r['reason'][:120]}")
+        if r["verdict"] != "correct":
+            continue
+        correct += 1
+        for f in r.get("findings", []):
+            if f.startswith(MARK) or f.startswith("the task's sizes cannot vary"):
+                print(f"    {f[:400]}")
+        if any(f.startswith(MARK) for f in r.get("findings", [])):
+            marked.append(r)
+        own = check_phase_s(r)
+        if checks and own > 0:
+            shares.append(sum(c.get("wall_s", 0) for c in checks) / own)
+    print(f"correct: {correct}; marked correct at the task's sizes only: {len(marked)}")
+    if shares:
+        print(f"size checks' wall time over the candidate's own check phase: median "
+              f"{statistics.median(shares):.2f}, worst {max(shares):.2f} ({len(shares)} kernels)")

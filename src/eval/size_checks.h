@@ -1,0 +1,50 @@
+#pragma once
+
+// The other size sets at work (issue 58). A KernelBench kernel found correct at the task's own
+// sizes is checked again at each set eval/size_variants.h derives from them: the same trials and
+// checks at those sizes, nothing timed, each set its own job. A kernel wrong at a set keeps its
+// verdict and speedup and is marked correct at the task's sizes only, with a finding that names
+// the sizes and what was wrong ("correct at the task's sizes only: wrong at batch_size=17,
+// dim=1001 (uneven): incorrect: ..."); a task whose reference cannot run at a set (its asserts
+// tie the sizes together) says so and keeps its own sizes' check. The strict profile checks
+// (size_checks); the profiles that reproduce a harness do not.
+
+#include <vector>
+
+#include "eval/profile.h"
+#include "eval/size_variants.h"
+#include "eval/verdict.h"
+#include "workers/protocol.h"
+
+namespace adaexplore {
+
+// Trials per size set: the first of the profile's input distributions, enough to find a kernel
+// that bakes in the task's sizes at a fraction of its own check's cost.
+inline constexpr int kSizeCheckTrials = 2;
+
+// The sets `result` is checked at under `profile`: none unless it is correct, a first
+// measurement, and the task reported its sizes. Made from the sizes it ran at (--shrink's where
+// a smoke test shrank them).
+std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalResult& result,
+                                       int measurement);
+
+// A check's job options from the candidate's own: the sizes set, kSizeCheckTrials trials, and
+// nothing timed, traced or compared with a baseline.
+void AsSizeCheck(const SizeVariant& variant, JobOptions& options);
+
+// What a check's classified result says. `out_of_memory`: the job ran out of device memory
+// beside others, which says nothing about the kernel.
+SizeCheck ReadSizeCheck(const SizeVariant& variant, const EvalResult& checked, bool out_of_memory);
+
+// Adds the checks to `result`, with the finding a wrong one (or a task whose sizes cannot vary)
+// makes.
+void AddSizeChecks(std::vector<SizeCheck> checks, EvalResult& result);
+
+// Correct, and wrong at one of the other size sets.
+bool CorrectAtTaskSizesOnly(const EvalResult& result);
+
+// The first wrong check's line ("wrong at batch_size=17, dim=1001 (uneven): incorrect: ..."),
+// for findings, prompts and reports; empty when none is wrong.
+std::string WrongSizesText(const EvalResult& result);
+
+}  // namespace adaexplore

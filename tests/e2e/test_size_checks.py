@@ -1,0 +1,73 @@
+"""Other sizes (strict's --size-checks): a kernel right only at the task's own sizes passes its
+trials there and is marked at the other size sets, in real processes on KernelBench's own tasks
+(../shared/data) in Triton's interpreter; an honest kernel is not, and a task whose reference
+cannot change size says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import Cli, example
+
+KERNELBENCH = Path(__file__).resolve().parents[3] / "shared" / "data" / "kernelbench"
+RELU = KERNELBENCH / "level1" / "19_ReLU.py"
+
+# --shrink 64 makes 19_ReLU 64 x 6144 on this machine; the sets vary those sizes.
+FAST = ["--trials", "2", "--timed-runs", "3", "--warmup", "1", "--no-cache", "--timeout", "120",
+        "--shrink", "64"]
+OWN_SIZE = 64 * 6144
+
+
+def _variant(tmp_path: Path, name: str, old: str, new: str) -> str:
+    source = Path(example("kernels", "relu", "ok.py")).read_text()
+    assert old in source
+    path = tmp_path / name
+    path.write_text(source.replace(old, new))
+    return str(path)
+
+
+@pytest.mark.skipif(not RELU.is_file(), reason="../shared/data absent")
+def test_a_kernel_right_only_at_the_tasks_sizes_is_marked(cli: Cli, tmp_path: Path) -> None:
+    baked = _variant(tmp_path, "baked_numel.py", "n = x.numel()", f"n = {OWN_SIZE}")
+    # No mask, and a grid that drops the last partial block: right when 1024 divides the size.
+    unmasked = _variant(tmp_path, "whole_blocks_only.py", "triton.cdiv(n, 1024)", "n // 1024")
+    code, results = cli.eval_json("--task", str(RELU), "--kernel",
+                                  example("kernels", "relu", "ok.py"), "--kernel", baked,
+                                  "--kernel", unmasked, *FAST)
+    assert code == 0
+    honest = results["ok.py"]
+    assert honest["verdict"] == "correct", honest["reason"]
+    assert [(c["set"], c["outcome"]) for c in honest["size_checks"]] == [
+        ("smaller", "passed"), ("uneven", "passed")]
+    assert honest["size_checks"][1]["sizes"] == {"batch_size": 65, "dim": 6145}
+    assert not any("sizes" in f for f in honest["findings"]), honest["findings"]
+    for name in ("baked_numel.py", "whole_blocks_only.py"):
+        r = results[name]
+        # Its verdict and speedup stand; the mark names where it is wrong.
+        assert r["verdict"] == "correct" and r["speedup"] is not None, (name, r["reason"])
+        assert "wrong" in [c["outcome"] for c in r["size_checks"]], (name, r["size_checks"])
+        marks = [f for f in r["findings"] if f.startswith("correct at the task's sizes only")]
+        assert marks and "batch_size=" in marks[0], (name, r["findings"])
+
+    p = cli.run("eval", "--device", "cpu", "--task", str(RELU), "--kernel", unmasked, *FAST)
+    assert p.returncode == 0, p.stderr
+    assert "correct at the task's sizes only: wrong at batch_size=" in p.stdout, p.stdout
+
+    # Off: the task's own sizes alone, as the harnesses that reproduce a release judge.
+    code, results = cli.eval_json("--task", str(RELU), "--kernel", unmasked, "--no-size-checks",
+                                  *FAST)
+    assert code == 0 and results["whole_blocks_only.py"]["size_checks"] == []
+
+
+def test_a_task_whose_reference_cannot_change_size_says_so(cli: Cli, tmp_path: Path) -> None:
+    task = tmp_path / "fixed_view.py"
+    task.write_text(Path(example("tasks", "relu.py")).read_text().replace(
+        "return torch.relu(x)", "return torch.relu(x).view(16, 1000)"))
+    assert "view(16, 1000)" in task.read_text()
+    code, results = cli.eval_json("--task", str(task), "--kernel",
+                                  example("kernels", "relu", "ok.py"), *FAST[:-2])
+    r = results["ok.py"]
+    assert code == 0 and r["verdict"] == "correct", r["reason"]
+    assert {c["outcome"] for c in r["size_checks"]} == {"not_applicable"}, r["size_checks"]
+    assert any(f.startswith("the task's sizes cannot vary") for f in r["findings"]), r["findings"]
