@@ -1,7 +1,8 @@
 """Reads `adaexplore eval --json` lines and prints, per file: each kernel's verdict and its
 checks at the other size sets; the kernels marked correct at the task's sizes only, with why; and
 what the checks cost: their children's wall time over the candidate's own check phase (its
-phases but the timing), median and worst.
+phases but the timing and the traced call: loading the task, its references, the import, the
+checks), and over the candidate's whole evaluation, median and worst.
 
     python3 bench/gpu/size_checks_summary.py RESULTS.jsonl...
 """
@@ -14,9 +15,9 @@ MARK = "correct at the task's sizes only"
 
 
 def check_phase_s(result):
-    phases = result.get("facts", {}).get("phases", {})
+    phases = result.get("facts", result.get("details", {})).get("phases", {})
     return sum(v for k, v in phases.items()
-               if isinstance(v, (int, float)) and "." not in k and not k.startswith("tim"))
+               if isinstance(v, (int, float)) and "." not in k and k not in ("timing", "trace"))
 
 
 for path in sys.argv[1:]:
@@ -27,7 +28,7 @@ for path in sys.argv[1:]:
         print(f"## {path}: {e}")
         continue
     print(f"## {os.path.basename(path)}: {len(rows)} results")
-    shares, marked, correct = [], [], 0
+    shares, whole, marked, correct = [], [], [], 0
     for r in rows:
         checks = r.get("size_checks", [])
         said = " ".join(f"{c['set']}={c['outcome']}" for c in checks) or "-"
@@ -42,9 +43,15 @@ for path in sys.argv[1:]:
         if any(f.startswith(MARK) for f in r.get("findings", [])):
             marked.append(r)
         own = check_phase_s(r)
+        spent = sum(c.get("wall_s", 0) for c in checks)
         if checks and own > 0:
-            shares.append(sum(c.get("wall_s", 0) for c in checks) / own)
+            shares.append(spent / own)
+        if checks and r.get("wall_s", 0) > 0:
+            whole.append(spent / r["wall_s"])
     print(f"correct: {correct}; marked correct at the task's sizes only: {len(marked)}")
     if shares:
         print(f"size checks' wall time over the candidate's own check phase: median "
               f"{statistics.median(shares):.2f}, worst {max(shares):.2f} ({len(shares)} kernels)")
+    if whole:
+        print(f"over the candidate's whole evaluation: median {statistics.median(whole):.2f}, "
+              f"worst {max(whole):.2f}")

@@ -708,7 +708,7 @@ def test_other_sizes_catch_a_kernel_that_bakes_in_the_tasks_size(worker: Worker,
     # elements unwritten (smaller sizes make it write past its tensors instead).
     sizes = {"dim": 1001, "batch_size": 17}
     other = worker.evaluate(task("relu"), str(fixed), options={"sizes": sizes})
-    assert other["resize"] == {"applies": True, "missing": [],
+    assert other["resize"] == {"applies": True, "missing": [], "derived": [],
                                "changed": {"batch_size": [16, 17], "dim": [1000, 1001]}}
     assert other["task_sizes"] == {"batch_size": 16, "dim": 1000}  # As the task loaded them.
     assert other["reference"]["outputs"][0]["shape"] == [17, 1001]

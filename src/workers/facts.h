@@ -258,12 +258,15 @@ struct ResizeFacts {
   bool applies = false;
   std::map<std::string, std::vector<int64_t>> changed;
   std::vector<std::string> missing;
+  // Module-level values computed again from the new sizes (`bias_shape`).
+  std::vector<std::string> derived;
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("applies", s.applies);
     visit("changed", s.changed);
     visit("missing", s.missing);
+    visit("derived", s.derived);
   }
 };
 
@@ -273,12 +276,14 @@ struct ShrinkFacts {
   int64_t factor = 1;
   bool applies = false;
   std::map<std::string, std::vector<int64_t>> changed;
+  std::vector<std::string> derived;  // Module-level values computed again from the new sizes.
 
   template <typename Self, typename Visitor>
   static void Visit(Self& s, Visitor&& visit) {
     visit("factor", s.factor);
     visit("applies", s.applies);
     visit("changed", s.changed);
+    visit("derived", s.derived);
   }
 };
 

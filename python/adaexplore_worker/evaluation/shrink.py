@@ -8,12 +8,15 @@ What changed is reported (facts["shrink"]); the C++ side marks every result and 
 Other task kinds make their inputs from their own files: they are left as they are, and say so.
 
 The same globals carry the other size sets a kernel is checked at: the task's own are reported
-(task_sizes), and a job's `sizes` option sets them (resize_task). Which sets, and what a kernel
-wrong at one of them means, the C++ side decides.
+(task_sizes: those it assigns an integer literal), and a job's `sizes` option sets them
+(resize_task). Which sets, and what a kernel wrong at one of them means, the C++ side decides.
+Either way, what the task computes from its sizes at module level (`bias_shape = (out_channels,
+1, 1)`) is computed again from the new ones (`derived`).
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from ..task import Task
@@ -21,20 +24,66 @@ from ..task import Task
 FLOOR = 64  # No size is made smaller than this, nor is one at or below it changed.
 
 
+def _top_level_assignments(task: Task) -> list[ast.Assign]:
+    """The task's module-level `name = value` statements, in order; none where its source cannot
+    be read or parsed."""
+    try:
+        with open(task.module.__file__, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (AttributeError, OSError, SyntaxError, TypeError, ValueError):
+        return []
+    return [node for node in tree.body if isinstance(node, ast.Assign)
+            and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)]
+
+
+def _literal_sizes(task: Task) -> set[str] | None:
+    """The names the task assigns an integer literal at module level (`dim = 1000`); None when
+    its source cannot be read (every integer then counts)."""
+    assignments = _top_level_assignments(task)
+    if not assignments:
+        return None
+    return {node.targets[0].id for node in assignments  # type: ignore[attr-defined]
+            if isinstance(node.value, ast.Constant) and type(node.value.value) is int}
+
+
+def _rederive(task: Task, changed: set[str]) -> list[str]:
+    """Evaluates again, in source order, each module-level assignment computed from a changed
+    size (`bias_shape = (out_channels, 1, 1)`, `features = dim * 4`), so what the task derives
+    from its sizes follows them; the names it set."""
+    names, dirty, derived = vars(task.module), set(changed), []
+    for node in _top_level_assignments(task):
+        target = node.targets[0].id  # type: ignore[attr-defined]
+        if isinstance(node.value, ast.Constant) or target in changed:
+            continue
+        used = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        if not used & dirty:
+            continue
+        try:
+            names[target] = eval(compile(ast.Expression(node.value), "<task>", "eval"), names)
+        except Exception:  # noqa: BLE001 - left as loaded; the reference will say if it matters.
+            continue
+        dirty.add(target)
+        derived.append(target)
+    return derived
+
+
 def shrink_task(task: Task, factor: int) -> dict[str, Any]:
     """Divides the task's integer globals above FLOOR by `factor`; the facts of what it did."""
     facts: dict[str, Any] = {"factor": factor, "applies": task.kind == "kernelbench",
-                             "changed": {}}
+                             "changed": {}, "derived": []}
     if factor <= 1 or task.kind != "kernelbench":
         return facts
-    names = vars(task.module)
+    names, literal = vars(task.module), _literal_sizes(task)
     for name, value in list(names.items()):
         if name.startswith("__") or type(value) is not int or value <= FLOOR:
             continue  # bool is not int here: `type(True) is int` is False.
+        if literal is not None and name not in literal:
+            continue  # Computed from a size: made again from the shrunk one below.
         smaller = max(FLOOR, value // factor)
         if smaller != value:
             names[name] = smaller
             facts["changed"][name] = [value, smaller]
+    facts["derived"] = _rederive(task, set(facts["changed"]))
     return facts
 
 
@@ -44,8 +93,10 @@ def task_sizes(task: Task) -> dict[str, int]:
     make their inputs otherwise: none."""
     if task.kind != "kernelbench":
         return {}
+    literal = _literal_sizes(task)
     return {name: value for name, value in vars(task.module).items()
-            if not name.startswith("_") and type(value) is int}
+            if not name.startswith("_") and type(value) is int
+            and (literal is None or name in literal)}
 
 
 def resize_task(task: Task, sizes: dict[str, int]) -> dict[str, Any]:
@@ -53,7 +104,7 @@ def resize_task(task: Task, sizes: dict[str, int]) -> dict[str, Any]:
     are made (the `sizes` option: one of the other size sets). The facts of what it did: each
     size changed as [from, to], and the names the task has no integer of."""
     facts: dict[str, Any] = {"applies": task.kind == "kernelbench", "changed": {},
-                             "missing": []}
+                             "missing": [], "derived": []}
     if not facts["applies"]:
         return facts
     names = vars(task.module)
@@ -65,4 +116,5 @@ def resize_task(task: Task, sizes: dict[str, int]) -> dict[str, Any]:
         names[name] = value
         if value != before:
             facts["changed"][name] = [before, value]
+    facts["derived"] = _rederive(task, set(facts["changed"]))
     return facts

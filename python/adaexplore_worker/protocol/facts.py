@@ -163,20 +163,23 @@ class Expert(TypedDict, total=False):
 
 
 class ResizeFacts(TypedDict, total=False):
-    """Another size set (shrink.resize_task): each size changed, as [from, to], and the names
-    the task has no integer of."""
+    """Another size set (shrink.resize_task): each size changed, as [from, to], the names the
+    task has no integer of, and the module-level values computed again from the new sizes."""
 
     applies: bool
     changed: dict[str, list[int]]
     missing: list[str]
+    derived: list[str]
 
 
 class ShrinkFacts(TypedDict, total=False):
-    """A smoke test's smaller task (shrink.py): each size changed, as [from, to]."""
+    """A smoke test's smaller task (shrink.py): each size changed, as [from, to], and the
+    module-level values computed again from the new sizes."""
 
     factor: int
     applies: bool
     changed: dict[str, list[int]]
+    derived: list[str]
 
 
 class ProfiledKernel(TypedDict, total=False):
