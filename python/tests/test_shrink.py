@@ -28,8 +28,12 @@ in_channels = 64
 out_channels = 128
 height = width = 128
 kernel_size = 3
+M, N = 1024 * 2, 96
 bias_shape = (out_channels, 1, 1)
 features = out_channels * 4
+features += 1
+later = out_channels * 2
+later = 7
 
 
 def get_inputs():
@@ -86,17 +90,22 @@ def test_other_sizes_are_set_and_reported() -> None:
 
 def test_what_the_task_computes_from_its_sizes_follows_them(tmp_path: Path) -> None:
     """A task's module-level values made from its sizes (a bias shape) are made again from the
-    new ones, by --shrink and by another size set alike; a value computed from a size is not a
-    size of its own (nor is `height = width = 128`, which is not a plain assignment)."""
+    new ones, by --shrink and by another size set alike, in source order (a later `+=` or
+    constant reassignment included); a value computed from a size is not a size of its own,
+    and every way of writing a constant one is."""
     path = tmp_path / "1_Conv2D_ReLU_BiasAdd.py"
     path.write_text(CONV_TASK)
     task = load_task(str(path), None, "cpu")
     assert task_sizes(task) == {"batch_size": 128, "in_channels": 64, "out_channels": 128,
-                                "kernel_size": 3}
-    facts = resize_task(task, {"out_channels": 65})
-    assert facts["derived"] == ["bias_shape", "features"]
-    assert (task.module.bias_shape, task.module.features) == ((65, 1, 1), 260)
-    assert task.get_init_inputs()[3] == (65, 1, 1)
+                                "height": 128, "width": 128, "kernel_size": 3, "M": 2048,
+                                "N": 96}
+    assert (task.module.features, task.module.later) == (513, 7)
+    facts = resize_task(task, {"out_channels": 65, "M": 1025})
+    assert facts["derived"] == ["bias_shape", "features", "later"]
+    assert (task.module.bias_shape, task.module.features, task.module.later) == ((65, 1, 1),
+                                                                                 261, 7)
+    assert (task.module.M, task.get_init_inputs()[3]) == (1025, (65, 1, 1))
     shrunk = load_task(str(path), None, "cpu")
-    assert shrink_task(shrunk, 2)["derived"] == ["bias_shape", "features"]
-    assert (shrunk.module.bias_shape, shrunk.module.features) == ((64, 1, 1), 256)
+    facts = shrink_task(shrunk, 2)
+    assert facts["changed"]["M"] == [2048, 1024] and "features" not in facts["changed"]
+    assert (shrunk.module.bias_shape, shrunk.module.features) == ((64, 1, 1), 257)

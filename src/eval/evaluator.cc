@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <map>
 #include <set>
@@ -223,9 +224,10 @@ void Evaluator::StartSizeChecks(const EvalRequest& request, const std::string& k
   for (size_t i = 0; i < sizing.variants.size(); ++i) {
     const std::string id = SizeJobId(key, sizing.variants[i].name);
     size_jobs_[id] = {key, i};
-    pool_->Submit(PoolJob{.id = id,
-                          .message = JobMessage(request, false, &sizing.variants[i]),
-                          .timeout_s = options_.profile.timeout_s});
+    pool_->Submit(
+        PoolJob{.id = id,
+                .message = JobMessage(request, retried_alone_.contains(key), &sizing.variants[i]),
+                .timeout_s = options_.profile.timeout_s});
   }
 }
 
@@ -244,7 +246,11 @@ void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const Pool
   EvalResult result = std::move(sizing.result);
   AddSizeChecks(std::move(sizing.checks), result);
   sizing_.erase(key);
-  Store(nlohmann::json::object(), result);  // Correct: it hit no limit.
+  // A set not judged (a limit, the harness, memory beside others) is judged again next time.
+  if (std::ranges::none_of(result.size_checks,
+                           [](const SizeCheck& c) { return c.outcome == SizeOutcome::kNotRun; })) {
+    Store(nlohmann::json::object(), result);  // Correct: it hit no limit.
+  }
   DeliverAll(key, result);
 }
 
@@ -336,14 +342,14 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
   if (ready_.empty() && !pool_->idle()) {
     ASSIGN_OR_RETURN(std::vector<PoolOutcome> done, pool_->Step(until, guard, wake_fds));
     for (const PoolOutcome& outcome : done) {
+      if (options_.pool.on_progress) {
+        options_.pool.on_progress(outcome.id, "done");
+      }
       if (auto job = size_jobs_.find(outcome.id); job != size_jobs_.end()) {
         const auto [key, index] = job->second;
         size_jobs_.erase(job);
         FinishSizeCheck(key, index, outcome);
         continue;
-      }
-      if (options_.pool.on_progress) {
-        options_.pool.on_progress(outcome.id, "done");
       }
       auto it = std::find_if(waiting_.begin(), waiting_.end(), [&](const auto& entry) {
         return entry.first.substr(0, 16) == outcome.id;

@@ -212,6 +212,22 @@ TEST_F(EvaluatorTest, ACorrectKernelIsCheckedAtOtherSizesBeforeItIsDeliveredOrCa
   EXPECT_EQ(jobs_, 3);
 }
 
+TEST_F(EvaluatorTest, ASizeSetNotJudgedLeavesTheResultUncached) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_["task_sizes"] = {{"dim", 1000}};
+  sizes_facts_ = json{{"status", "timeout"}, {"message", "no result within 180 s"}};
+  const EvalResult r = EvaluateOnce({h200}, h200);
+  ASSERT_EQ(r.size_checks.size(), 2u);
+  EXPECT_EQ(r.size_checks[0].outcome, SizeOutcome::kNotRun);
+  EXPECT_FALSE(CorrectAtTaskSizesOnly(r));  // Not judged is never a mark.
+  sizes_facts_ = test_facts::CorrectFacts();
+  const EvalResult again = EvaluateOnce({h200}, h200);
+  EXPECT_FALSE(again.cached);  // Judged again, this time to the end.
+  EXPECT_EQ(again.size_checks[0].outcome, SizeOutcome::kPassed);
+  EXPECT_EQ(jobs_, 6);
+  EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);
+}
+
 TEST_F(EvaluatorTest, JobsOfTheSizeSetsHaveTheirOwnReferences) {
   const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
   std::unique_ptr<Evaluator> evaluator = Make({h200}, h200);

@@ -140,6 +140,11 @@ std::string TaskNote(const TaskOutcome& t) {
 
 }  // namespace
 
+bool SizesOnlyStep(const StepRecord& step) {
+  return step.correct && step.result.is_object() &&
+         CorrectAtTaskSizesOnly(EvalResultFromJson(step.result));
+}
+
 TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps,
                       bool size_specific_best) {
   TaskOutcome t{.task = task};
@@ -151,8 +156,7 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
       t.seeded = true;
       t.seed_speedup = step.correct ? step.speedup : std::nullopt;
     }
-    if (step.correct && step.speedup && !size_specific_best && step.result.is_object() &&
-        CorrectAtTaskSizesOnly(EvalResultFromJson(step.result))) {
+    if (step.correct && step.speedup && !size_specific_best && SizesOnlyStep(step)) {
       ++t.correct_steps;
       ++t.sizes_only_steps;
       t.sizes_only_speedup = std::max(t.sizes_only_speedup.value_or(0), *step.speedup);
@@ -203,16 +207,17 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
     }
     RunReport report{.run = info};
     std::string profile;
+    bool size_specific_best = false;
     RETURN_IF_ERROR(ReadStoredJson(RunsRow(info.id), "options", [&] {
       profile = info.options.value("profile", "strict");
+      size_specific_best = info.options.value("size_specific_best", false);
       return Status::Ok();
     }));
     ASSIGN_OR_RETURN(std::vector<TaskInfo> tasks, db.Tasks(info.id));
-    SpendingTally tally(info.model);
+    SpendingTally tally(info.model, size_specific_best);
     for (const TaskInfo& task : tasks) {
       ASSIGN_OR_RETURN(std::vector<StepRecord> steps, db.Steps(info.id, task.name));
-      report.tasks.push_back(
-          OutcomeOf(task.name, steps, info.options.value("size_specific_best", false)));
+      report.tasks.push_back(OutcomeOf(task.name, steps, size_specific_best));
       tally.AddTask(task.name, steps);
       RETURN_IF_ERROR(ReadStoredJson(TaskFilesRow(info.id, task.name), "file", [&] {
         const SourceFile stored = TaskFromStored(task.name, task.source, task.file);

@@ -46,6 +46,10 @@ inline constexpr std::string_view kCpuRunBanner =
 // empty database.
 Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::optional<int64_t> run);
 
+// A correct step whose kernel is correct at the task's sizes only (eval/size_checks.h): a run
+// that does not let such a kernel be its best (RunSpec::size_specific_best) counts it apart.
+bool SizesOnlyStep(const StepRecord& step);
+
 // The outcome of one task from its steps. Unless `size_specific_best` (the run's setting,
 // RunSpec), a kernel correct at the task's sizes only is counted apart, not as the best.
 TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/run_report.h"
+
 namespace adaexplore {
 namespace {
 
@@ -69,7 +71,8 @@ void SpendingTally::AddTask(const std::string& task, const std::vector<StepRecor
       cost += call.cost_usd.value_or(0);
       priced = priced && !Unpriced(call);
     }
-    const bool improved = step.correct && step.speedup && *step.speedup > best;
+    const bool improved = step.correct && step.speedup && *step.speedup > best &&
+                          (size_specific_best_ || !SizesOnlyStep(step));
     if (improved) {
       best = *step.speedup;
       spend.best_node = step.node;

@@ -51,7 +51,10 @@ struct RunSpending {
 
 class SpendingTally {
  public:
-  explicit SpendingTally(std::string run_model) : run_model_(std::move(run_model)) {}
+  // `size_specific_best`: the run's setting (RunSpec); off, a kernel correct at the task's sizes
+  // only does not count as an improvement of the task's best.
+  explicit SpendingTally(std::string run_model, bool size_specific_best = false)
+      : run_model_(std::move(run_model)), size_specific_best_(size_specific_best) {}
 
   void AddTask(const std::string& task, const std::vector<StepRecord>& steps);
   // The tally beside `db`'s totals of `run` by model and role; `run_cost` is RunDb::CallTotals.
@@ -64,6 +67,7 @@ class SpendingTally {
     int improved = 0;
   };
   std::string run_model_;
+  bool size_specific_best_ = false;
   std::map<std::pair<std::string, std::string>, Kernels> kernels_;  // By (model, role).
   std::vector<TaskSpend> tasks_;
   int improved_ = 0;

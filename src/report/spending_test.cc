@@ -81,6 +81,25 @@ TEST_F(SpendingTest, KernelsGoToTheModelAndRoleThatWroteThemAndTheBestsCostIsSum
   EXPECT_EQ(SpendingJson(s)["tasks"][0]["best_node"], 3);
 }
 
+TEST_F(SpendingTest, AKernelCorrectAtTheTasksSizesOnlyIsNotTheBestUnlessTheRunSaysSo) {
+  const int64_t run = *db_.CreateRun({.method = "adaexplore", .model = "big:m"});
+  ASSERT_TRUE(db_.AddTask(run, {.name = "t", .source = "s", .steps = 2}).ok());
+  StepRecord baked = Node(2, 5.0, {Call("proposer", "big:m", 0.10)});
+  baked.result = {{"verdict", "correct"},
+                  {"size_checks", {{{"set", "uneven"}, {"outcome", "wrong"}, {"detail", "x"}}}}};
+  const std::vector<StepRecord> steps = {Node(1, 2.0, {Call("proposer", "big:m", 0.10)}), baked};
+  for (const StepRecord& step : steps) {
+    ASSERT_TRUE(db_.RecordStep(run, "t", step).ok());
+  }
+  for (const bool allowed : {false, true}) {
+    SpendingTally tally("big:m", allowed);
+    tally.AddTask("t", steps);
+    const RunSpending s = *tally.Finish(db_, run, *db_.CallTotals(run));
+    EXPECT_EQ(s.tasks[0].best_node, allowed ? 2 : 1);
+    EXPECT_EQ(s.improved, allowed ? 2 : 1);
+  }
+}
+
 TEST_F(SpendingTest, AnUnpricedCallLeavesNoFigureRatherThanAnUnderstatedOne) {
   const int64_t run = *db_.CreateRun({.method = "adaexplore", .model = "free:m"});
   ASSERT_TRUE(db_.AddTask(run, {.name = "t", .source = "s", .steps = 2}).ok());

@@ -182,7 +182,7 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
   }
   task.kernels.push_back(step.kernel);
   if (result) {
-    task.AddRecord(RecordOf(id, step.kernel, *result));
+    task.AddRecord(RecordOf(id, step.kernel, *result), outcome.sizes_only);
     if (std::optional<TaskRoofline> roofline = RooflineOf(*result)) {
       task.roofline = roofline;
     }
@@ -402,7 +402,7 @@ Status SearchRunner::RecordNode(Task& task, Step& step, StepRecord record,
   task.kernels.push_back(record.kernel);
   KernelRecord shown = prompt_record;
   shown.node = id;
-  task.AddRecord(std::move(shown));
+  task.AddRecord(std::move(shown), outcome.sizes_only);
   task.edit_feedback.push_back(edit_feedback);
   ++task.verdicts[record.verdict];
   ++task.steps_done;

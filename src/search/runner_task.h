@@ -59,9 +59,10 @@ struct SearchRunner::Task {
   std::map<int, Step> steps;             // In flight, by number.
   std::set<int> recorded;                // The numbers of its recorded steps.
 
-  // The next node's record, as prompts show it; keeps best_sol.
-  void AddRecord(KernelRecord record) {
-    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction) {
+  // The next node's record, as prompts show it; keeps best_sol, which a kernel the run does not
+  // let be its best (NodeOutcome::sizes_only) does not raise.
+  void AddRecord(KernelRecord record, bool sizes_only = false) {
+    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction && !sizes_only) {
       best_sol = std::max(best_sol.value_or(0), *record.sol_fraction);
     }
     records.push_back(std::move(record));

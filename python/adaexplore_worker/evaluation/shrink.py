@@ -8,7 +8,7 @@ What changed is reported (facts["shrink"]); the C++ side marks every result and 
 Other task kinds make their inputs from their own files: they are left as they are, and say so.
 
 The same globals carry the other size sets a kernel is checked at: the task's own are reported
-(task_sizes: those it assigns an integer literal), and a job's `sizes` option sets them
+(task_sizes: those it assigns no value computed from another name), and a job's `sizes` option sets them
 (resize_task). Which sets, and what a kernel wrong at one of them means, the C++ side decides.
 Either way, what the task computes from its sizes at module level (`bias_shape = (out_channels,
 1, 1)`) is computed again from the new ones (`derived`).
@@ -24,46 +24,70 @@ from ..task import Task
 FLOOR = 64  # No size is made smaller than this, nor is one at or below it changed.
 
 
-def _top_level_assignments(task: Task) -> list[ast.Assign]:
-    """The task's module-level `name = value` statements, in order; none where its source cannot
-    be read or parsed."""
+def _assignments(task: Task) -> list[tuple[str, ast.expr]]:
+    """Each name the task assigns at module level with the value it assigns, in source order:
+    `a = b = v` gives a and b, `a, b = x, y` each its own element, `a += v` the value `a + v`.
+    None where its source cannot be read or parsed."""
     try:
         with open(task.module.__file__, encoding="utf-8") as f:
             tree = ast.parse(f.read())
     except (AttributeError, OSError, SyntaxError, TypeError, ValueError):
         return []
-    return [node for node in tree.body if isinstance(node, ast.Assign)
-            and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)]
+    out: list[tuple[str, ast.expr]] = []
+    for node in tree.body:
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            name = node.target.id
+            out.append((name, ast.BinOp(ast.Name(name, ast.Load()), node.op, node.value)))
+            continue
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        elif isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                out.append((target.id, value))
+            elif (isinstance(target, (ast.Tuple, ast.List))
+                  and isinstance(value, (ast.Tuple, ast.List))
+                  and len(target.elts) == len(value.elts)):
+                out += [(e.id, v) for e, v in zip(target.elts, value.elts)
+                        if isinstance(e, ast.Name)]
+    return out
+
+
+def _names_in(value: ast.expr) -> set[str]:
+    return {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
 
 
 def _literal_sizes(task: Task) -> set[str] | None:
-    """The names the task assigns an integer literal at module level (`dim = 1000`); None when
-    its source cannot be read (every integer then counts)."""
-    assignments = _top_level_assignments(task)
+    """The names the task assigns only values without names in them at module level (`dim =
+    1000`, `M = 1024 * 2`, `height = width = 128`); None when its source cannot be read (every
+    integer then counts). A value computed from another name is derived, not a size."""
+    assignments = _assignments(task)
     if not assignments:
         return None
-    return {node.targets[0].id for node in assignments  # type: ignore[attr-defined]
-            if isinstance(node.value, ast.Constant) and type(node.value.value) is int}
+    computed = {name for name, value in assignments if _names_in(value)}
+    return {name for name, _ in assignments} - computed
 
 
 def _rederive(task: Task, changed: set[str]) -> list[str]:
-    """Evaluates again, in source order, each module-level assignment computed from a changed
-    size (`bias_shape = (out_channels, 1, 1)`, `features = dim * 4`), so what the task derives
-    from its sizes follows them; the names it set."""
+    """Runs the task's module-level assignments again in source order, from the first that uses
+    a changed size (`bias_shape = (out_channels, 1, 1)`, `features = dim * 4`), so what the task
+    derives from its sizes follows them; the changed sizes keep their new values. The names it
+    set again."""
     names, dirty, derived = vars(task.module), set(changed), []
-    for node in _top_level_assignments(task):
-        target = node.targets[0].id  # type: ignore[attr-defined]
-        if isinstance(node.value, ast.Constant) or target in changed:
-            continue
-        used = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-        if not used & dirty:
+    for target, value in _assignments(task):
+        if target in changed or not (_names_in(value) & dirty or target in dirty):
             continue
         try:
-            names[target] = eval(compile(ast.Expression(node.value), "<task>", "eval"), names)
+            expression = ast.fix_missing_locations(ast.Expression(value))  # `a += v`'s a + v.
+            names[target] = eval(compile(expression, "<task>", "eval"), names)
         except Exception:  # noqa: BLE001 - left as loaded; the reference will say if it matters.
             continue
         dirty.add(target)
-        derived.append(target)
+        if target not in derived:
+            derived.append(target)
     return derived
 
 
