@@ -145,6 +145,10 @@ bool SizesOnlyStep(const StepRecord& step) {
          CorrectAtTaskSizesOnly(EvalResultFromJson(step.result));
 }
 
+bool CountsForBest(const StepRecord& step, bool size_specific_best) {
+  return step.correct && step.speedup && (size_specific_best || !SizesOnlyStep(step));
+}
+
 TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps,
                       bool size_specific_best) {
   TaskOutcome t{.task = task};
@@ -156,7 +160,7 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
       t.seeded = true;
       t.seed_speedup = step.correct ? step.speedup : std::nullopt;
     }
-    if (step.correct && step.speedup && !size_specific_best && SizesOnlyStep(step)) {
+    if (step.correct && step.speedup && !CountsForBest(step, size_specific_best)) {
       ++t.correct_steps;
       ++t.sizes_only_steps;
       t.sizes_only_speedup = std::max(t.sizes_only_speedup.value_or(0), *step.speedup);

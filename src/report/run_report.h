@@ -50,6 +50,9 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
 // that does not let such a kernel be its best (RunSpec::size_specific_best) counts it apart.
 bool SizesOnlyStep(const StepRecord& step);
 
+// A correct, timed step that may be a task's best in a run with that setting.
+bool CountsForBest(const StepRecord& step, bool size_specific_best);
+
 // The outcome of one task from its steps. Unless `size_specific_best` (the run's setting,
 // RunSpec), a kernel correct at the task's sizes only is counted apart, not as the best.
 TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps,

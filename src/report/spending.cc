@@ -71,8 +71,7 @@ void SpendingTally::AddTask(const std::string& task, const std::vector<StepRecor
       cost += call.cost_usd.value_or(0);
       priced = priced && !Unpriced(call);
     }
-    const bool improved = step.correct && step.speedup && *step.speedup > best &&
-                          (size_specific_best_ || !SizesOnlyStep(step));
+    const bool improved = CountsForBest(step, size_specific_best_) && *step.speedup > best;
     if (improved) {
       best = *step.speedup;
       spend.best_node = step.node;
