@@ -55,6 +55,9 @@ def main(argv: list[str]) -> int:
                         help="run every candidate in its own sandbox (sandbox.py)")
     parser.add_argument("--require-sandbox", action="store_true",
                         help="never import a candidate whose sandbox lacks a protection")
+    parser.add_argument("--compute-sanitizer", default="",
+                        help="compute-sanitizer's path for the `sanitize` option (default: "
+                             "looked up on PATH and in CUDA's usual places)")
     args = parser.parse_args(argv)
 
     channel = Channel(args.fd)
@@ -71,6 +74,8 @@ def main(argv: list[str]) -> int:
     device = _probe(args.device)
     from .evaluation import references
     references.warm_up()  # Once here, not in every child: the children inherit it.
+    from .evaluation import sanitizer
+    sanitizer.FOUND = sanitizer.find(args.compute_sanitizer)  # The children inherit it.
     sandboxing = _sandboxing(args)
     gpu_uuid = str(device.pop("uuid", ""))  # For the zygote's NVML reads; not part of the hello.
     hello: dict[str, Any] = {
@@ -82,6 +87,7 @@ def main(argv: list[str]) -> int:
         "triton_interpret": os.environ.get("TRITON_INTERPRET") == "1",
         "harness": harness_digest(),
         "containment": sandboxing.containment,
+        "compute_sanitizer": sanitizer.FOUND,
     }
     if "error" in device:
         hello["error"] = device["error"]
@@ -101,8 +107,13 @@ def _sandboxing(args: argparse.Namespace) -> Any:
     from .process import job_files
     from .sandbox import sandbox, sandbox_selftest
 
+    from .evaluation import sanitizer
+
+    readable = job_files.readable_paths()
+    if tool := sanitizer.FOUND.get("path"):  # Its folder holds the libraries it injects.
+        readable.append(os.path.dirname(tool))
     settings = sandbox.Settings(enabled=args.sandbox, required=args.require_sandbox,
-                                readable=job_files.readable_paths(), frozen=_flashinfer_cache())
+                                readable=readable, frozen=_flashinfer_cache())
     if not args.sandbox:
         settings.containment = {"off": "--no-sandbox", **{p: False for p in sandbox.PROTECTIONS}}
         return settings

@@ -11,6 +11,7 @@
 #include "core/json_text.h"
 #include "core/nonce.h"
 #include "eval/classify.h"
+#include "eval/sanitizer.h"
 #include "eval/size_checks.h"
 #include "eval/workloads.h"
 #include "workers/facts.h"
@@ -127,7 +128,7 @@ std::string Evaluator::LimitsKey(const std::string& key) const {
 }
 
 nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone,
-                                     const SizeVariant* variant) const {
+                                     const SizeVariant* variant, bool sanitize) const {
   const EvalProfile& p = options_.profile;
   const std::string key = CacheKey(request);
   EvalJob job{
@@ -141,6 +142,10 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone,
       .memory_limit_mb = p.memory_limit_mb};
   if (variant != nullptr) {
     AsSizeCheck(*variant, job.options);  // Before the references' key: theirs are the set's.
+  }
+  if (sanitize) {
+    AsSanitizerRun(p, job.options);
+    job.timeout_s = SanitizerJobTimeout(p);
   }
   // Derived seeds are the task's: every candidate of a task gets the same inputs (as under the
   // release's fixed seed), so they share one set of reference outputs, which the worker makes
@@ -254,6 +259,84 @@ void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const Pool
   DeliverAll(key, result);
 }
 
+std::string Evaluator::SanitizerKey(const EvalRequest& request) const {
+  EvalRequest first = request;
+  first.measurement = 0;
+  return Sha256Builder()
+      .Add("adaexplore-sanitizer-v1")
+      .Add(CacheKey(first))
+      .Add(options_.profile.sanitizer_tools)
+      .Add(fmt::format("{:g}", options_.profile.sanitizer_timeout_s))
+      .Finish();
+}
+
+uint64_t Evaluator::SubmitSanitizer(EvalRequest request, EvalResult judged) {
+  const uint64_t id = ++next_id_;
+  const std::string key = CacheKey(request);
+  requests_[id] = {std::move(request), key};
+  StartSanitizer(id, std::move(judged));
+  return id;
+}
+
+void Evaluator::StartSanitizer(uint64_t id, EvalResult judged) {
+  const EvalRequest& request = requests_.at(id).first;
+  const std::vector<std::string> tools = SanitizerTools(options_.profile);
+  const std::string key = SanitizerKey(request);
+  if (cache_ && !options_.refresh_cache) {
+    if (Result<std::optional<nlohmann::json>> hit = cache_->Find(key); hit.ok() && *hit) {
+      std::vector<SanitizerCheck> checks;
+      for (const nlohmann::json& check : (*hit)->value("sanitizer", nlohmann::json::array())) {
+        checks.push_back(SanitizerCheckFromJson(check));
+      }
+      AddSanitizerChecks(std::move(checks), judged);
+      Deliver(id, std::move(judged));
+      return;
+    }
+  }
+  const auto has_tool = [](const WorkerHello& w) {
+    return w.compute_sanitizer.is_object() && w.compute_sanitizer.contains("path");
+  };
+  if (std::ranges::none_of(workers_, has_tool)) {
+    const std::string why =
+        workers_.empty() ? "no worker"
+                         : workers_.front().compute_sanitizer.value("missing", "not reported");
+    if (!std::exchange(said_no_sanitizer_, true)) {
+      options_.logger->warn("compute-sanitizer is not run: {}", why);
+    }
+    AddSanitizerChecks(SanitizerNotRun(tools, "compute-sanitizer is not on the worker: " + why),
+                       judged);
+    Deliver(id, std::move(judged));
+    return;
+  }
+  const std::string job_id = fmt::format("sanitize-{}", id);
+  pool_->Submit(PoolJob{.id = job_id,
+                        .message = JobMessage(request, false, nullptr, /*sanitize=*/true),
+                        .timeout_s = SanitizerJobTimeout(options_.profile)});
+  sanitizing_[job_id] = {.id = id, .result = std::move(judged)};
+}
+
+void Evaluator::FinishSanitizer(const std::string& job_id, const PoolOutcome& outcome) {
+  auto node = sanitizing_.extract(job_id);
+  Sanitizing& waiting = node.mapped();
+  std::vector<SanitizerCheck> checks =
+      ReadSanitizerFacts(outcome.facts, SanitizerTools(options_.profile));
+  const bool judged = std::ranges::none_of(
+      checks, [](const SanitizerCheck& c) { return c.outcome == SanitizerOutcome::kNotRun; });
+  if (cache_ && judged) {  // Not run (the harness, no tool): tried again next time.
+    nlohmann::json stored = nlohmann::json::array();
+    for (const SanitizerCheck& check : checks) {
+      stored.push_back(ToJson(check));
+    }
+    if (Status s = cache_->Store(SanitizerKey(requests_.at(waiting.id).first), "sanitizer",
+                                 {{"sanitizer", stored}});
+        !s.ok()) {
+      options_.logger->warn("could not store the sanitizer's checks in the cache: {}", s.message());
+    }
+  }
+  AddSanitizerChecks(std::move(checks), waiting.result);
+  Deliver(waiting.id, std::move(waiting.result));
+}
+
 uint64_t Evaluator::Submit(EvalRequest request) {
   const uint64_t id = ++next_id_;
   if (!request.task.workload && !request.task.workloads.empty()) {
@@ -310,6 +393,13 @@ void Evaluator::Deliver(uint64_t id, EvalResult result) {
   auto it = requests_.find(id);
   CHECK(it != requests_.end());  // Each id is delivered once.
   const EvalRequest& request = it->second.first;
+  // eval --sanitize: a correct first measurement is sanitized before it is delivered (a task's
+  // workloads are not, one by one).
+  if (options_.profile.sanitize && result.verdict == Verdict::kCorrect &&
+      request.measurement == 0 && result.sanitizer.empty() && !part_of_.contains(id)) {
+    StartSanitizer(id, std::move(result));
+    return;
+  }
   result.task = request.task.name;
   result.task_path = request.task.path;
   result.kernel_path = request.candidate.path;
@@ -344,6 +434,10 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
     for (const PoolOutcome& outcome : done) {
       if (options_.pool.on_progress) {
         options_.pool.on_progress(outcome.id, "done");
+      }
+      if (sanitizing_.contains(outcome.id)) {
+        FinishSanitizer(outcome.id, outcome);
+        continue;
       }
       if (auto job = size_jobs_.find(outcome.id); job != size_jobs_.end()) {
         const auto [key, index] = job->second;

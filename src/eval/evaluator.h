@@ -71,6 +71,11 @@ class Evaluator {
   Result<std::vector<std::pair<uint64_t, EvalResult>>> Poll(std::optional<TimePoint> until,
                                                             const InterruptGuard* guard,
                                                             const std::vector<int>& wake_fds = {});
+  // Runs compute-sanitizer (the profile's sanitizer_tools) on the candidate of `request`, judged
+  // as `judged`; the id's result, from Poll, is `judged` with the checks added (eval/sanitizer.h).
+  // The checks are cached under the candidate's key and the tools. A search calls it for its new
+  // bests; with the profile's `sanitize` (eval --sanitize) every correct result gets them.
+  uint64_t SubmitSanitizer(EvalRequest request, EvalResult judged);
   // Requests submitted and not yet answered (a task's workloads count once).
   size_t outstanding() const;
 
@@ -94,8 +99,9 @@ class Evaluator {
   // device memory beside others).
   // `variant`: the job that checks the candidate at one of the task's other size sets
   // (eval/size_checks.h) instead.
+  // `sanitize`: the job that runs compute-sanitizer on the candidate instead.
   nlohmann::json JobMessage(const EvalRequest& request, bool alone = false,
-                            const SizeVariant* variant = nullptr) const;
+                            const SizeVariant* variant = nullptr, bool sanitize = false) const;
 
   const std::vector<WorkerHello>& workers() const { return workers_; }
 
@@ -119,6 +125,11 @@ class Evaluator {
   void StartSizeChecks(const EvalRequest& request, const std::string& key, EvalResult result,
                        std::vector<SizeVariant> variants);
   void FinishSizeCheck(const std::string& key, size_t index, const PoolOutcome& outcome);
+  // Runs the sanitizer on request `id` (in requests_) before `judged` is delivered to it.
+  void StartSanitizer(uint64_t id, EvalResult judged);
+  void FinishSanitizer(const std::string& job_id, const PoolOutcome& outcome);
+  // Where a candidate's sanitizer checks are cached: its first measurement's key and the tools.
+  std::string SanitizerKey(const EvalRequest& request) const;
   std::string KeyFor(const EvalRequest& request, const std::string& device) const;
   // What every candidate of one task shares under this profile on these workers: the inputs'
   // seed (unless the profile fixes one) and so the reference outputs.
@@ -162,6 +173,13 @@ class Evaluator {
   };
   std::map<std::string, Sizing> sizing_;
   std::map<std::string, std::pair<std::string, size_t>> size_jobs_;  // Job id -> key, set.
+  // A result waiting for its sanitizer job, by the job's id.
+  struct Sanitizing {
+    uint64_t id = 0;
+    EvalResult result;
+  };
+  std::map<std::string, Sanitizing> sanitizing_;
+  bool said_no_sanitizer_ = false;
 };
 
 }  // namespace adaexplore

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "eval/sanitizer.h"
 #include "eval/size_checks.h"
 #include "eval_facts.h"
 #include "scripted_runner.h"
@@ -29,6 +30,9 @@ class EvaluatorTest : public ::testing::Test {
     runner->RecordOptionsIn(&options_);
     if (sizes_facts_) {
       runner->SetSizesFacts(*sizes_facts_);
+    }
+    if (sanitizer_facts_) {
+      runner->SetSanitizerFacts(*sanitizer_facts_);
     }
     Result<std::unique_ptr<Evaluator>> evaluator =
         Evaluator::Start(options, nullptr, std::move(runner));
@@ -61,6 +65,7 @@ class EvaluatorTest : public ::testing::Test {
   EvalProfile profile_ = StrictProfile();
   json facts_ = test_facts::CorrectFacts();  // What every evaluation job reports.
   std::optional<json> sizes_facts_;          // What a check at another size set reports.
+  std::optional<json> sanitizer_facts_;      // What a compute-sanitizer job reports.
   int jobs_ = 0;
   std::vector<json> options_;  // Every job's options, as submitted.
   std::string expected_key_;
@@ -249,6 +254,113 @@ TEST_F(EvaluatorTest, AnIncorrectOrUnsizedResultIsNotCheckedAtOtherSizes) {
   std::filesystem::remove(dir_.path() + "/cache.sqlite");
   EXPECT_EQ(EvaluateOnce({h200}, h200).verdict, Verdict::kIncorrect);
   EXPECT_EQ(jobs_, 2);
+}
+
+// A worker that found compute-sanitizer.
+WorkerHello WithSanitizer(WorkerHello hello) {
+  hello.compute_sanitizer = {{"path", "/usr/local/cuda/bin/compute-sanitizer"},
+                             {"version", "Version 2026.4.0"}};
+  return hello;
+}
+
+json MemcheckErrors() {
+  return {{"status", "ok"},
+          {"sanitizer",
+           {{{"tool", "memcheck"},
+             {"ended", "errors"},
+             {"exit_code", 86},
+             {"signal", nullptr},
+             {"wall_s", 9.5},
+             {"errors", 2},
+             {"records", {"Invalid __global__ read of size 4 bytes at relu_kernel+0x1d0"}},
+             {"tail", ""}},
+            {{"tool", "racecheck"},
+             {"ended", "clean"},
+             {"exit_code", 0},
+             {"signal", nullptr},
+             {"wall_s", 11.0},
+             {"errors", 0},
+             {"records", json::array()},
+             {"tail", ""}}}}};
+}
+
+TEST_F(EvaluatorTest, EvalSanitizeRunsTheToolsOnACorrectKernelAndCachesTheirChecksApart) {
+  const WorkerHello h200 = WithSanitizer(Hello("NVIDIA H200", "2.11"));
+  profile_.size_checks = false;
+  profile_.sanitize = true;
+  sanitizer_facts_ = MemcheckErrors();
+  const EvalResult r = EvaluateOnce({h200}, h200);
+  EXPECT_EQ(jobs_, 2);  // The evaluation, then the sanitizer's job.
+  ASSERT_EQ(options_.size(), 2u);
+  EXPECT_TRUE(options_[0]["sanitize"].empty());
+  EXPECT_EQ(options_[1]["sanitize"], json({"memcheck", "racecheck"}));
+  EXPECT_FALSE(options_[1]["measure"].get<bool>());
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);  // Verdict and speedup stand.
+  EXPECT_TRUE(r.speedup.has_value());
+  ASSERT_EQ(r.sanitizer.size(), 2u);
+  EXPECT_EQ(r.sanitizer[0].outcome, SanitizerOutcome::kErrors);
+  EXPECT_EQ(r.sanitizer[1].outcome, SanitizerOutcome::kClean);
+  EXPECT_TRUE(UnsafeUnderSanitizer(r));
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_TRUE(r.findings.back().starts_with("compute-sanitizer memcheck found 2 errors"))
+      << r.findings.back();
+  // Next time both come from the cache: no job at all.
+  const EvalResult again = EvaluateOnce({h200}, h200);
+  EXPECT_TRUE(again.cached);
+  EXPECT_TRUE(UnsafeUnderSanitizer(again));
+  EXPECT_EQ(jobs_, 2);
+  // Without --sanitize the same cached result carries no checks.
+  profile_.sanitize = false;
+  EXPECT_TRUE(EvaluateOnce({h200}, h200).sanitizer.empty());
+}
+
+TEST_F(EvaluatorTest, WithoutTheToolOnTheWorkerTheChecksSayNotRunAndNoJobIsSent) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");  // Its hello names no tool.
+  profile_.size_checks = false;
+  profile_.sanitize = true;
+  const EvalResult r = EvaluateOnce({h200}, h200);
+  EXPECT_EQ(jobs_, 1);
+  ASSERT_EQ(r.sanitizer.size(), 2u);
+  EXPECT_EQ(r.sanitizer[0].outcome, SanitizerOutcome::kNotRun);
+  EXPECT_NE(r.sanitizer[0].detail.find("not on the worker"), std::string::npos);
+  EXPECT_FALSE(UnsafeUnderSanitizer(r));
+}
+
+TEST_F(EvaluatorTest, AnIncorrectKernelIsNotSanitized) {
+  const WorkerHello h200 = WithSanitizer(Hello("NVIDIA H200", "2.11"));
+  profile_.size_checks = false;
+  profile_.sanitize = true;
+  facts_["trials"][0]["passed"] = false;
+  facts_["trials"][0]["outputs"][0]["values"]["passed"] = false;
+  const EvalResult r = EvaluateOnce({h200}, h200);
+  EXPECT_NE(r.verdict, Verdict::kCorrect);
+  EXPECT_TRUE(r.sanitizer.empty());
+  EXPECT_EQ(jobs_, 1);
+}
+
+TEST_F(EvaluatorTest, ASearchSanitizesTheKernelsItAsksFor) {
+  const WorkerHello h200 = WithSanitizer(Hello("NVIDIA H200", "2.11"));
+  profile_.size_checks = false;  // The search's profile: sanitize stays off.
+  sanitizer_facts_ = MemcheckErrors();
+  std::unique_ptr<Evaluator> evaluator = Make({h200}, h200);
+  EvalResult judged;
+  judged.verdict = Verdict::kCorrect;
+  judged.speedup = 3.0;
+  const uint64_t id = evaluator->SubmitSanitizer(Request(), judged);
+  EXPECT_EQ(evaluator->outstanding(), 1u);
+  std::vector<std::pair<uint64_t, EvalResult>> ready;
+  while (ready.empty()) {
+    Result<std::vector<std::pair<uint64_t, EvalResult>>> polled =
+        evaluator->Poll(std::nullopt, nullptr);
+    ASSERT_TRUE(polled.ok());
+    ready = std::move(*polled);
+  }
+  ASSERT_EQ(ready.size(), 1u);
+  EXPECT_EQ(ready[0].first, id);
+  EXPECT_EQ(ready[0].second.speedup, 3.0);
+  EXPECT_TRUE(UnsafeUnderSanitizer(ready[0].second));
+  EXPECT_EQ(jobs_, 1);
+  EXPECT_EQ(evaluator->outstanding(), 0u);
 }
 
 }  // namespace

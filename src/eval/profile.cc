@@ -215,4 +215,14 @@ nlohmann::json EvalProfile::Fingerprint() const {
   return j;
 }
 
+void CheckOnly(JobOptions& options) {
+  options.measure = false;
+  options.kernel_trace = false;
+  options.gpu_timeline = false;
+  options.null_selftest = false;
+  options.compile_baseline = false;
+  options.expert_baseline = false;
+  options.clean_reference_timing = false;
+}
+
 }  // namespace adaexplore

@@ -89,6 +89,12 @@ struct EvalProfile {
   // one wrong there is marked correct at the task's sizes only. Off in the profiles that
   // reproduce a harness.
   bool size_checks = true;
+  // Run compute-sanitizer on every correct kernel (eval --sanitize; eval/sanitizer.h): each of
+  // sanitizer_tools runs its call once, within sanitizer_timeout_s. A search runs it on its new
+  // bests instead (search/run_spec.h). Not in the results' key: the runs are cached on their own.
+  bool sanitize = false;
+  std::string sanitizer_tools = "memcheck,racecheck";
+  double sanitizer_timeout_s = 300;
   double timeout_s = 180;      // Per candidate, compile included.
   double memory_limit_mb = 0;  // Host memory of one evaluation; 0: chosen at start.
   // Each candidate runs in its own sandbox (namespaces, a mount view, no capabilities, Landlock,
@@ -110,6 +116,10 @@ struct EvalProfile {
   // What decides a result (for the cache key): everything but timeouts and limits.
   nlohmann::json Fingerprint() const;
 };
+
+// Turns `options` into those of a job that only checks (the other size sets, compute-sanitizer's
+// runs): nothing timed, traced or compared with a baseline, no self-test of the task.
+void CheckOnly(JobOptions& options);
 
 EvalProfile StrictProfile();
 EvalProfile PaperProfile();

@@ -1,5 +1,7 @@
 #include "eval/settings.h"
 
+#include "eval/sanitizer.h"
+
 namespace adaexplore {
 namespace {
 
@@ -191,6 +193,32 @@ std::vector<EvalSetting> MakeTable() {
                      "correct at the task's sizes only, and a search does not take it as its "
                      "best unless --size-specific-best"},
             &EvalProfile::size_checks),
+      Bound({.name = "sanitize",
+             .kind = SettingKind::kBoolean,
+             .flag = "--sanitize",
+             .default_text = "false",
+             .help = "run compute-sanitizer (--sanitizer-tools) on every correct kernel, inside "
+                     "its sandbox: errors it finds, or a call it cannot finish, are a finding "
+                     "(a search runs it on its new bests: --sanitize-best)"},
+            &EvalProfile::sanitize),
+      Bound({.name = "sanitizer_tools",
+             .kind = SettingKind::kChoice,
+             .flag = "--sanitizer-tools",
+             .default_text = "memcheck,racecheck",
+             .help = "compute-sanitizer's tools to run, in turn: memcheck (out-of-bounds and "
+                     "misaligned accesses), racecheck (shared-memory races), synccheck, initcheck "
+                     "(reads of memory never written), or all four",
+             .choices = SanitizerToolChoices()},
+            &EvalProfile::sanitizer_tools),
+      Bound({.name = "sanitizer_timeout_s",
+             .kind = SettingKind::kNumber,
+             .flag = "--sanitizer-timeout",
+             .default_text = "300",
+             .help = "seconds each compute-sanitizer tool may take to run a kernel's call (its "
+                     "start and compilation included)",
+             .min = 0,
+             .min_exclusive = true},
+            &EvalProfile::sanitizer_timeout_s),
       Bound({.name = "timeout_s",
              .kind = SettingKind::kNumber,
              .flag = "--timeout",

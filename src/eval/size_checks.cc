@@ -44,13 +44,7 @@ void AsSizeCheck(const SizeVariant& variant, JobOptions& options) {
   options.sizes = variant.sizes;
   options.trials = std::min(options.trials, kSizeCheckTrials);
   options.integrity_distributions.clear();
-  options.measure = false;
-  options.kernel_trace = false;
-  options.gpu_timeline = false;
-  options.null_selftest = false;
-  options.compile_baseline = false;
-  options.expert_baseline = false;
-  options.clean_reference_timing = false;
+  CheckOnly(options);
 }
 
 SizeCheck ReadSizeCheck(const SizeVariant& variant, const EvalResult& checked, bool out_of_memory) {

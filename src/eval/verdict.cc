@@ -172,6 +172,26 @@ SizeCheck SizeCheckFromJson(const nlohmann::json& j) {
   return check;
 }
 
+nlohmann::json ToJson(const SanitizerCheck& check) {
+  return {{"tool", check.tool},
+          {"outcome", EnumName(check.outcome)},
+          {"errors", OptionalJson(check.errors)},
+          {"detail", check.detail},
+          {"wall_s", check.wall_s}};
+}
+
+SanitizerCheck SanitizerCheckFromJson(const nlohmann::json& j) {
+  SanitizerCheck check{.tool = j.value("tool", ""),
+                       .outcome = EnumFromName<SanitizerOutcome>(j.value("outcome", ""))
+                                      .value_or(SanitizerOutcome::kNotRun),
+                       .detail = j.value("detail", ""),
+                       .wall_s = j.value("wall_s", 0.0)};
+  if (const auto it = j.find("errors"); it != j.end() && it->is_number_integer()) {
+    check.errors = it->get<int>();
+  }
+  return check;
+}
+
 nlohmann::json ToJson(const EvalResult& r) {
   nlohmann::json timing = {
       {"statistic", r.statistic ? EnumName(*r.statistic) : ""},
@@ -192,6 +212,10 @@ nlohmann::json ToJson(const EvalResult& r) {
   nlohmann::json size_checks = nlohmann::json::array();
   for (const SizeCheck& check : r.size_checks) {
     size_checks.push_back(ToJson(check));
+  }
+  nlohmann::json sanitizer = nlohmann::json::array();
+  for (const SanitizerCheck& check : r.sanitizer) {
+    sanitizer.push_back(ToJson(check));
   }
   return {
       {"task", r.task},
@@ -222,6 +246,7 @@ nlohmann::json ToJson(const EvalResult& r) {
       {"shrink", r.shrink},
       {"shrunk", r.shrunk},
       {"size_checks", size_checks},
+      {"sanitizer", sanitizer},
       {"timing", timing},
       {"profile", r.profile},
       {"device", r.device},
@@ -276,6 +301,13 @@ EvalResult EvalResultFromJson(const nlohmann::json& j) {
     for (const nlohmann::json& check : j["size_checks"]) {
       if (check.is_object()) {
         r.size_checks.push_back(SizeCheckFromJson(check));
+      }
+    }
+  }
+  if (j.contains("sanitizer") && j["sanitizer"].is_array()) {
+    for (const nlohmann::json& check : j["sanitizer"]) {
+      if (check.is_object()) {
+        r.sanitizer.push_back(SanitizerCheckFromJson(check));
       }
     }
   }

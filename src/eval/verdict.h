@@ -149,6 +149,35 @@ struct SizeCheck {
 nlohmann::json ToJson(const SizeCheck& check);
 SizeCheck SizeCheckFromJson(const nlohmann::json& j);
 
+// How one compute-sanitizer tool's run of a kernel ended (eval/sanitizer.h).
+enum class SanitizerOutcome {
+  kClean,   // The tool ran the kernel's call and found nothing.
+  kErrors,  // The tool found errors: an out-of-bounds access, a race, ...
+  kFailed,  // The call did not complete under the tool, or the tool failed or ran out of time.
+  kNotRun,  // Not run: no tool on the worker, or the harness could not run it.
+};
+
+template <>
+struct EnumTraits<SanitizerOutcome> {
+  static constexpr std::array<std::pair<SanitizerOutcome, std::string_view>, 4> kNames = {{
+      {SanitizerOutcome::kClean, "clean"},
+      {SanitizerOutcome::kErrors, "errors"},
+      {SanitizerOutcome::kFailed, "failed"},
+      {SanitizerOutcome::kNotRun, "not_run"},
+  }};
+};
+
+struct SanitizerCheck {
+  std::string tool;  // memcheck, racecheck, synccheck, initcheck.
+  SanitizerOutcome outcome = SanitizerOutcome::kNotRun;
+  std::optional<int> errors;  // The count the tool's summary gave, when it gave one.
+  std::string detail;         // Its first error records, or why it failed or did not run.
+  double wall_s = 0;          // The tool's run, the kernel's call under it included.
+};
+
+nlohmann::json ToJson(const SanitizerCheck& check);
+SanitizerCheck SanitizerCheckFromJson(const nlohmann::json& j);
+
 struct EvalResult {
   std::string task;  // Task name (file stem).
   std::string task_path;
@@ -176,6 +205,10 @@ struct EvalResult {
   // One wrong there marks the kernel correct at the task's sizes only: its verdict and speedup
   // stand, a finding names the sizes, and a search does not take it as its best by default.
   std::vector<SizeCheck> size_checks;
+  // compute-sanitizer's runs of a correct kernel (empty: none; eval/sanitizer.h). One with
+  // errors keeps its verdict and speedup, adds a finding, and keeps a search from taking it as
+  // its best.
+  std::vector<SanitizerCheck> sanitizer;
   // The speedup's uncertainty was over the profile's settle_limit: no speedup is given.
   bool timing_unsettled = false;
   // Every correctness trial ran and passed. True for a correct kernel, and for one stopped

@@ -232,6 +232,11 @@ std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::strin
       out += "Correct at the task's sizes only: " + kernel.other_sizes +
              ". Read every size from the inputs and mask the last partial block.\n";
     }
+    if (!kernel.sanitizer.empty()) {
+      out += "Not usable as the best: " + kernel.sanitizer +
+             ". Keep every access inside its tensor and synchronise shared memory between "
+             "writes and reads.\n";
+    }
     return out;
   }
   out += "Result: " + kernel.verdict;

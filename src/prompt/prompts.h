@@ -50,6 +50,8 @@ struct KernelRecord {
   std::string profile;
   // A correct kernel wrong at another size set of the task: where and how (eval/size_checks.h).
   std::string other_sizes;
+  // A correct kernel compute-sanitizer found errors in or could not run (eval/sanitizer.h).
+  std::string sanitizer;
 };
 
 // What any kernel of the task must do on this GPU, for the proposer: the speed-of-light time

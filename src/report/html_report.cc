@@ -9,6 +9,7 @@
 
 #include "core/json_text.h"
 #include "core/saturating.h"
+#include "eval/sanitizer.h"
 #include "eval/size_checks.h"
 #include "eval/verdict.h"
 
@@ -148,6 +149,9 @@ Result<std::string> HtmlReport(const std::string& db_path, const std::vector<Run
              {"sizes_only", step.correct && step.result.is_object()
                                 ? WrongSizesText(EvalResultFromJson(step.result))
                                 : ""},
+             {"unsafe", step.correct && step.result.is_object()
+                            ? SanitizerText(EvalResultFromJson(step.result))
+                            : ""},
              {"error", Cut(error)},
              {"kernel", Cut(step.kernel)},
              {"t", step.created_at},

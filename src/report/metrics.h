@@ -49,6 +49,8 @@ struct TaskOutcome {
   // its best in a run that does not let them be, and the fastest of them.
   int sizes_only_steps = 0;
   std::optional<double> sizes_only_speedup;
+  int unsafe_steps = 0;  // Correct, and compute-sanitizer found errors in them (UnsafeStep).
+  std::optional<double> unsafe_speedup;
   // A FlashInfer-Trace definition searched on a selection of its workloads (--workloads): how
   // many, of how many it has; 0 of 0 when on all of them.
   size_t workloads = 0;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/hash.h"
+#include "eval/sanitizer.h"
 #include "eval/size_checks.h"
 #include "store/stored_json.h"
 #include "task/task_file.h"
@@ -131,6 +132,12 @@ std::string TaskNote(const TaskOutcome& t) {
         "{} kernel{} correct at the task's sizes only (up to {:.3g}x), not counted",
         t.sizes_only_steps, t.sizes_only_steps == 1 ? "" : "s", t.sizes_only_speedup.value_or(0)));
   }
+  if (t.unsafe_steps > 0) {
+    notes.push_back(fmt::format(
+        "{} kernel{} compute-sanitizer found errors in or could not finish (up to {:.3g}x), not "
+        "counted",
+        t.unsafe_steps, t.unsafe_steps == 1 ? "" : "s", t.unsafe_speedup.value_or(0)));
+  }
   if (t.llm_repeats > 0) {
     notes.push_back(fmt::format("{} LLM repl{} repeated a kernel (not evaluated again)",
                                 t.llm_repeats, t.llm_repeats == 1 ? "y" : "ies"));
@@ -145,8 +152,14 @@ bool SizesOnlyStep(const StepRecord& step) {
          CorrectAtTaskSizesOnly(EvalResultFromJson(step.result));
 }
 
+bool UnsafeStep(const StepRecord& step) {
+  return step.correct && step.result.is_object() &&
+         UnsafeUnderSanitizer(EvalResultFromJson(step.result));
+}
+
 bool CountsForBest(const StepRecord& step, bool size_specific_best) {
-  return step.correct && step.speedup && (size_specific_best || !SizesOnlyStep(step));
+  return step.correct && step.speedup && (size_specific_best || !SizesOnlyStep(step)) &&
+         !UnsafeStep(step);
 }
 
 TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& steps,
@@ -160,7 +173,11 @@ TaskOutcome OutcomeOf(const std::string& task, const std::vector<StepRecord>& st
       t.seeded = true;
       t.seed_speedup = step.correct ? step.speedup : std::nullopt;
     }
-    if (step.correct && step.speedup && !CountsForBest(step, size_specific_best)) {
+    if (step.correct && step.speedup && UnsafeStep(step)) {
+      ++t.correct_steps;
+      ++t.unsafe_steps;
+      t.unsafe_speedup = std::max(t.unsafe_speedup.value_or(0), *step.speedup);
+    } else if (step.correct && step.speedup && !CountsForBest(step, size_specific_best)) {
       ++t.correct_steps;
       ++t.sizes_only_steps;
       t.sizes_only_speedup = std::max(t.sizes_only_speedup.value_or(0), *step.speedup);

@@ -50,6 +50,10 @@ Result<std::vector<RunReport>> LoadRunReports(const std::string& path, std::opti
 // that does not let such a kernel be its best (RunSpec::size_specific_best) counts it apart.
 bool SizesOnlyStep(const StepRecord& step);
 
+// A correct step compute-sanitizer found errors in, or could not run to the end
+// (eval/sanitizer.h): never a task's best.
+bool UnsafeStep(const StepRecord& step);
+
 // A correct, timed step that may be a task's best in a run with that setting.
 bool CountsForBest(const StepRecord& step, bool size_specific_best);
 

@@ -69,6 +69,14 @@ std::vector<RunSetting> MakeTable() {
                      "--size-checks) may be a task's best; off, it keeps its speedup and reward "
                      "but ranks below every kernel correct at the other sizes too"},
             &RunSpec::size_specific_best),
+      Field({.name = "sanitize_best",
+             .kind = SettingKind::kBoolean,
+             .flag = "--sanitize-best",
+             .default_text = "true",
+             .help = "run compute-sanitizer (--sanitizer-tools) on each kernel that would be a "
+                     "task's new best: errors it finds, or a call it cannot finish, keep the "
+                     "kernel from being the best"},
+            &RunSpec::sanitize_best),
       Field({.name = "stop_at_sol",
              .kind = SettingKind::kNumber,
              .flag = "--stop-at-sol",

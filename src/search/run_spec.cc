@@ -41,6 +41,9 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
     }
   }
   RETURN_IF_ERROR(ApplyRunSettings(settings, spec));
+  if (!options.contains("sanitize_best")) {
+    spec.sanitize_best = false;  // Runs made before compute-sanitizer ran on new bests.
+  }
   RETURN_IF_ERROR(ReadOption(options, "memory_rules", spec.memory_rules));
   RETURN_IF_ERROR(ReadOption(options, "label", spec.label));
   RETURN_IF_ERROR(ReadOption(options, "base_url", spec.base_url));

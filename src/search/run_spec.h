@@ -42,6 +42,11 @@ struct RunSpec {
   // may be a task's best. Off: it keeps its speedup and reward, ranks below every kernel correct
   // at the other sizes too, and a best that is one is not counted (kSizesOnlyBest).
   bool size_specific_best = false;
+  // A kernel that would be a task's new best is run under compute-sanitizer first (after its
+  // second measurement with confirm_best; eval/sanitizer.h): errors it finds, or a call it cannot
+  // finish, keep it from being the best (it keeps its reward; a best that is one is not counted,
+  // kUnsafeBest). A worker without the tool runs none, and the result says so.
+  bool sanitize_best = true;
   // Above 0: a task whose best kernel reaches this fraction of the speed of light stops, and its
   // remaining steps go to the tasks furthest from it (search/sol_budget.h). 0: the paper's
   // protocol, every task its steps.

@@ -173,6 +173,7 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
       .correct_untimed = verdict->is(Verdict::kTimeout) && step.result.is_object() &&
                          step.result.value("passed_trials", false),
       .sizes_only = result && OutcomeOf(*result, options_.spec.size_specific_best).sizes_only,
+      .unsafe = result && OutcomeOf(*result, options_.spec.size_specific_best).unsafe,
       .speedup = step.speedup.value_or(0),
       .sol_fraction = result ? result->sol_fraction : std::nullopt};
   const int id = task.tree.Add(step.parent, MoveFromName(step.move), outcome);
@@ -182,7 +183,7 @@ Status SearchRunner::ResumeStep(Task& task, const StepRecord& step) {
   }
   task.kernels.push_back(step.kernel);
   if (result) {
-    task.AddRecord(RecordOf(id, step.kernel, *result), outcome.sizes_only);
+    task.AddRecord(RecordOf(id, step.kernel, *result), outcome.Barred());
     if (std::optional<TaskRoofline> roofline = RooflineOf(*result)) {
       task.roofline = roofline;
     }
@@ -345,9 +346,10 @@ Status SearchRunner::OnEval(Task& task, Step& step, const EvalResult& measured) 
     return Unavailable("the harness could not evaluate a kernel of " + task.source.name + ": " +
                        measured.reason);
   }
-  if (options_.spec.confirm_best && !step.first && measured.verdict == Verdict::kCorrect &&
-      !OutcomeOf(measured, options_.spec.size_specific_best).sizes_only && measured.speedup &&
-      IsNewBest(task.tree, *measured.speedup)) {
+  if (std::exchange(step.sanitizing, false)) {
+    return Record(task, step, measured);  // The final result, with the sanitizer's checks.
+  }
+  if (options_.spec.confirm_best && !step.first && MayBeNewBest(task, measured)) {
     // Measure it again, elsewhere, before it counts.
     step.first = measured;
     const uint64_t id =
@@ -359,6 +361,26 @@ Status SearchRunner::OnEval(Task& task, Step& step, const EvalResult& measured) 
     return Status::Ok();
   }
   const EvalResult result = step.first ? Confirmed(*step.first, measured) : measured;
+  if (options_.spec.sanitize_best && result.sanitizer.empty() && MayBeNewBest(task, result)) {
+    // Run under compute-sanitizer before it counts.
+    step.sanitizing = true;
+    const uint64_t id = evaluator_.SubmitSanitizer(
+        {.task = task.source,
+         .candidate = StepCandidate(task.source.name, step.number, step.kernel)},
+        result);
+    eval_waiting_[id] = {.task = &task, .step = step.number};
+    return Status::Ok();
+  }
+  return Record(task, step, result);
+}
+
+bool SearchRunner::MayBeNewBest(const Task& task, const EvalResult& result) const {
+  return result.verdict == Verdict::kCorrect && result.speedup &&
+         !OutcomeOf(result, options_.spec.size_specific_best).Barred() &&
+         IsNewBest(task.tree, *result.speedup);
+}
+
+Status SearchRunner::Record(Task& task, Step& step, const EvalResult& result) {
   if (std::optional<TaskRoofline> roofline = RooflineOf(result)) {
     task.roofline = roofline;
   }
@@ -402,7 +424,7 @@ Status SearchRunner::RecordNode(Task& task, Step& step, StepRecord record,
   task.kernels.push_back(record.kernel);
   KernelRecord shown = prompt_record;
   shown.node = id;
-  task.AddRecord(std::move(shown), outcome.sizes_only);
+  task.AddRecord(std::move(shown), outcome.Barred());
   task.edit_feedback.push_back(edit_feedback);
   ++task.verdicts[record.verdict];
   ++task.steps_done;
@@ -447,10 +469,11 @@ TaskSummary SearchRunner::Summarise(const Task& task) const {
   if (std::optional<int> best = task.tree.GlobalBest()) {
     summary.best_node = *best;
     const NodeOutcome& outcome = task.tree.node(*best).outcome;
-    summary.best_verdict =
-        outcome.sizes_only ? kSizesOnlyBest : task.records[static_cast<size_t>(*best)].verdict;
+    summary.best_verdict = !outcome.Barred()    ? task.records[static_cast<size_t>(*best)].verdict
+                           : outcome.sizes_only ? kSizesOnlyBest
+                                                : kUnsafeBest;
     summary.best_kernel = task.kernels[static_cast<size_t>(*best)];
-    if (outcome.correct && !outcome.sizes_only) {
+    if (outcome.correct && !outcome.Barred()) {
       summary.best_speedup = outcome.speedup;
     }
   }

@@ -145,7 +145,11 @@ class SearchRunner {
   Status OnEdits(Task& task, Step& step, const LlmCompletion& completion);
   Status OnKernel(Task& task, Step& step, std::string kernel);
   Status NoKernel(Task& task, Step& step, const std::string& why);
+  // An evaluation came back: confirmed (confirm_best) and sanitized (sanitize_best) first where
+  // it may be the task's new best, then recorded.
   Status OnEval(Task& task, Step& step, const EvalResult& result);
+  bool MayBeNewBest(const Task& task, const EvalResult& result) const;
+  Status Record(Task& task, Step& step, const EvalResult& result);
   Status RecordNode(Task& task, Step& step, StepRecord record, const NodeOutcome& outcome,
                     const KernelRecord& prompt_record);
   uint64_t SubmitLlm(Task& task, Step& step, LlmRole role, std::vector<ChatMessage> messages);

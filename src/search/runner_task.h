@@ -30,6 +30,7 @@ struct TaskStep {
   std::optional<std::pair<int, std::string>> failed_edits;  // (parent, feedback) this step.
   std::string kernel;                                       // Being evaluated.
   std::optional<EvalResult> first;  // With confirm_best: the measurement being confirmed.
+  bool sanitizing = false;          // With sanitize_best: the final result is being sanitized.
   bool seed = false;                // The user's seed kernel (run --seed-kernel), not an LLM's.
   int number = 0;                   // Its draw index: (seed, task, number) seeds `random`.
   int seen = 0;                     // Nodes the tree had when it was planned.
@@ -60,9 +61,9 @@ struct SearchRunner::Task {
   std::set<int> recorded;                // The numbers of its recorded steps.
 
   // The next node's record, as prompts show it; keeps best_sol, which a kernel the run does not
-  // let be its best (NodeOutcome::sizes_only) does not raise.
-  void AddRecord(KernelRecord record, bool sizes_only = false) {
-    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction && !sizes_only) {
+  // let be its best (NodeOutcome::Barred) does not raise.
+  void AddRecord(KernelRecord record, bool barred = false) {
+    if (record.verdict == VerdictName(Verdict::kCorrect) && record.sol_fraction && !barred) {
       best_sol = std::max(best_sol.value_or(0), *record.sol_fraction);
     }
     records.push_back(std::move(record));

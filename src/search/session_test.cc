@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "eval_facts.h"
 #include "scripted_runner.h"
+#include "search/step_result.h"
 #include "sys/fs.h"
 
 namespace adaexplore {
@@ -357,6 +358,60 @@ TEST_F(SearchSessionTest, AfterAnInterruptTheSessionStartsNoOtherRun) {
   EXPECT_EQ(next.status().code(), StatusCode::kCancelled);
 }
 
+TEST(SearchSessionSanitizerTest, ANewBestTheSanitizerFindsErrorsInIsNeverTheTasksBest) {
+  // Every kernel is correct at 3x, and compute-sanitizer's memcheck finds errors in each: each is
+  // sanitized as it would be the new best, none is taken as the best, and the task's best says
+  // why, with no speedup counted. The prompts tell the next steps.
+  int jobs = 0;
+  WorkerHello gpu = test_runner::Hello("NVIDIA H200", "2.11");
+  gpu.compute_sanitizer = {{"path", "/usr/local/cuda/bin/compute-sanitizer"}, {"version", "x"}};
+  auto runner = std::make_unique<test_runner::ScriptedRunner>(
+      std::vector<WorkerHello>{gpu}, std::nullopt, &jobs, test_facts::CorrectFacts());
+  std::vector<nlohmann::json> options;
+  runner->RecordOptionsIn(&options);
+  const nlohmann::json memcheck = {{"tool", "memcheck"},
+                                   {"ended", "errors"},
+                                   {"exit_code", 86},
+                                   {"signal", nullptr},
+                                   {"wall_s", 7.0},
+                                   {"errors", 4},
+                                   {"records", {"Invalid __global__ read of size 4 bytes"}},
+                                   {"tail", ""}};
+  nlohmann::json racecheck = memcheck;
+  racecheck.update({{"tool", "racecheck"}, {"ended", "clean"}, {"errors", 0}});
+  runner->SetSanitizerFacts({{"status", "ok"}, {"sanitizer", {memcheck, racecheck}}});
+  const TempDir dir = *TempDir::Create("sanitizer-session-test");
+  std::unique_ptr<SearchSession> session = SessionOver(std::move(runner), dir);
+  ASSERT_NE(session, nullptr);
+  Result<SourceFile> task = ReadSourceFile(kSource + "/examples/tasks/relu.py");
+  ASSERT_TRUE(task.ok());
+  LlmOptions llm_options;
+  llm_options.cache_enabled = false;
+  std::unique_ptr<LlmClient> llm = *LlmClient::Create(llm_options);
+  const RunSpec spec{
+      .method = SearchMethod::kParallelSampling, .model = "replay:" + kRecording, .steps = 2};
+  ASSERT_TRUE(spec.sanitize_best);  // The default.
+  Result<RunOutcome> run = session->Start(spec, {*task}, *llm, {});
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  ASSERT_EQ(run->tasks.size(), 1u);
+  EXPECT_EQ(run->tasks[0].best_verdict, kUnsafeBest);
+  EXPECT_FALSE(run->tasks[0].best_speedup.has_value());
+  int sanitized = 0;
+  for (const nlohmann::json& o : options) {
+    sanitized += !o.value("sanitize", nlohmann::json::array()).empty();
+  }
+  EXPECT_EQ(sanitized, 2);  // Each would have been the new best.
+  Result<std::vector<StepRecord>> steps = session->db().Steps(run->run_id, "relu");
+  ASSERT_TRUE(steps.ok() && steps->size() == 2u);
+  const EvalResult first = EvalResultFromJson((*steps)[0].result);
+  ASSERT_EQ(first.sanitizer.size(), 2u);
+  EXPECT_EQ(first.sanitizer[0].errors, 4);
+  EXPECT_EQ((*steps)[0].verdict, "correct");  // The verdict and speedup stand.
+  EXPECT_TRUE((*steps)[0].speedup.has_value());
+  EXPECT_EQ(RecordOf(1, "", first).sanitizer.rfind("compute-sanitizer memcheck found 4 errors", 0),
+            0u);
+}
+
 TEST(RunSpecTest, StoredSpecReadsBackEqual) {
   RunSpec spec{.method = SearchMethod::kIterativeRefinement,
                .model = "openai:gpt-5-mini",
@@ -437,7 +492,8 @@ TEST(RunSpecTest, OlderRunsTakeTheDefaultsOfTheirTime) {
   EXPECT_DOUBLE_EQ(spec->search.explore.expand_ratio, 0.5);
   EXPECT_EQ(spec->language, KernelLanguage::kTriton);
   EXPECT_TRUE(spec->reviser);
-  EXPECT_EQ(spec->in_flight, 1);  // One step at a time, as every run before it.
+  EXPECT_EQ(spec->in_flight, 1);      // One step at a time, as every run before it.
+  EXPECT_FALSE(spec->sanitize_best);  // No compute-sanitizer on its new bests.
   EXPECT_EQ(spec->max_tasks, 0);
   EXPECT_TRUE(spec->memory_rules.empty());
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "eval/sanitizer.h"
 #include "eval/size_checks.h"
 
 namespace adaexplore {
@@ -20,7 +21,8 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
                       .speedup = result.speedup,
                       .sol_fraction = result.sol_fraction,
                       .profile = result.profile_text,
-                      .other_sizes = WrongSizesText(result)};
+                      .other_sizes = WrongSizesText(result),
+                      .sanitizer = SanitizerText(result)};
   if (result.scope != TimingScope::kCall) {
     record.scope = std::string(EnumName(result.scope));
     if (result.candidate_timing && result.candidate_timing->runs > 0) {
@@ -75,7 +77,7 @@ bool IsNewBest(const SearchTree& tree, double speedup) {
     return true;
   }
   const NodeOutcome& outcome = tree.node(*best).outcome;
-  return !outcome.correct || outcome.sizes_only || speedup > outcome.speedup;
+  return !outcome.correct || outcome.Barred() || speedup > outcome.speedup;
 }
 
 NodeOutcome OutcomeOf(const EvalResult& result, bool size_specific_best) {
@@ -83,6 +85,7 @@ NodeOutcome OutcomeOf(const EvalResult& result, bool size_specific_best) {
                      .correct = result.verdict == Verdict::kCorrect,
                      .correct_untimed = result.verdict == Verdict::kTimeout && result.passed_trials,
                      .sizes_only = !size_specific_best && CorrectAtTaskSizesOnly(result),
+                     .unsafe = UnsafeUnderSanitizer(result),
                      .speedup = result.speedup.value_or(0),
                      .sol_fraction = result.sol_fraction};
 }

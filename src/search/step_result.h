@@ -28,7 +28,7 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
 // one (on the CPU, or without the device's ceilings).
 std::optional<TaskRoofline> RooflineOf(const EvalResult& result);
 
-// True when `speedup` beats every correct node of `tree` (a sizes_only one beats none).
+// True when `speedup` beats every correct node of `tree` (a barred one beats none).
 bool IsNewBest(const SearchTree& tree, double speedup);
 
 // What the search keeps of a node's (final) evaluation; `size_specific_best` is the run's
@@ -38,6 +38,9 @@ NodeOutcome OutcomeOf(const EvalResult& result, bool size_specific_best);
 // TaskSummary's best_verdict for a best that is correct at the task's sizes only, where the run
 // does not count it: no other kernel was correct at every size set.
 inline constexpr const char* kSizesOnlyBest = "correct_at_task_sizes_only";
+// The same for a best compute-sanitizer found errors in (or could not run to the end): no other
+// kernel was correct and vouched for.
+inline constexpr const char* kUnsafeBest = "correct_but_unsafe";
 
 // A new best after its second measurement: the second's verdict when it is not correct (a
 // flaky kernel is not accepted), else the first with the lower of the two speedups; both results

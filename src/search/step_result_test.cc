@@ -66,6 +66,35 @@ TEST(StepResultTest, AKernelCorrectAtTheTasksSizesOnlyIsMarkedAndShownToTheLlm) 
   EXPECT_TRUE(IsNewBest(tree, 1.1));
 }
 
+TEST(StepResultTest, AKernelTheSanitizerFoundErrorsInIsBarredAndShownToTheLlm) {
+  EvalResult r = Correct(4.0);
+  r.sanitizer = {{.tool = "memcheck",
+                  .outcome = SanitizerOutcome::kErrors,
+                  .errors = 2,
+                  .detail = "Invalid __global__ read of size 4 bytes at relu_kernel+0x1d0"}};
+  const NodeOutcome outcome = OutcomeOf(r, /*size_specific_best=*/true);
+  EXPECT_TRUE(outcome.correct);
+  EXPECT_TRUE(outcome.unsafe);
+  EXPECT_TRUE(outcome.Barred());
+  EXPECT_FALSE(outcome.sizes_only);
+  const KernelRecord record = RecordOf(1, "code", r);
+  const std::string shown = PromptSet::FormatKernel(record, "Kernel 1");
+  EXPECT_NE(shown.find("Not usable as the best: compute-sanitizer memcheck found 2 errors: "
+                       "Invalid __global__ read of size 4 bytes at relu_kernel+0x1d0"),
+            std::string::npos)
+      << shown;
+  // A clean run bars nothing; a slower vouched-for kernel ranks above it.
+  EvalResult clean = Correct(4.0);
+  clean.sanitizer = {{.tool = "memcheck", .outcome = SanitizerOutcome::kClean}};
+  EXPECT_FALSE(OutcomeOf(clean, true).Barred());
+  SearchTree tree;
+  const int unsafe = tree.Add(0, MoveKind::kLarge, outcome);
+  EXPECT_TRUE(IsNewBest(tree, 1.1));
+  const int slower = tree.Add(0, MoveKind::kLarge, OutcomeOf(Correct(1.1), true));
+  EXPECT_EQ(tree.GlobalBest(), slower);
+  EXPECT_NE(unsafe, slower);
+}
+
 TEST(StepResultTest, TheRecordAndTheRooflineComeFromTheResult) {
   EvalResult r = Correct(2.0);
   r.candidate_timing = TimingStats{.runs = 20, .median_ms = 0.5};

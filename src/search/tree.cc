@@ -64,8 +64,8 @@ bool SearchTree::Better(const NodeOutcome& a, const NodeOutcome& b) {
   if (a.correct != b.correct) {
     return a.correct;
   }
-  if (a.correct && a.sizes_only != b.sizes_only) {
-    return !a.sizes_only;
+  if (a.correct && a.Barred() != b.Barred()) {
+    return !a.Barred();
   }
   return a.correct && a.speedup > b.speedup;
 }

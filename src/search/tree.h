@@ -34,9 +34,15 @@ struct NodeOutcome {
   // that does not let such a kernel be its best (RunSpec::size_specific_best): it keeps its
   // reward, and ranks below every kernel correct at the other sizes too.
   bool sizes_only = false;
+  // compute-sanitizer found errors in it, or could not finish its call (eval/sanitizer.h): it
+  // keeps its reward and ranks below every kernel it vouched for or did not run on.
+  bool unsafe = false;
   double speedup = 0;  // Reference time / kernel time; meaningful only when correct.
   // The task's speed-of-light time over the kernel's (eval/verdict.h), when a GPU measured it.
   std::optional<double> sol_fraction;
+
+  // Correct, but not a kernel the run may take as its best (sizes_only or unsafe).
+  bool Barred() const { return correct && (sizes_only || unsafe); }
 };
 
 // What a correct kernel's reward measures: its speedup over the reference (the paper's), or its

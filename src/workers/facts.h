@@ -270,6 +270,33 @@ struct ResizeFacts {
   }
 };
 
+// One compute-sanitizer tool's run of the candidate (the job's `sanitize` option;
+// python/.../evaluation/sanitizer.py): how it ended by the tool's exit status (clean, errors,
+// target_failed, tool_failed, timed_out, signal, missing), the error count the tool's summaries
+// gave, its first error records and the output's end. What each means: eval/sanitizer.h.
+struct SanitizerRun {
+  std::string tool;
+  std::string ended;
+  std::optional<int64_t> exit_code;
+  std::optional<int64_t> signal;
+  double wall_s = 0;
+  std::optional<int64_t> errors;
+  std::vector<std::string> records;
+  std::string tail;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("tool", s.tool);
+    visit("ended", s.ended);
+    visit("exit_code", s.exit_code);
+    visit("signal", s.signal);
+    visit("wall_s", s.wall_s);
+    visit("errors", s.errors);
+    visit("records", s.records);
+    visit("tail", s.tail);
+  }
+};
+
 // A smoke test's smaller task (--shrink; python/adaexplore_worker/evaluation/shrink.py): the factor
 // asked for, whether the task's kind allows it, and each size changed, from and to.
 struct ShrinkFacts {
@@ -684,6 +711,7 @@ struct Facts {
   // A KernelBench task's module-level integers as it loaded them (before --shrink or `sizes`).
   std::map<std::string, int64_t> task_sizes;
   std::optional<ResizeFacts> resize;    // Absent: no `sizes` option.
+  std::vector<SanitizerRun> sanitizer;  // Empty: no `sanitize` option.
   std::optional<ProfileFacts> profile;  // Absent: not profiled (docs/profiling.md).
   // Absent, or an empty object, when the worker timed nothing.
   std::optional<Timing> timing;
@@ -723,6 +751,7 @@ struct Facts {
     visit("shrink", s.shrink);
     visit("task_sizes", s.task_sizes);
     visit("resize", s.resize);
+    visit("sanitizer", s.sanitizer);
     visit("profile", s.profile);
     visit("timing", s.timing);
     visit("kernel_trace", s.kernel_trace);

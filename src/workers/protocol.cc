@@ -283,6 +283,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"shrink", "object"},      // A smoke test's smaller task: factor, applies, changed.
       {"task_sizes", "object"},  // A KernelBench task's module-level integers as loaded.
       {"resize", "object"},      // Another size set (the `sizes` option): applies, changed.
+      {"sanitizer", "array"},    // compute-sanitizer's runs (the `sanitize` option).
       {"profile", "object"},     // A hardware profile of the call: tool, kernels, call_us.
       {"poisoned_free_blocks", "integer"},
       {"timing", "object"},
@@ -416,6 +417,7 @@ Result<WorkerHello> ParseHello(const nlohmann::json& m) {
     hello.triton_interpret = m.value("triton_interpret", false);
     hello.harness = m.value("harness", "");
     hello.containment = m.value("containment", nlohmann::json::object());
+    hello.compute_sanitizer = m.value("compute_sanitizer", nlohmann::json::object());
     const nlohmann::json ceilings = hello.device.value("ceilings", nlohmann::json::object());
     if (ceilings.is_object()) {
       hello.ceilings.copy_bytes_per_s = ceilings.value("copy_bytes_per_s", 0.0);

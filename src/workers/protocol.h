@@ -188,6 +188,10 @@ struct JobOptions {
   // one of the other size sets a correct kernel is checked at (eval/size_variants.h). Empty:
   // the task's own.
   std::map<std::string, int64_t> sizes;
+  // compute-sanitizer's tools to run the candidate's call under, in turn, instead of evaluating
+  // it (eval/sanitizer.h); each run may take sanitize_timeout_s. Empty: an evaluation.
+  std::vector<std::string> sanitize;
+  double sanitize_timeout_s = 300;
 };
 
 // Calls visit(name, field) for every field of JobOptions, in the order above: the one list that
@@ -239,6 +243,8 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("reject_rules", o.reject_rules);
   visit("shrink", o.shrink);
   visit("sizes", o.sizes);
+  visit("sanitize", o.sanitize);
+  visit("sanitize_timeout_s", o.sanitize_timeout_s);
 }
 
 nlohmann::json ToJson(const JobOptions& options);
@@ -365,6 +371,8 @@ struct WorkerHello {
   std::string harness;  // SHA-256 of the worker's own sources (its checks and timer).
   // The sandbox's protections as the worker's self-test found them (sandbox_selftest.py).
   nlohmann::json containment = nlohmann::json::object();
+  // Where the worker found compute-sanitizer ({path, version}), or why not ({missing}).
+  nlohmann::json compute_sanitizer = nlohmann::json::object();
 
   // What results depend on besides the sources and the profile: the GPU model, the versions of
   // the software that compiles and runs kernels, and the worker's own code.

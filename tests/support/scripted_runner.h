@@ -52,8 +52,10 @@ class ScriptedRunner : public JobRunner {
     const std::string task = job.message["task"].value("filename", "");
     const auto own = facts_by_task_.find(task);
     const bool other_sizes = !job.message["options"].value("sizes", nlohmann::json::object()).empty();
+    const bool sanitize = !job.message["options"].value("sanitize", nlohmann::json::array()).empty();
     nlohmann::json facts = baseline ? nlohmann::json{{"status", "ok"},
                                                      {"timing", {{"reference_ms", {2.0}}}}}
+                           : sanitize && sanitizer_facts_ ? *sanitizer_facts_
                            : other_sizes && sizes_facts_ ? *sizes_facts_
                            : own != facts_by_task_.end() ? own->second
                                                          : facts_;
@@ -95,6 +97,10 @@ class ScriptedRunner : public JobRunner {
   // with `facts` instead.
   void SetSizesFacts(nlohmann::json facts) { sizes_facts_ = std::move(facts); }
 
+  // Jobs with a `sanitize` option (compute-sanitizer's runs, eval/sanitizer.h) are answered with
+  // `facts` instead.
+  void SetSanitizerFacts(nlohmann::json facts) { sanitizer_facts_ = std::move(facts); }
+
   // Jobs of the task file `filename` ("relu.py") are answered with `facts` instead.
   void SetTaskFacts(const std::string& filename, nlohmann::json facts) {
     facts_by_task_[filename] = std::move(facts);
@@ -108,6 +114,7 @@ class ScriptedRunner : public JobRunner {
   nlohmann::json facts_;
   std::map<std::string, nlohmann::json> facts_by_task_;
   std::optional<nlohmann::json> sizes_facts_;
+  std::optional<nlohmann::json> sanitizer_facts_;
   std::vector<nlohmann::json>* options_seen_ = nullptr;
   std::deque<PoolOutcome> queue_;
 };

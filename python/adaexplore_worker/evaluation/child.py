@@ -24,7 +24,7 @@ from ..integrity import autotune_share, dispatch_watch, integrity
 from ..protocol.channel import Channel, sanitize
 from ..protocol.facts import TASK_PHASES, Status
 from ..protocol.job import Job
-from . import errors, load, measure, references, runtime_checks, shrink, trace, trials
+from . import errors, load, measure, references, runtime_checks, sanitizer, shrink, trace, trials
 from .context import CANDIDATE_MODULE, Abort, Context, Session
 
 
@@ -59,6 +59,8 @@ def evaluate(job: Job, channel: Channel, task_path: str, candidate_path: str,
         ctx.recorder = judge.Recorder(outputs_fd) if outputs_fd is not None else None
         if job.options.baseline:
             run_baseline(ctx, job, task_path)
+        elif job.options.sanitize:
+            run_sanitizer(ctx, job, task_path, candidate_path, confine)
         elif (rule := _rejected_rule(job, static)) is not None:
             facts["notes"].append(f"not imported: its source breaks the static rule '{rule}', "
                                   f"which this profile rejects")
@@ -218,6 +220,24 @@ def _references(ctx: Context, plan: refcache.Plan | None) -> dict[str, Any] | No
     if plan is None or plan.store_fd is None:
         return None
     return references.snapshot(ctx, ctx.facts["notes"][notes_before:])
+
+
+def run_sanitizer(ctx: Context, job: Job, task_path: str, candidate_path: str,
+                  confine: Callable[[], None]) -> None:
+    """compute-sanitizer's tools on the candidate (sanitizer.py): the task is loaded here first,
+    so a task that cannot load is the task's error, then each tool's run takes the candidate's
+    slot and the shared lock (nothing is timed beside it). This process never imports the
+    candidate."""
+    session = ctx.session
+    with session.phase("load_task"):
+        ctx.guard(Status.TASK_ERROR, lambda: load.load_task(task_path, job.task, "cpu"))
+    with session.phase("reference"):
+        pass  # No references here; the zygote grants a slot from the end of this phase only.
+    session.slot()
+    confine()
+    with session.gpu("shared"), session.phase("sanitize"):
+        ctx.facts["sanitizer"] = sanitizer.run(job, task_path, candidate_path,
+                                               os.path.dirname(os.path.abspath(candidate_path)))
 
 
 def run_baseline(ctx: Context, job: Job, task_path: str) -> None:

@@ -329,10 +329,11 @@ class Zygote:
     def _fork(self, job: Job) -> None:
         job_id = job.id
         files = job_files.for_job(self.scratch, job)
+        # A baseline has no candidate and a sanitizer's run no references: neither has a judge.
+        compares = not (job.options.baseline or job.options.sanitize)
         plan = (self.references.plan(job.reference_key, job_id)
-                if job.reference_key and self.references.enabled and not job.options.baseline
-                else None)
-        if plan is None and not job.options.baseline:
+                if job.reference_key and self.references.enabled and compares else None)
+        if plan is None and compares:
             plan = self.references.judge_only(job_id)
         # Before the fork: the zygote's limits and the child both use it.
         static = integrity.static_facts(load.candidate_python(job.task.kind,

@@ -172,6 +172,21 @@ class ResizeFacts(TypedDict, total=False):
     derived: list[str]
 
 
+class SanitizerRun(TypedDict, total=False):
+    """One compute-sanitizer tool's run of the candidate (sanitizer.py): how it ended (clean,
+    errors, target_failed, tool_failed, timed_out, signal, missing), the error count its
+    summary gives, its first error records and the output's tail."""
+
+    tool: str
+    ended: str
+    exit_code: int | None
+    signal: int | None
+    wall_s: float
+    errors: int | None
+    records: list[str]
+    tail: str
+
+
 class ShrinkFacts(TypedDict, total=False):
     """A smoke test's smaller task (shrink.py): each size changed, as [from, to], and the
     module-level values computed again from the new sizes."""
@@ -406,6 +421,7 @@ class Facts(TypedDict, total=False):
     shrink: ShrinkFacts
     task_sizes: dict[str, int]  # A KernelBench task's module-level integers as loaded.
     resize: ResizeFacts
+    sanitizer: list[SanitizerRun]  # compute-sanitizer's runs (the `sanitize` option).
     profile: ProfileFacts
     poisoned_free_blocks: int
     timing: Timing

@@ -76,6 +76,10 @@ class JobOptions:
     # A KernelBench task's module-level sizes set to these before its inputs and weights are made
     # (shrink.resize_task): one of the other size sets a kernel is checked at. Empty: its own.
     sizes: dict[str, int]
+    # compute-sanitizer's tools to run the candidate under, in turn, instead of evaluating it
+    # (sanitizer.py); each run may take sanitize_timeout_s. Empty: an evaluation.
+    sanitize: list[Literal["memcheck", "racecheck", "synccheck", "initcheck"]]
+    sanitize_timeout_s: float
 
     @classmethod
     def from_json(cls, data: Any) -> JobOptions:

@@ -1,0 +1,74 @@
+"""The process compute-sanitizer starts (sanitizer.py): the candidate's model built as the
+evaluation builds it and called once on the task's inputs for the job's seed, then the device
+synchronised. Nothing is compared or timed, and no reference runs: every kernel the tool sees is
+the candidate's, or torch's making its inputs.
+
+    python -m adaexplore_worker.evaluation.sanitized_run --job J --task T --candidate C
+
+Exits 0 when the call returned, sanitizer.TARGET_FAILED (after printing why) when the task, the
+candidate's import, its construction or its call raised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from typing import Any
+
+from .sanitizer import TARGET_FAILED
+
+
+class _NoChannel:
+    """No zygote here: nothing waits for a lock or a slot (the evaluation holds them)."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.last = message
+
+    def read_blocking(self) -> dict[str, Any]:
+        return {"type": "go" if self.last.get("type") == "ready" else "granted"}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="adaexplore_worker.evaluation.sanitized_run")
+    parser.add_argument("--job", required=True)
+    parser.add_argument("--task", required=True)
+    parser.add_argument("--candidate", required=True)
+    args = parser.parse_args(argv)
+    try:
+        call(args.job, args.task, args.candidate)
+    except BaseException:  # noqa: BLE001 - whatever ended the call, said on the tool's output.
+        sys.stderr.write("adaexplore: the sanitized call did not complete:\n"
+                         + traceback.format_exc(limit=-8))
+        sys.stderr.flush()
+        return TARGET_FAILED
+    return 0
+
+
+def call(job_file: str, task_path: str, candidate_path: str) -> None:
+    import torch
+
+    from ..protocol.job import Job
+    from . import load, references
+    from .context import CANDIDATE_MODULE, Context, Session
+
+    with open(job_file, encoding="utf-8") as f:
+        job = Job.from_json(json.load(f))
+    facts: dict[str, Any] = {"phases": {}, "notes": []}
+    ctx = Context(job.options, Session(_NoChannel(), facts, job.nonce), facts)  # type: ignore
+    ctx.task = load.load_task(task_path, job.task, ctx.device.type)
+    references.set_up_torch(ctx)
+    ctx.init_args = references.make_init_args(ctx)
+    x = ctx.make_inputs(job.options.seed, "task")
+    model_class = load.load_candidate(load.candidate_file(candidate_path, ctx.task),
+                                      CANDIDATE_MODULE, lambda _: None, ctx.task)
+    model = ctx.build(model_class, candidate=True)
+    with torch.no_grad():
+        model(*x)
+    if ctx.on_gpu:
+        torch.cuda.synchronize(ctx.device)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

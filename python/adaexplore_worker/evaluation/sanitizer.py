@@ -1,0 +1,183 @@
+"""compute-sanitizer on a candidate (the `sanitize` option): each tool the C++ side names runs the
+candidate's model once on the task's inputs, in a fresh process started under the tool
+(sanitized_run.py), inside this evaluation's sandbox. This process never imports the candidate;
+it starts the tool, waits for it within the time the options give, and reports how each run
+ended and what the tool printed. Whether that keeps the kernel from being the best is the C++
+side's decision.
+
+How a run ended comes from the tool's exit status, which only its parent (this process) sees:
+the tool exits with ERRORS_EXIT when it found an error, else with the target's own status. The
+lines it prints say which errors; the candidate shares that output (it is the target's too) and
+could add lines, never take the tool's away, so the lines describe and the status decides.
+
+The caching allocator is off in the target (PYTORCH_NO_CUDA_MEMORY_CACHING): every tensor is an
+allocation of its own, and memcheck's padding after each makes a read past an input's end an
+access outside any allocation rather than into the next tensor's storage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from typing import Any
+
+from ..process import process_tree
+from ..protocol.job import Job
+
+ERRORS_EXIT = 86  # --error-exitcode: the tool found at least one error.
+TARGET_FAILED = 3  # sanitized_run.py: the candidate (or the task) raised before its call ended.
+PADDING_BYTES = 512
+PRINT_LIMIT = 20
+LOG_READ_BYTES = 256 << 10  # What of a run's output is read back; a flood is cut.
+TAIL_CHARS = 2000
+RECORDS_KEPT = 5
+# Each tool's own settings: memcheck pads every allocation and leaves leaks alone (PyTorch keeps
+# its memory until exit); racecheck reports its analysis (one line per race, not per access).
+TOOL_ARGS = {
+    "memcheck": ["--padding", str(PADDING_BYTES), "--leak-check", "no"],
+    "racecheck": ["--racecheck-report", "analysis"],
+    "synccheck": [],
+    "initcheck": [],
+}
+PREFIX = "========="
+SUMMARY = re.compile(r"(?:ERROR SUMMARY: (\d+) errors?|RACECHECK SUMMARY: \d+ hazards? "
+                     r"displayed \((\d+) errors?)")
+# Set at worker start (find): the tool's path, or why there is none.
+FOUND: dict[str, str] = {"missing": "not looked for"}
+
+
+def find(given: str = "") -> dict[str, str]:
+    """Where compute-sanitizer is for this worker: `given` (--compute-sanitizer), else PATH,
+    $CUDA_HOME/bin, /usr/local/cuda/bin and the CUDA wheel's folder. {"path", "version"}, or
+    {"missing": why}. Runs `--version` (no GPU, no CUDA initialisation)."""
+    candidates = [given] if given else [
+        shutil.which("compute-sanitizer") or "",
+        os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "compute-sanitizer")
+        if os.environ.get("CUDA_HOME") else "",
+        "/usr/local/cuda/bin/compute-sanitizer",
+        *_wheel_paths()]
+    found = next((os.path.realpath(c) for c in candidates if c and os.access(c, os.X_OK)), "")
+    if not found:
+        where = given or "PATH, $CUDA_HOME/bin, /usr/local/cuda/bin and the nvidia wheels"
+        return {"missing": f"no executable compute-sanitizer at {where}"}
+    try:
+        run = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=30,
+                             check=False)
+        version = next((line.strip() for line in run.stdout.splitlines()
+                        if line.strip().startswith("Version")), run.stdout.strip()[:80])
+    except (OSError, subprocess.SubprocessError) as e:
+        return {"missing": f"{found} does not run: {type(e).__name__}: {e}"}
+    return {"path": found, "version": version}
+
+
+def _wheel_paths() -> list[str]:
+    """compute-sanitizer as the nvidia-cuda-sanitizer-api wheel installs it."""
+    out = []
+    for folder in sys.path:
+        for cuda in ("cu13", "cu12", ""):
+            out.append(os.path.join(folder, "nvidia", cuda, "compute-sanitizer",
+                                    "compute-sanitizer"))
+    return out
+
+
+def run(job: Job, task_path: str, candidate_path: str, job_dir: str) -> list[dict[str, Any]]:
+    """Runs each tool of job.options.sanitize in turn; one fact per tool."""
+    job_file = os.path.join(job_dir, "sanitize-job.json")
+    with open(job_file, "w", encoding="utf-8") as f:
+        json.dump(dataclasses.asdict(job), f)
+    return [_run_tool(tool, job, job_file, task_path, candidate_path, job_dir)
+            for tool in job.options.sanitize]
+
+
+def command(tool: str, path: str, target: list[str]) -> list[str]:
+    return [path, "--tool", tool, "--error-exitcode", str(ERRORS_EXIT),
+            "--check-exit-code", "no", "--print-limit", str(PRINT_LIMIT),
+            "--target-processes", "all", "--launch-timeout", "120",
+            "--show-backtrace", "device", *TOOL_ARGS.get(tool, []), *target]
+
+
+def _run_tool(tool: str, job: Job, job_file: str, task_path: str, candidate_path: str,
+              job_dir: str) -> dict[str, Any]:
+    fact: dict[str, Any] = {"tool": tool, "ended": "tool_failed", "exit_code": None,
+                            "signal": None, "wall_s": 0.0, "errors": None, "records": [],
+                            "tail": ""}
+    path = FOUND.get("path", "")
+    if not path:
+        fact["tail"] = FOUND.get("missing", "compute-sanitizer not found")
+        fact["ended"] = "missing"
+        return fact
+    target = [sys.executable, "-m", "adaexplore_worker.evaluation.sanitized_run",
+              "--job", job_file, "--task", task_path, "--candidate", candidate_path]
+    log_path = os.path.join(job_dir, f"sanitizer-{tool}.log")
+    env = dict(os.environ, PYTORCH_NO_CUDA_MEMORY_CACHING="1")
+    started = time.perf_counter()
+    with open(log_path, "wb") as log:
+        try:
+            # Its own process group stays this one's: a pause of the evaluation pauses it too.
+            process = subprocess.Popen(command(tool, path, target), stdin=subprocess.DEVNULL,
+                                       stdout=log, stderr=subprocess.STDOUT, env=env)
+        except OSError as e:
+            fact["tail"] = f"could not start {path}: {e}"
+            return fact
+        try:
+            code = process.wait(timeout=job.options.sanitize_timeout_s)
+        except subprocess.TimeoutExpired:
+            process_tree.kill_descendants(os.getpid(), set())
+            process.wait()
+            code = None
+    fact["wall_s"] = round(time.perf_counter() - started, 3)
+    output = _read(log_path)
+    fact.update(read_output(output))
+    if code is None:
+        fact["ended"] = "timed_out"
+    elif code < 0:
+        fact["ended"], fact["signal"] = "signal", -code
+    else:
+        fact["exit_code"] = code
+        fact["ended"] = ("clean" if code == 0 else "errors" if code == ERRORS_EXIT
+                         else "target_failed" if code == TARGET_FAILED else "tool_failed")
+    return fact
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(LOG_READ_BYTES)
+            size = os.fstat(f.fileno()).st_size
+            tail = b""
+            if size > LOG_READ_BYTES:
+                f.seek(max(LOG_READ_BYTES, size - TAIL_CHARS * 4))
+                tail = b"\n...\n" + f.read()
+    except OSError as e:
+        return f"(the output could not be read: {e})"
+    return (head + tail).decode("utf-8", "replace")
+
+
+def read_output(output: str) -> dict[str, Any]:
+    """The tool's lines in `output`: the error count its summaries give (the largest, if a line
+    was added to them), the first error records (a heading and its first detail), and the
+    output's tail."""
+    errors: int | None = None
+    records: list[str] = []
+    lines = output.splitlines()
+    for i, line in enumerate(lines):
+        if not line.startswith(PREFIX):
+            continue
+        text = line[len(PREFIX) + 1:]  # "========= Invalid ...": a heading; more spaces: detail.
+        if match := SUMMARY.search(text):
+            count = int(match.group(1) or match.group(2))
+            errors = count if errors is None else max(errors, count)
+            continue
+        if (text.startswith(" ") or not text.strip() or "COMPUTE-SANITIZER" in text
+                or len(records) >= RECORDS_KEPT):
+            continue
+        detail = lines[i + 1][len(PREFIX):].strip() if (
+            i + 1 < len(lines) and lines[i + 1].startswith(PREFIX + "  ")) else ""
+        records.append(f"{text.strip()} {detail}".strip()[:300])
+    return {"errors": errors, "records": records, "tail": output[-TAIL_CHARS:]}
