@@ -168,6 +168,10 @@ def test_the_output_gives_the_largest_count_and_the_first_records() -> None:
     assert read["records"] == ["Invalid __global__ write of size 2 bytes at k+0x10 in k.py:3",
                                "Program hit cudaErrorLaunchFailure (error 719) on CUDA API call"]
     assert sanitizer.read_output("nothing of the tool's")["errors"] is None
+    # A count no tool prints (and no integer holds) is not read; warnings are not errors.
+    forged = sanitizer.read_output("========= ERROR SUMMARY: 1" + "0" * 30 + " errors\n"
+                                   "========= Warning: Race reported between ...")
+    assert forged["errors"] is None and forged["records"] == []
     assert sanitizer.read_output("========= RACECHECK SUMMARY: 3 hazards displayed "
                                  "(2 errors, 1 warning)")["errors"] == 2
 

@@ -42,6 +42,11 @@ bool HitALimit(const nlohmann::json& facts, const EvalResult& result) {
                                                  *StatusOf(facts) == FactStatus::kMemoryLimit);
 }
 
+// The worker found compute-sanitizer (its hello's {path, version}).
+bool HasSanitizer(const WorkerHello& w) {
+  return w.compute_sanitizer.is_object() && w.compute_sanitizer.contains("path");
+}
+
 bool RanOutOfMemory(const nlohmann::json& facts) {
   if (!facts.is_object() || !facts.contains("error") || !facts["error"].is_object()) {
     return false;
@@ -262,11 +267,13 @@ void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const Pool
 std::string Evaluator::SanitizerKey(const EvalRequest& request) const {
   EvalRequest first = request;
   first.measurement = 0;
+  const auto tool = std::ranges::find_if(workers_, HasSanitizer);
   return Sha256Builder()
       .Add("adaexplore-sanitizer-v1")
       .Add(CacheKey(first))
       .Add(options_.profile.sanitizer_tools)
       .Add(fmt::format("{:g}", options_.profile.sanitizer_timeout_s))
+      .Add(tool == workers_.end() ? "" : tool->compute_sanitizer.dump())  // Its version too.
       .Finish();
 }
 
@@ -279,13 +286,18 @@ uint64_t Evaluator::SubmitSanitizer(EvalRequest request, EvalResult judged) {
 }
 
 void Evaluator::StartSanitizer(uint64_t id, EvalResult judged) {
+  sanitized_.insert(id);  // Delivered next with its checks, whatever they are.
   const EvalRequest& request = requests_.at(id).first;
   const std::vector<std::string> tools = SanitizerTools(options_.profile);
   const std::string key = SanitizerKey(request);
   if (cache_ && !options_.refresh_cache) {
-    if (Result<std::optional<nlohmann::json>> hit = cache_->Find(key); hit.ok() && *hit) {
+    Result<std::optional<nlohmann::json>> hit = cache_->Find(key);
+    const nlohmann::json stored = hit.ok() && *hit && (*hit)->is_object()
+                                      ? (*hit)->value("sanitizer", nlohmann::json())
+                                      : nlohmann::json();
+    if (stored.is_array() && stored.size() == tools.size()) {  // Else a miss.
       std::vector<SanitizerCheck> checks;
-      for (const nlohmann::json& check : (*hit)->value("sanitizer", nlohmann::json::array())) {
+      for (const nlohmann::json& check : stored) {
         checks.push_back(SanitizerCheckFromJson(check));
       }
       AddSanitizerChecks(std::move(checks), judged);
@@ -293,18 +305,22 @@ void Evaluator::StartSanitizer(uint64_t id, EvalResult judged) {
       return;
     }
   }
-  const auto has_tool = [](const WorkerHello& w) {
-    return w.compute_sanitizer.is_object() && w.compute_sanitizer.contains("path");
-  };
-  if (std::ranges::none_of(workers_, has_tool)) {
-    const std::string why =
-        workers_.empty() ? "no worker"
-                         : workers_.front().compute_sanitizer.value("missing", "not reported");
+  std::string not_run;
+  if (request.task.workload || !request.task.workloads.empty()) {
+    not_run = "a FlashInfer-Trace definition's workloads are not sanitized yet";
+  } else if (std::ranges::none_of(workers_, HasSanitizer)) {
+    const nlohmann::json& said =
+        workers_.empty() ? nlohmann::json() : workers_.front().compute_sanitizer;
+    const std::string why = said.is_object() && said.value("missing", nlohmann::json()).is_string()
+                                ? said["missing"].get<std::string>()
+                                : "the worker did not say";
     if (!std::exchange(said_no_sanitizer_, true)) {
       options_.logger->warn("compute-sanitizer is not run: {}", why);
     }
-    AddSanitizerChecks(SanitizerNotRun(tools, "compute-sanitizer is not on the worker: " + why),
-                       judged);
+    not_run = "compute-sanitizer is not on the worker: " + why;
+  }
+  if (!not_run.empty()) {
+    AddSanitizerChecks(SanitizerNotRun(tools, not_run), judged);
     Deliver(id, std::move(judged));
     return;
   }
@@ -320,9 +336,12 @@ void Evaluator::FinishSanitizer(const std::string& job_id, const PoolOutcome& ou
   Sanitizing& waiting = node.mapped();
   std::vector<SanitizerCheck> checks =
       ReadSanitizerFacts(outcome.facts, SanitizerTools(options_.profile));
-  const bool judged = std::ranges::none_of(
-      checks, [](const SanitizerCheck& c) { return c.outcome == SanitizerOutcome::kNotRun; });
-  if (cache_ && judged) {  // Not run (the harness, no tool): tried again next time.
+  // Only what the tool said is kept: a run not made, or one that did not finish (a limit, the
+  // machine's memory), is made again next time.
+  const bool judged = std::ranges::all_of(checks, [](const SanitizerCheck& c) {
+    return c.outcome == SanitizerOutcome::kClean || c.outcome == SanitizerOutcome::kErrors;
+  });
+  if (cache_ && judged) {
     nlohmann::json stored = nlohmann::json::array();
     for (const SanitizerCheck& check : checks) {
       stored.push_back(ToJson(check));
@@ -396,10 +415,11 @@ void Evaluator::Deliver(uint64_t id, EvalResult result) {
   // eval --sanitize: a correct first measurement is sanitized before it is delivered (a task's
   // workloads are not, one by one).
   if (options_.profile.sanitize && result.verdict == Verdict::kCorrect &&
-      request.measurement == 0 && result.sanitizer.empty() && !part_of_.contains(id)) {
+      request.measurement == 0 && !sanitized_.contains(id) && !part_of_.contains(id)) {
     StartSanitizer(id, std::move(result));
     return;
   }
+  sanitized_.erase(id);
   result.task = request.task.name;
   result.task_path = request.task.path;
   result.kernel_path = request.candidate.path;
@@ -422,7 +442,14 @@ void Evaluator::Deliver(uint64_t id, EvalResult result) {
     for (std::optional<EvalResult>& r : group.parts) {
       parts.push_back(std::move(*r));
     }
-    ready_.emplace_back(group_id, CombineWorkloads(group.request.task, parts));
+    EvalResult combined = CombineWorkloads(group.request.task, parts);
+    if (options_.profile.sanitize && combined.verdict == Verdict::kCorrect) {
+      AddSanitizerChecks(
+          SanitizerNotRun(SanitizerTools(options_.profile),
+                          "a FlashInfer-Trace definition's workloads are not sanitized yet"),
+          combined);
+    }
+    ready_.emplace_back(group_id, std::move(combined));
     groups_.erase(group_id);
   }
 }

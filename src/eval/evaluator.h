@@ -179,6 +179,7 @@ class Evaluator {
     EvalResult result;
   };
   std::map<std::string, Sanitizing> sanitizing_;
+  std::set<uint64_t> sanitized_;  // Requests whose next delivery carries the sanitizer's checks.
   bool said_no_sanitizer_ = false;
 };
 

@@ -192,8 +192,11 @@ nlohmann::json EvalProfile::Fingerprint() const {
   // speedup compares and which checks reject. Timeouts and limits are left out: they do not
   // change a result that completes (one that hit them is cached with them: Evaluator).
   nlohmann::json j = ToJson(ToJobOptions());
-  for (const char* per_job : {"device", "baseline", "exclusive"}) {
-    j.erase(per_job);  // The cache key has the device; the other two are not results' kind.
+  for (const char* per_job :
+       {"device", "baseline", "exclusive", "sanitize", "sanitize_timeout_s"}) {
+    // The cache key has the device; the others are set per job, and a sanitizer's runs are
+    // cached under their own key (Evaluator::SanitizerKey).
+    j.erase(per_job);
   }
   j["profile"] = name;
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);

@@ -54,6 +54,16 @@ SanitizerCheck ReadRun(const SanitizerRun& run) {
   return check;
 }
 
+// Whether the job reached its `sanitize` phase, where the candidate's code runs.
+bool ToolsStarted(const nlohmann::json& facts) {
+  if (!facts.is_object()) {
+    return false;
+  }
+  const nlohmann::json phases = facts.value("phases", nlohmann::json::object());
+  return (phases.is_object() && phases.contains("sanitize")) ||
+         facts.value("phase", nlohmann::json()) == "sanitize";
+}
+
 std::string CheckText(const SanitizerCheck& check) {
   if (check.outcome == SanitizerOutcome::kErrors) {
     return fmt::format("compute-sanitizer {} found {}: {}", check.tool,
@@ -111,12 +121,13 @@ std::vector<SanitizerCheck> ReadSanitizerFacts(const nlohmann::json& facts,
       checks.push_back(ReadRun(*run));
       continue;
     }
-    // No run of this tool: the job ended before it. Killed or out of time, the candidate's
-    // process may be why; the harness's or the task's own failures (or facts of another shape)
-    // are not the kernel's.
+    // No run of this tool: the job ended before it, or its facts cannot be read. Once the
+    // tools had started, the candidate's code had run: whatever ended the job may be its doing
+    // (killed, out of time, facts it made unreadable). Before, the harness's or the task's.
     const bool candidates =
-        status.ok() && (*status == FactStatus::kTimeout || *status == FactStatus::kCrash ||
-                        *status == FactStatus::kMemoryLimit);
+        ToolsStarted(facts) ||
+        (status.ok() && (*status == FactStatus::kTimeout || *status == FactStatus::kCrash ||
+                         *status == FactStatus::kMemoryLimit));
     std::string said;
     if (!typed.ok()) {
       said = typed.status().message();

@@ -175,6 +175,22 @@ TEST(SanitizerTest, AJobKilledBeforeAToolRanIsNotVouchedFor) {
   }
 }
 
+TEST(SanitizerTest, OnceTheToolsStartedAnyEndWithoutTheirRunsIsNotVouchedFor) {
+  // The candidate's code ran in the sanitize phase: a harness error there, or facts it made
+  // unreadable, may be its doing.
+  const nlohmann::json harness = {{"status", "harness_error"},
+                                  {"phases", {{"load_task", 0.1}, {"sanitize", 3.0}}},
+                                  {"error", {{"message", "ValueError"}}}};
+  EXPECT_EQ(ReadSanitizerFacts(harness, kBoth)[0].outcome, SanitizerOutcome::kFailed);
+  const nlohmann::json unreadable = {
+      {"status", "ok"},
+      {"phases", {{"sanitize", 3.0}}},
+      {"sanitizer", {ToolRun("memcheck", "errors", {{"errors", "a lot"}})}}};
+  EXPECT_EQ(ReadSanitizerFacts(unreadable, kBoth)[0].outcome, SanitizerOutcome::kFailed);
+  const nlohmann::json killed = {{"status", "protocol_violation"}, {"phase", "sanitize"}};
+  EXPECT_EQ(ReadSanitizerFacts(killed, kBoth)[1].outcome, SanitizerOutcome::kFailed);
+}
+
 TEST(SanitizerTest, AnIncorrectKernelIsNeverCalledUnsafe) {
   EvalResult r = Correct();
   r.verdict = Verdict::kIncorrect;

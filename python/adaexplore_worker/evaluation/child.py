@@ -235,9 +235,10 @@ def run_sanitizer(ctx: Context, job: Job, task_path: str, candidate_path: str,
         pass  # No references here; the zygote grants a slot from the end of this phase only.
     session.slot()
     confine()
+    ctx.facts["sanitizer"] = []
     with session.gpu("shared"), session.phase("sanitize"):
-        ctx.facts["sanitizer"] = sanitizer.run(job, task_path, candidate_path,
-                                               os.path.dirname(os.path.abspath(candidate_path)))
+        sanitizer.run(job, task_path, candidate_path,
+                      os.path.dirname(os.path.abspath(candidate_path)), ctx.facts["sanitizer"])
 
 
 def run_baseline(ctx: Context, job: Job, task_path: str) -> None:

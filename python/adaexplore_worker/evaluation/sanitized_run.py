@@ -50,7 +50,7 @@ def call(job_file: str, task_path: str, candidate_path: str) -> None:
     import torch
 
     from ..protocol.job import Job
-    from . import load, references
+    from . import load, references, shrink
     from .context import CANDIDATE_MODULE, Context, Session
 
     with open(job_file, encoding="utf-8") as f:
@@ -58,6 +58,10 @@ def call(job_file: str, task_path: str, candidate_path: str) -> None:
     facts: dict[str, Any] = {"phases": {}, "notes": []}
     ctx = Context(job.options, Session(_NoChannel(), facts, job.nonce), facts)  # type: ignore
     ctx.task = load.load_task(task_path, job.task, ctx.device.type)
+    if job.options.shrink > 1:  # The sizes the kernel was evaluated at.
+        shrink.shrink_task(ctx.task, job.options.shrink)
+    if job.options.sizes:
+        shrink.resize_task(ctx.task, job.options.sizes)
     references.set_up_torch(ctx)
     ctx.init_args = references.make_init_args(ctx)
     x = ctx.make_inputs(job.options.seed, "task")

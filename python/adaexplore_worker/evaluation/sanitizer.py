@@ -6,9 +6,12 @@ ended and what the tool printed. Whether that keeps the kernel from being the be
 side's decision.
 
 How a run ended comes from the tool's exit status, which only its parent (this process) sees:
-the tool exits with ERRORS_EXIT when it found an error, else with the target's own status. The
-lines it prints say which errors; the candidate shares that output (it is the target's too) and
-could add lines, never take the tool's away, so the lines describe and the status decides.
+the tool exits with ERRORS_EXIT when it found an error, else with the target's own status (0 also
+from a target that exits before its call: a kernel that detects the tool can skip its own code;
+the sanitizer finds honest bugs, it is no integrity check). The lines it prints only describe:
+the candidate shares that output (it is the target's too), so it may add to them or truncate
+them; the status decides. The output goes to a file without a name, read back through this
+process's own descriptor.
 
 The caching allocator is off in the target (PYTORCH_NO_CUDA_MEMORY_CACHING): every tensor is an
 allocation of its own, and memcheck's padding after each makes a read past an input's end an
@@ -24,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -46,8 +50,14 @@ TOOL_ARGS = {
     "initcheck": [],
 }
 PREFIX = "========="
-SUMMARY = re.compile(r"(?:ERROR SUMMARY: (\d+) errors?|RACECHECK SUMMARY: \d+ hazards? "
-                     r"displayed \((\d+) errors?)")
+# Counts of at most nine digits: a longer one is no tool's (a candidate printed it), and would
+# not fit the facts' integers.
+SUMMARY = re.compile(r"(?:ERROR SUMMARY: (\d{1,9}) errors?|RACECHECK SUMMARY: \d+ hazards? "
+                     r"displayed \((\d{1,9}) errors?)")
+# Headings of the tool's lines that are not errors: warnings, the target's exit, its own notes.
+NOT_ERRORS = ("Warning", "Target application", "COMPUTE-SANITIZER", "ERROR SUMMARY",
+              "RACECHECK SUMMARY", "(")
+POLL_S = 0.25
 # Set at worker start (find): the tool's path, or why there is none.
 FOUND: dict[str, str] = {"missing": "not looked for"}
 
@@ -86,13 +96,25 @@ def _wheel_paths() -> list[str]:
     return out
 
 
-def run(job: Job, task_path: str, candidate_path: str, job_dir: str) -> list[dict[str, Any]]:
-    """Runs each tool of job.options.sanitize in turn; one fact per tool."""
+def run(job: Job, task_path: str, candidate_path: str, job_dir: str,
+        into: list[dict[str, Any]]) -> None:
+    """Runs each tool of job.options.sanitize in turn, appending one fact per tool to `into` as
+    it ends (what a later tool's failure cannot take back)."""
     job_file = os.path.join(job_dir, "sanitize-job.json")
+    told = dataclasses.asdict(job)
+    told["nonce"] = ""  # The candidate reads this file: nothing that authenticates a result.
     with open(job_file, "w", encoding="utf-8") as f:
-        json.dump(dataclasses.asdict(job), f)
-    return [_run_tool(tool, job, job_file, task_path, candidate_path, job_dir)
-            for tool in job.options.sanitize]
+        json.dump(told, f)
+    for tool in job.options.sanitize:
+        try:
+            into.append(_run_tool(tool, job, job_file, task_path, candidate_path, job_dir))
+        except Exception as e:  # noqa: BLE001 - the candidate ran before: a fact, never a crash.
+            into.append({"tool": tool, "ended": "tool_failed", "exit_code": None,
+                         "signal": None, "wall_s": 0.0, "errors": None, "records": [],
+                         "tail": f"the run could not be made or read: {type(e).__name__}: {e}"})
+        finally:
+            # Whatever the run left (a daemon of the target's) ends before the next one starts.
+            process_tree.kill_descendants(os.getpid(), set())
 
 
 def command(tool: str, path: str, target: list[str]) -> list[str]:
@@ -114,10 +136,10 @@ def _run_tool(tool: str, job: Job, job_file: str, task_path: str, candidate_path
         return fact
     target = [sys.executable, "-m", "adaexplore_worker.evaluation.sanitized_run",
               "--job", job_file, "--task", task_path, "--candidate", candidate_path]
-    log_path = os.path.join(job_dir, f"sanitizer-{tool}.log")
     env = dict(os.environ, PYTORCH_NO_CUDA_MEMORY_CACHING="1")
     started = time.perf_counter()
-    with open(log_path, "wb") as log:
+    # A file without a name: the candidate reaches it only through its own output descriptors.
+    with tempfile.TemporaryFile(dir=job_dir) as log:
         try:
             # Its own process group stays this one's: a pause of the evaluation pauses it too.
             process = subprocess.Popen(command(tool, path, target), stdin=subprocess.DEVNULL,
@@ -125,15 +147,12 @@ def _run_tool(tool: str, job: Job, job_file: str, task_path: str, candidate_path
         except OSError as e:
             fact["tail"] = f"could not start {path}: {e}"
             return fact
-        try:
-            code = process.wait(timeout=job.options.sanitize_timeout_s)
-        except subprocess.TimeoutExpired:
+        code = _wait(process, job.options.sanitize_timeout_s)
+        if code is None:
             process_tree.kill_descendants(os.getpid(), set())
             process.wait()
-            code = None
-    fact["wall_s"] = round(time.perf_counter() - started, 3)
-    output = _read(log_path)
-    fact.update(read_output(output))
+        fact["wall_s"] = round(time.perf_counter() - started, 3)
+        fact.update(read_output(_read(log)))
     if code is None:
         fact["ended"] = "timed_out"
     elif code < 0:
@@ -145,15 +164,32 @@ def _run_tool(tool: str, job: Job, job_file: str, task_path: str, candidate_path
     return fact
 
 
-def _read(path: str) -> str:
+def _wait(process: subprocess.Popen, limit_s: float) -> int | None:
+    """The run's exit status, or None once it has run `limit_s`. Time this process spent
+    stopped (the lock patience pauses the evaluation's group while a timing holds the GPU, the
+    run with it) does not count: a gap between two looks is credited at most one poll."""
+    active, last = 0.0, time.monotonic()
+    while (code := process.poll()) is None:
+        time.sleep(POLL_S)
+        now = time.monotonic()
+        active += min(now - last, 2 * POLL_S)
+        last = now
+        if active > limit_s:
+            return None
+    return code
+
+
+def _read(log: Any) -> str:
+    """The head of the run's output and its end, read back through this process's own
+    descriptor."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(LOG_READ_BYTES)
-            size = os.fstat(f.fileno()).st_size
-            tail = b""
-            if size > LOG_READ_BYTES:
-                f.seek(max(LOG_READ_BYTES, size - TAIL_CHARS * 4))
-                tail = b"\n...\n" + f.read()
+        size = os.fstat(log.fileno()).st_size
+        log.seek(0)
+        head = log.read(LOG_READ_BYTES)
+        tail = b""
+        if size > LOG_READ_BYTES:
+            log.seek(max(LOG_READ_BYTES, size - TAIL_CHARS * 4))
+            tail = b"\n...\n" + log.read(TAIL_CHARS * 4)
     except OSError as e:
         return f"(the output could not be read: {e})"
     return (head + tail).decode("utf-8", "replace")
@@ -174,7 +210,7 @@ def read_output(output: str) -> dict[str, Any]:
             count = int(match.group(1) or match.group(2))
             errors = count if errors is None else max(errors, count)
             continue
-        if (text.startswith(" ") or not text.strip() or "COMPUTE-SANITIZER" in text
+        if (text.startswith(" ") or not text.strip() or text.startswith(NOT_ERRORS)
                 or len(records) >= RECORDS_KEPT):
             continue
         detail = lines[i + 1][len(PREFIX):].strip() if (
