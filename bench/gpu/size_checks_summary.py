@@ -1,8 +1,9 @@
 """Reads `adaexplore eval --json` lines and prints, per file: each kernel's verdict and its
 checks at the other size sets; the kernels marked correct at the task's sizes only, with why; and
-what the checks cost: their children's wall time over the candidate's own check phase (its
-phases but the timing and the traced call: loading the task, its references, the import, the
-checks), and over the candidate's whole evaluation, median and worst.
+what the checks cost: their jobs' own time (busy_s: their phases, no waits for a slot) and their
+children's wall time (waits included), over the candidate's own check phase (its phases but the
+timing and the traced call: loading the task, its references, the import, the checks), and the
+wall time over the candidate's whole evaluation, median and worst.
 
     python3 bench/gpu/size_checks_summary.py RESULTS.jsonl...
 """
@@ -28,7 +29,7 @@ for path in sys.argv[1:]:
         print(f"## {path}: {e}")
         continue
     print(f"## {os.path.basename(path)}: {len(rows)} results")
-    shares, whole, marked, correct = [], [], [], 0
+    shares, busy, whole, marked, correct = [], [], [], [], 0
     for r in rows:
         checks = r.get("size_checks", [])
         said = " ".join(f"{c['set']}={c['outcome']}" for c in checks) or "-"
@@ -46,9 +47,14 @@ for path in sys.argv[1:]:
         spent = sum(c.get("wall_s", 0) for c in checks)
         if checks and own > 0:
             shares.append(spent / own)
+            if all("busy_s" in c for c in checks):
+                busy.append(sum(c["busy_s"] for c in checks) / own)
         if checks and r.get("wall_s", 0) > 0:
             whole.append(spent / r["wall_s"])
     print(f"correct: {correct}; marked correct at the task's sizes only: {len(marked)}")
+    if busy:
+        print(f"size checks' own time (busy_s) over the candidate's own check phase: median "
+              f"{statistics.median(busy):.2f}, worst {max(busy):.2f} ({len(busy)} kernels)")
     if shares:
         print(f"size checks' wall time over the candidate's own check phase: median "
               f"{statistics.median(shares):.2f}, worst {max(shares):.2f} ({len(shares)} kernels)")

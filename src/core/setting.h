@@ -47,6 +47,9 @@ struct Setting {
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;             // (min, max] instead of [min, max].
   std::vector<std::string_view> choices;  // kChoice: the allowed values.
+  // The value of a stored run made before the setting existed (it lacks the key), where that is
+  // not today's default; null: today's default.
+  nlohmann::json older_runs;
   std::function<nlohmann::json(const Target&)> get;
   // Sets a value that has been checked against kind, range and choices; may still refuse it.
   std::function<Status(Target&, const nlohmann::json&)> set;

@@ -132,12 +132,12 @@ std::string Evaluator::LimitsKey(const std::string& key) const {
       .Finish();
 }
 
-nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone,
-                                     const SizeVariant* variant, bool sanitize) const {
+nlohmann::json Evaluator::JobMessage(const EvalRequest& request, const JobKind& kind) const {
   const EvalProfile& p = options_.profile;
   const std::string key = CacheKey(request);
+  const auto* sizes = std::get_if<SizeCheckJob>(&kind);
   EvalJob job{
-      .id = variant == nullptr ? key.substr(0, kJobIdLength) : SizeJobId(key, variant->name),
+      .id = sizes == nullptr ? key.substr(0, kJobIdLength) : SizeJobId(key, sizes->set->name),
       .nonce = RandomHex(kNonceBytes),
       .task = ToTaskText(request.task),
       .candidate = {request.candidate.name + CandidateSuffix(request), request.candidate.source},
@@ -145,10 +145,10 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone,
                                 request.task.kind),
       .timeout_s = p.timeout_s,
       .memory_limit_mb = p.memory_limit_mb};
-  if (variant != nullptr) {
-    AsSizeCheck(*variant, job.options);  // Before the references' key: theirs are the set's.
+  if (sizes != nullptr) {
+    AsSizeCheck(*sizes->set, job.options);  // Before the references' key: theirs are the set's.
   }
-  if (sanitize) {
+  if (std::holds_alternative<SanitizerJob>(kind)) {
     AsSanitizerRun(p, job.options);
     job.timeout_s = SanitizerJobTimeout(p);
   }
@@ -162,7 +162,16 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, bool alone,
                           .Add(task_key)
                           .Add(JsonText(ToJson(job.options)))
                           .Finish();
-  job.options.exclusive = alone;  // After the key: a retry alone has the same references.
+  // After the key: a retry alone has the same references.
+  job.options.exclusive = std::visit(
+      [](const auto& k) {
+        if constexpr (requires { k.alone; }) {
+          return k.alone;
+        } else {
+          return false;
+        }
+      },
+      kind);
   return ToJson(job);
 }
 
@@ -236,7 +245,8 @@ void Evaluator::StartSizeChecks(const EvalRequest& request, const std::string& k
     size_jobs_[id] = {key, i};
     pool_->Submit(
         PoolJob{.id = id,
-                .message = JobMessage(request, retried_alone_.contains(key), &sizing.variants[i]),
+                .message = JobMessage(request, SizeCheckJob{.set = &sizing.variants[i],
+                                                            .alone = retried_alone_.contains(key)}),
                 .timeout_s = options_.profile.timeout_s});
   }
 }
@@ -326,7 +336,7 @@ void Evaluator::StartSanitizer(uint64_t id, EvalResult judged) {
   }
   const std::string job_id = fmt::format("sanitize-{}", id);
   pool_->Submit(PoolJob{.id = job_id,
-                        .message = JobMessage(request, false, nullptr, /*sanitize=*/true),
+                        .message = JobMessage(request, SanitizerJob{}),
                         .timeout_s = SanitizerJobTimeout(options_.profile)});
   sanitizing_[job_id] = {.id = id, .result = std::move(judged)};
 }
@@ -485,7 +495,7 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
         options_.logger->info("job {} ran out of GPU memory beside others; retrying it alone",
                               outcome.id);
         pool_->Submit(PoolJob{.id = outcome.id,
-                              .message = JobMessage(first, /*alone=*/true),
+                              .message = JobMessage(first, EvaluateJob{.alone = true}),
                               .timeout_s = options_.profile.timeout_s});
         continue;
       }

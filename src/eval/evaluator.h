@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/log.h"
@@ -46,6 +47,19 @@ struct EvaluatorOptions {
   PoolOptions pool;
   Logger logger = NullLogger();
 };
+
+// What a job does with its candidate.
+struct EvaluateJob {  // Evaluates it: checks, times and traces it as the profile says.
+  // The job holds the device to itself in every phase (a retry after running out of device
+  // memory beside others).
+  bool alone = false;
+};
+struct SizeCheckJob {  // Checks it at one of the task's other size sets (eval/size_checks.h).
+  const SizeVariant* set = nullptr;
+  bool alone = false;
+};
+struct SanitizerJob {};  // Runs compute-sanitizer's tools on it (eval/sanitizer.h).
+using JobKind = std::variant<EvaluateJob, SizeCheckJob, SanitizerJob>;
 
 class Evaluator {
  public:
@@ -94,14 +108,8 @@ class Evaluator {
   std::string CacheKey(const EvalRequest& request) const;
 
   // The "eval" message the workers get for `request` (without id and timeout), also used by
-  // bench/eval_throughput to run the same job in a fresh process.
-  // `alone`: the job holds the device to itself in every phase (a retry after running out of
-  // device memory beside others).
-  // `variant`: the job that checks the candidate at one of the task's other size sets
-  // (eval/size_checks.h) instead.
-  // `sanitize`: the job that runs compute-sanitizer on the candidate instead.
-  nlohmann::json JobMessage(const EvalRequest& request, bool alone = false,
-                            const SizeVariant* variant = nullptr, bool sanitize = false) const;
+  // bench/eval_throughput to run the same job in a fresh process; `kind` says what it does.
+  nlohmann::json JobMessage(const EvalRequest& request, const JobKind& kind = EvaluateJob{}) const;
 
   const std::vector<WorkerHello>& workers() const { return workers_; }
 

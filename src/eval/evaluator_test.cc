@@ -238,7 +238,7 @@ TEST_F(EvaluatorTest, JobsOfTheSizeSetsHaveTheirOwnReferences) {
   std::unique_ptr<Evaluator> evaluator = Make({h200}, h200);
   const SizeVariant uneven{.name = "uneven", .sizes = {{"dim", 1001}}};
   const json own = evaluator->JobMessage(Request());
-  const json other = evaluator->JobMessage(Request(), false, &uneven);
+  const json other = evaluator->JobMessage(Request(), SizeCheckJob{.set = &uneven});
   EXPECT_NE(own["reference_key"], other["reference_key"]);
   EXPECT_NE(own["id"], other["id"]);
   EXPECT_EQ(own["options"]["seed"], other["options"]["seed"]);  // The task's inputs' seed.

@@ -28,28 +28,35 @@ SanitizerCheck ReadRun(const SanitizerRun& run) {
   if (run.errors) {
     check.errors = static_cast<int>(*run.errors);
   }
-  if (run.ended == "clean") {
-    check.outcome = SanitizerOutcome::kClean;
-    return check;
-  }
-  if (run.ended == "errors") {
-    check.outcome = SanitizerOutcome::kErrors;
-    check.detail =
-        run.records.empty() ? LastLines(run.tail) : fmt::format("{}", fmt::join(run.records, "; "));
-    return check;
-  }
-  if (run.ended == "missing") {
-    check.outcome = SanitizerOutcome::kNotRun;
-    check.detail = run.tail;
-    return check;
+  std::string how;
+  switch (run.ended) {
+    case SanitizerEnded::kClean:
+      check.outcome = SanitizerOutcome::kClean;
+      return check;
+    case SanitizerEnded::kErrors:
+      check.outcome = SanitizerOutcome::kErrors;
+      check.detail = run.records.empty() ? LastLines(run.tail)
+                                         : fmt::format("{}", fmt::join(run.records, "; "));
+      return check;
+    case SanitizerEnded::kMissing:
+      check.outcome = SanitizerOutcome::kNotRun;
+      check.detail = run.tail;
+      return check;
+    case SanitizerEnded::kTargetFailed:
+      how = "the kernel's call raised under it";
+      break;
+    case SanitizerEnded::kTimedOut:
+      how = "the kernel's call did not finish in its time under it";
+      break;
+    case SanitizerEnded::kSignal:
+      how = fmt::format("it was killed (signal {})", run.signal.value_or(0));
+      break;
+    case SanitizerEnded::kToolFailed:
+      how = run.exit_code ? fmt::format("it exited with status {}", *run.exit_code)
+                          : "it ended without a status";
+      break;
   }
   check.outcome = SanitizerOutcome::kFailed;
-  const std::string how =
-      run.ended == "target_failed" ? "the kernel's call raised under it"
-      : run.ended == "timed_out"   ? "the kernel's call did not finish in its time under it"
-      : run.ended == "signal" ? fmt::format("it was killed (signal {})", run.signal.value_or(0))
-      : run.exit_code         ? fmt::format("it exited with status {}", *run.exit_code)
-                              : "it ended without a status";
   check.detail = fmt::format("{}: {}", how, LastLines(run.tail));
   return check;
 }

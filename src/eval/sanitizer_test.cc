@@ -187,6 +187,11 @@ TEST(SanitizerTest, OnceTheToolsStartedAnyEndWithoutTheirRunsIsNotVouchedFor) {
       {"phases", {{"sanitize", 3.0}}},
       {"sanitizer", {ToolRun("memcheck", "errors", {{"errors", "a lot"}})}}};
   EXPECT_EQ(ReadSanitizerFacts(unreadable, kBoth)[0].outcome, SanitizerOutcome::kFailed);
+  // An end the protocol does not name is no clean run.
+  const nlohmann::json unnamed = {{"status", "ok"},
+                                  {"phases", {{"sanitize", 3.0}}},
+                                  {"sanitizer", {ToolRun("memcheck", "fine")}}};
+  EXPECT_EQ(ReadSanitizerFacts(unnamed, kBoth)[0].outcome, SanitizerOutcome::kFailed);
   const nlohmann::json killed = {{"status", "protocol_violation"}, {"phase", "sanitize"}};
   EXPECT_EQ(ReadSanitizerFacts(killed, kBoth)[1].outcome, SanitizerOutcome::kFailed);
 }

@@ -11,6 +11,20 @@ std::string CheckedAt(const SizeCheck& check) {
   return fmt::format("{} ({})", SizesText(check.sizes), check.set);
 }
 
+// A job's own time: its phases (the worker's parts, named "phase.part", are inside them).
+double PhaseSeconds(const nlohmann::json& facts) {
+  if (!facts.is_object() || !facts.contains("phases") || !facts["phases"].is_object()) {
+    return 0;
+  }
+  double seconds = 0;
+  for (const auto& [name, value] : facts["phases"].items()) {
+    if (value.is_number() && name.find('.') == std::string::npos) {
+      seconds += value.get<double>();
+    }
+  }
+  return seconds;
+}
+
 }  // namespace
 
 std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalResult& result,
@@ -44,11 +58,15 @@ void AsSizeCheck(const SizeVariant& variant, JobOptions& options) {
   options.sizes = variant.sizes;
   options.trials = std::min(options.trials, kSizeCheckTrials);
   options.integrity_distributions.clear();
+  options.determinism_check = false;  // Checked at the task's own sizes.
   CheckOnly(options);
 }
 
 SizeCheck ReadSizeCheck(const SizeVariant& variant, const EvalResult& checked, bool out_of_memory) {
-  SizeCheck check{.set = variant.name, .sizes = variant.sizes, .wall_s = checked.wall_s};
+  SizeCheck check{.set = variant.name,
+                  .sizes = variant.sizes,
+                  .wall_s = checked.wall_s,
+                  .busy_s = PhaseSeconds(checked.facts)};
   const std::string said = fmt::format("{}: {}", VerdictName(checked.verdict), checked.reason);
   switch (checked.verdict) {
     case Verdict::kCorrect:

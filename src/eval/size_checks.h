@@ -28,8 +28,9 @@ inline constexpr int kSizeCheckTrials = 2;
 std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalResult& result,
                                        int measurement);
 
-// A check's job options from the candidate's own: the sizes set, kSizeCheckTrials trials, and
-// nothing timed, traced or compared with a baseline.
+// A check's job options from the candidate's own: the sizes set, kSizeCheckTrials trials, no
+// determinism rerun (the task's own sizes had it), and nothing timed, traced or compared with a
+// baseline.
 void AsSizeCheck(const SizeVariant& variant, JobOptions& options);
 
 // What a check's classified result says. `out_of_memory`: the job ran out of device memory

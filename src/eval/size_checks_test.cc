@@ -18,6 +18,7 @@ EvalResult Checked(Verdict verdict, std::string reason) {
   r.verdict = verdict;
   r.reason = std::move(reason);
   r.wall_s = 1.5;
+  r.facts = {{"phases", {{"reference", 0.25}, {"reference.cuda", 0.2}, {"check", 0.5}}}};
   return r;
 }
 
@@ -60,8 +61,8 @@ TEST(SizeChecksTest, ACheckSetsTheSizesAndTimesNothing) {
   EXPECT_FALSE(options.compile_baseline);
   EXPECT_FALSE(options.expert_baseline);
   EXPECT_FALSE(options.clean_reference_timing);
-  EXPECT_TRUE(options.poison_memory);  // What finds unwritten elements.
-  EXPECT_TRUE(options.determinism_check);
+  EXPECT_TRUE(options.poison_memory);       // What finds unwritten elements.
+  EXPECT_FALSE(options.determinism_check);  // The task's own sizes had it.
 }
 
 TEST(SizeChecksTest, EachVerdictAtAnotherSetIsAnOutcome) {
@@ -73,6 +74,7 @@ TEST(SizeChecksTest, EachVerdictAtAnotherSetIsAnOutcome) {
     EXPECT_EQ(check.outcome, SizeOutcome::kWrong) << VerdictName(v);
     EXPECT_EQ(check.detail, std::string(VerdictName(v)) + ": why");
     EXPECT_EQ(check.wall_s, 1.5);
+    EXPECT_EQ(check.busy_s, 0.75);  // Its phases, not their parts.
   }
   // Out of device memory beside other jobs says nothing about the kernel.
   EXPECT_EQ(ReadSizeCheck(kUneven, Checked(Verdict::kRuntimeError, "oom"), true).outcome,

@@ -143,7 +143,8 @@ struct SizeCheck {
   std::map<std::string, int64_t> sizes;  // Each size the set changes, as it set them.
   SizeOutcome outcome = SizeOutcome::kNotRun;
   std::string detail;  // Unless passed: the check's verdict and reason there.
-  double wall_s = 0;   // The check's evaluation child.
+  double wall_s = 0;   // The check's evaluation child, waits for a slot or the GPU included.
+  double busy_s = 0;   // Its phases' own time (loading, references, import, checks).
 };
 
 nlohmann::json ToJson(const SizeCheck& check);

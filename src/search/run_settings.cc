@@ -75,7 +75,8 @@ std::vector<RunSetting> MakeTable() {
              .default_text = "true",
              .help = "run compute-sanitizer (--sanitizer-tools) on each kernel that would be a "
                      "task's new best: errors it finds, or a call it cannot finish, keep the "
-                     "kernel from being the best"},
+                     "kernel from being the best",
+             .older_runs = false},  // Made before compute-sanitizer ran on new bests.
             &RunSpec::sanitize_best),
       Field({.name = "stop_at_sol",
              .kind = SettingKind::kNumber,

@@ -38,12 +38,11 @@ Status ReadSpec(const RunInfo& run, RunSpec& spec) {
   for (const Setting<RunSpec>& setting : RunSettingTable()) {
     if (const std::string name(setting.name); options.contains(name)) {
       settings[name] = options[name];
+    } else if (!setting.older_runs.is_null()) {
+      settings[name] = setting.older_runs;
     }
   }
   RETURN_IF_ERROR(ApplyRunSettings(settings, spec));
-  if (!options.contains("sanitize_best")) {
-    spec.sanitize_best = false;  // Runs made before compute-sanitizer ran on new bests.
-  }
   RETURN_IF_ERROR(ReadOption(options, "memory_rules", spec.memory_rules));
   RETURN_IF_ERROR(ReadOption(options, "label", spec.label));
   RETURN_IF_ERROR(ReadOption(options, "base_url", spec.base_url));

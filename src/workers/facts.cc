@@ -102,6 +102,14 @@ Status Decode(const json& value, const std::string& where, T& out) {
       RETURN_IF_ERROR(Decode(item, where + "." + key, out[key]));
     }
     return Status::Ok();
+  } else if constexpr (NamedEnum<T>) {
+    const std::optional<T> named =
+        value.is_string() ? EnumFromName<T>(value.get<std::string>()) : std::nullopt;
+    if (!named) {
+      return WrongType(value, where, Kind<T>());
+    }
+    out = *named;
+    return Status::Ok();
   } else {
     const bool matches = std::is_same_v<T, bool>       ? value.is_boolean()
                          : std::is_integral_v<T>       ? value.is_number_integer()

@@ -274,9 +274,32 @@ struct ResizeFacts {
 // python/.../evaluation/sanitizer.py): how it ended by the tool's exit status (clean, errors,
 // target_failed, tool_failed, timed_out, signal, missing), the error count the tool's summaries
 // gave, its first error records and the output's end. What each means: eval/sanitizer.h.
+enum class SanitizerEnded {
+  kClean,         // The call completed and the tool found nothing (exit status 0).
+  kErrors,        // The tool found errors (its error exit status, 86).
+  kTargetFailed,  // The kernel's call raised under the tool.
+  kToolFailed,    // The tool itself failed: another exit status, or it could not start.
+  kTimedOut,      // The run did not end within its limit.
+  kSignal,        // A signal ended the tool.
+  kMissing,       // No tool on the worker.
+};
+
+template <>
+struct EnumTraits<SanitizerEnded> {
+  static constexpr std::array<std::pair<SanitizerEnded, std::string_view>, 7> kNames = {{
+      {SanitizerEnded::kClean, "clean"},
+      {SanitizerEnded::kErrors, "errors"},
+      {SanitizerEnded::kTargetFailed, "target_failed"},
+      {SanitizerEnded::kToolFailed, "tool_failed"},
+      {SanitizerEnded::kTimedOut, "timed_out"},
+      {SanitizerEnded::kSignal, "signal"},
+      {SanitizerEnded::kMissing, "missing"},
+  }};
+};
+
 struct SanitizerRun {
   std::string tool;
-  std::string ended;
+  SanitizerEnded ended = SanitizerEnded::kToolFailed;
   std::optional<int64_t> exit_code;
   std::optional<int64_t> signal;
   double wall_s = 0;

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import typing
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 from .decode import ProtocolError, decode_value
 
@@ -178,7 +178,8 @@ class SanitizerRun(TypedDict, total=False):
     summary gives, its first error records and the output's tail."""
 
     tool: str
-    ended: str
+    ended: Literal["clean", "errors", "target_failed", "tool_failed", "timed_out", "signal",
+                   "missing"]
     exit_code: int | None
     signal: int | None
     wall_s: float
