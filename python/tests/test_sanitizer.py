@@ -133,6 +133,26 @@ def test_a_candidate_that_kills_the_tool_is_not_taken_for_a_clean_run(
     assert run["ended"] == "signal" and run["signal"] == 9
 
 
+def test_a_tool_that_cannot_run_the_harnesss_own_target_is_unusable_for_every_tool(
+        tmp_path: Path) -> None:
+    """The tool fails on the probe (no candidate code has run): each tool says unusable, never
+    a failure of the kernel's, and no tool is started on the candidate after it."""
+    unusable = Path(__file__).parent / "fake_sanitizer_unusable"
+    w = Worker(tmp_path, env={"PATH": f"{unusable}:{os.environ['PATH']}"})
+    try:
+        facts = _sanitize(w, kernel("relu", "ok"), ["memcheck", "racecheck"])
+    finally:
+        w.close()
+    assert facts["status"] == "ok", facts
+    runs = facts["sanitizer"]
+    assert [(r["tool"], r["ended"]) for r in runs] == [("memcheck", "unusable"),
+                                                       ("racecheck", "unusable")]
+    assert "Error 304" in runs[0]["tail"] and runs[0]["exit_code"] == 255
+    # One run only, the probe's: its time is the first tool's, the second's is none.
+    assert runs[0]["wall_s"] > 0 and runs[1]["wall_s"] == 0.0
+    assert runs[1]["tail"] == runs[0]["tail"]
+
+
 def test_without_the_tool_each_run_says_it_is_missing(worker: Worker) -> None:
     if "path" in worker.hello["compute_sanitizer"]:
         pytest.skip("this machine has compute-sanitizer on its PATH")

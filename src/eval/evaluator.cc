@@ -146,7 +146,10 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, const JobKind& 
       .timeout_s = p.timeout_s,
       .memory_limit_mb = p.memory_limit_mb};
   if (sizes != nullptr) {
-    AsSizeCheck(*sizes->set, job.options);  // Before the references' key: theirs are the set's.
+    // Before the references' key: theirs are the set's. A workload's set is its own task, not
+    // the task resized.
+    AsSizeCheck(request.task.workload ? SizeVariant{.name = sizes->set->name} : *sizes->set,
+                job.options);
   }
   if (std::holds_alternative<SanitizerJob>(kind)) {
     AsSanitizerRun(p, job.options);
@@ -251,6 +254,25 @@ void Evaluator::StartSizeChecks(const EvalRequest& request, const std::string& k
   }
 }
 
+void Evaluator::StartWorkloadChecks(uint64_t group_id, const EvalRequest& request,
+                                    EvalResult combined, std::vector<SizeVariant> variants) {
+  const std::string key = fmt::format("workload checks of request {}", group_id);
+  Sizing& sizing = sizing_[key];
+  sizing.group = group_id;
+  sizing.result = std::move(combined);
+  sizing.variants = std::move(variants);
+  sizing.checks.resize(sizing.variants.size());
+  for (size_t i = 0; i < sizing.variants.size(); ++i) {
+    EvalRequest part = request;
+    part.task = WorkloadPart(request.task, request.task.check_workloads.at(i));
+    const std::string id = SizeJobId(key, sizing.variants[i].name);
+    size_jobs_[id] = {key, i};
+    pool_->Submit(PoolJob{.id = id,
+                          .message = JobMessage(part, SizeCheckJob{.set = &sizing.variants[i]}),
+                          .timeout_s = options_.profile.timeout_s});
+  }
+}
+
 void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const PoolOutcome& outcome) {
   Sizing& sizing = sizing_.at(key);
   EvalProfile profile = options_.profile;  // As the check's job was told.
@@ -265,7 +287,12 @@ void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const Pool
   }
   EvalResult result = std::move(sizing.result);
   AddSizeChecks(std::move(sizing.checks), result);
+  const std::optional<uint64_t> group = sizing.group;
   sizing_.erase(key);
+  if (group) {
+    ready_.emplace_back(*group, std::move(result));
+    return;
+  }
   // A set not judged (a limit, the harness, memory beside others) is judged again next time.
   if (std::ranges::none_of(result.size_checks,
                            [](const SizeCheck& c) { return c.outcome == SizeOutcome::kNotRun; })) {
@@ -388,7 +415,10 @@ uint64_t Evaluator::Submit(EvalRequest request) {
 }
 
 size_t Evaluator::outstanding() const {
-  return requests_.size() - part_of_.size() + groups_.size();
+  // A definition's combined result at its workload checks is still to come.
+  return requests_.size() - part_of_.size() + groups_.size() +
+         static_cast<size_t>(std::ranges::count_if(
+             sizing_, [](const auto& entry) { return entry.second.group.has_value(); }));
 }
 
 void Evaluator::SubmitAs(uint64_t id, EvalRequest request) {
@@ -459,8 +489,15 @@ void Evaluator::Deliver(uint64_t id, EvalResult result) {
                           "a FlashInfer-Trace definition's workloads are not sanitized yet"),
           combined);
     }
-    ready_.emplace_back(group_id, std::move(combined));
+    const EvalRequest whole = std::move(group.request);
     groups_.erase(group_id);
+    if (std::vector<SizeVariant> sets =
+            WorkloadChecksFor(options_.profile, whole.task, combined, whole.measurement);
+        !sets.empty()) {
+      StartWorkloadChecks(group_id, whole, std::move(combined), std::move(sets));
+      return;
+    }
+    ready_.emplace_back(group_id, std::move(combined));
   }
 }
 

@@ -132,6 +132,8 @@ class Evaluator {
   // Checks a correct result at the task's other size sets before it is stored and delivered.
   void StartSizeChecks(const EvalRequest& request, const std::string& key, EvalResult result,
                        std::vector<SizeVariant> variants);
+  void StartWorkloadChecks(uint64_t group_id, const EvalRequest& request, EvalResult combined,
+                           std::vector<SizeVariant> variants);
   void FinishSizeCheck(const std::string& key, size_t index, const PoolOutcome& outcome);
   // Runs the sanitizer on request `id` (in requests_) before `judged` is delivered to it.
   void StartSanitizer(uint64_t id, EvalResult judged);
@@ -173,11 +175,14 @@ class Evaluator {
   WorkloadObserver on_workload_;
   // A correct result being checked at other size sets, by its content key: delivered to the
   // requests waiting on that key once every set's job is back.
+  // A FlashInfer-Trace definition's combined result is checked at workloads its selection left
+  // out (`group`: delivered to that request, not cached), one request per set.
   struct Sizing {
     EvalResult result;
     std::vector<SizeVariant> variants;
     std::vector<SizeCheck> checks;
     size_t done = 0;
+    std::optional<uint64_t> group;
   };
   std::map<std::string, Sizing> sizing_;
   std::map<std::string, std::pair<std::string, size_t>> size_jobs_;  // Job id -> key, set.

@@ -34,6 +34,9 @@ class EvaluatorTest : public ::testing::Test {
     if (sanitizer_facts_) {
       runner->SetSanitizerFacts(*sanitizer_facts_);
     }
+    for (const auto& [uuid, facts] : workload_facts_) {
+      runner->SetWorkloadFacts(uuid, facts);
+    }
     Result<std::unique_ptr<Evaluator>> evaluator =
         Evaluator::Start(options, nullptr, std::move(runner));
     EXPECT_TRUE(evaluator.ok()) << evaluator.status().ToString();
@@ -63,9 +66,10 @@ class EvaluatorTest : public ::testing::Test {
 
   TempDir dir_ = *TempDir::Create("evaluator-test");
   EvalProfile profile_ = StrictProfile();
-  json facts_ = test_facts::CorrectFacts();  // What every evaluation job reports.
-  std::optional<json> sizes_facts_;          // What a check at another size set reports.
-  std::optional<json> sanitizer_facts_;      // What a compute-sanitizer job reports.
+  json facts_ = test_facts::CorrectFacts();     // What every evaluation job reports.
+  std::optional<json> sizes_facts_;             // What a check at another size set reports.
+  std::optional<json> sanitizer_facts_;         // What a compute-sanitizer job reports.
+  std::map<std::string, json> workload_facts_;  // What a job on a workload reports, by uuid.
   int jobs_ = 0;
   std::vector<json> options_;  // Every job's options, as submitted.
   std::string expected_key_;
@@ -215,6 +219,58 @@ TEST_F(EvaluatorTest, ACorrectKernelIsCheckedAtOtherSizesBeforeItIsDeliveredOrCa
   EXPECT_TRUE(again.cached);
   EXPECT_TRUE(CorrectAtTaskSizesOnly(again));
   EXPECT_EQ(jobs_, 3);
+}
+
+json WrongFacts() {
+  json wrong = test_facts::CorrectFacts();
+  wrong.erase("timing");
+  wrong["trials"][0]["passed"] = false;
+  wrong["trials"][0]["outputs"][0]["values"] = {
+      {"passed", false},
+      {"violations", 16},
+      {"numel", 16016},
+      {"nonfinite_out", 0},
+      {"max_abs_err", 0.5},
+      {"worst", {{"flat_index", 1000}, {"out_text", "0.0"}, {"ref_text", "0.5"}}}};
+  return wrong;
+}
+
+TEST_F(EvaluatorTest, ADefinitionCorrectOnItsSelectedWorkloadsIsCheckedAtTwoItLeftOut) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  EvalRequest request = Request();
+  request.task.kind = TaskKind::kFlashInfer;
+  request.task.workloads = {{{"uuid", "w1"}, {"axes", {{"M", 4}}}}};
+  request.task.check_workloads = {{{"uuid", "w3"}, {"axes", {{"M", 7}}}},
+                                  {{"uuid", "w9"}, {"axes", {{"M", 4096}}}}};
+  workload_facts_["w9"] = WrongFacts();
+  std::unique_ptr<Evaluator> evaluator = Make({h200}, h200);
+  Result<std::vector<EvalResult>> results = evaluator->Run({request}, nullptr, nullptr);
+  ASSERT_TRUE(results.ok());
+  const EvalResult& r = results->at(0);
+  EXPECT_EQ(jobs_, 3);  // The selected workload, then the two checks.
+  ASSERT_EQ(options_.size(), 3u);
+  EXPECT_TRUE(options_[1]["sizes"].empty());  // A workload is its own task, not resized.
+  EXPECT_FALSE(options_[1]["measure"].get<bool>());
+  EXPECT_EQ(options_[1]["trials"], kSizeCheckTrials);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  ASSERT_EQ(r.size_checks.size(), 2u);
+  EXPECT_EQ(r.size_checks[0].outcome, SizeOutcome::kPassed);
+  EXPECT_EQ(r.size_checks[1].outcome, SizeOutcome::kWrong);
+  EXPECT_TRUE(CorrectAtTaskSizesOnly(r));
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_TRUE(r.findings.back().starts_with(
+      "correct at the task's sizes only: wrong at M=4096 (workload w9)"))
+      << r.findings.back();
+  EXPECT_EQ(evaluator->outstanding(), 0u);
+  // Not a first measurement, or not checked under this profile: no checks.
+  request.measurement = 1;
+  ASSERT_TRUE(evaluator->Run({request}, nullptr, nullptr).ok());
+  EXPECT_EQ(jobs_, 4);
+  profile_.size_checks = false;
+  request.measurement = 0;
+  Result<std::vector<EvalResult>> unchecked = Make({h200}, h200)->Run({request}, nullptr, nullptr);
+  ASSERT_TRUE(unchecked.ok());
+  EXPECT_TRUE(unchecked->at(0).size_checks.empty());
 }
 
 TEST_F(EvaluatorTest, ASizeSetNotJudgedLeavesTheResultUncached) {

@@ -42,6 +42,13 @@ SanitizerCheck ReadRun(const SanitizerRun& run) {
       check.outcome = SanitizerOutcome::kNotRun;
       check.detail = run.tail;
       return check;
+    case SanitizerEnded::kUnusable:  // No candidate code had run: the worker's, not the kernel's.
+      check.outcome = SanitizerOutcome::kNotRun;
+      check.detail =
+          "the tool cannot run CUDA in the candidate's sandbox on this worker (the "
+          "harness's own target failed under it): " +
+          LastLines(run.tail);
+      return check;
     case SanitizerEnded::kTargetFailed:
       how = "the kernel's call raised under it";
       break;

@@ -165,6 +165,24 @@ TEST(SanitizerTest, NoToolOrAHarnessFailureIsNotRunAndBarsNothing) {
   EXPECT_EQ(none[1].outcome, SanitizerOutcome::kNotRun);
 }
 
+TEST(SanitizerTest, AToolThatCannotRunTheHarnesssOwnTargetIsNotRunAndBarsNothing) {
+  EvalResult r = Correct();
+  AddSanitizerChecks(
+      ReadSanitizerFacts(
+          Facts({ToolRun("memcheck", "unusable",
+                         {{"exit_code", 255}, {"tail", "Error 304: OS call failed\n"}}),
+                 ToolRun("racecheck", "unusable", {{"exit_code", 255}})}),
+          kBoth),
+      r);
+  ASSERT_EQ(r.sanitizer.size(), 2u);
+  EXPECT_EQ(r.sanitizer[0].outcome, SanitizerOutcome::kNotRun);
+  EXPECT_NE(r.sanitizer[0].detail.find("cannot run CUDA in the candidate's sandbox"),
+            std::string::npos);
+  EXPECT_NE(r.sanitizer[0].detail.find("Error 304"), std::string::npos);
+  EXPECT_FALSE(UnsafeUnderSanitizer(r));
+  EXPECT_TRUE(r.findings.empty());
+}
+
 TEST(SanitizerTest, AJobKilledBeforeAToolRanIsNotVouchedFor) {
   // The candidate's process may have killed its evaluation or outrun it: the kernel's doing.
   for (const char* status : {"timeout", "crash", "memory_limit"}) {

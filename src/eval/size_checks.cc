@@ -54,6 +54,29 @@ std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalRes
   return SizeVariants(sizes);
 }
 
+std::vector<SizeVariant> WorkloadChecksFor(const EvalProfile& profile, const SourceFile& task,
+                                           const EvalResult& combined, int measurement) {
+  if (!profile.size_checks || combined.verdict != Verdict::kCorrect || measurement > 0) {
+    return {};
+  }
+  std::vector<SizeVariant> sets;
+  for (const nlohmann::json& workload : task.check_workloads) {
+    SizeVariant set{.name = fmt::format("workload {}", sets.size() + 1)};
+    if (workload.is_object() && workload.contains("uuid") && workload["uuid"].is_string()) {
+      set.name = "workload " + workload["uuid"].get<std::string>();
+    }
+    if (workload.is_object() && workload.contains("axes") && workload["axes"].is_object()) {
+      for (const auto& [axis, value] : workload["axes"].items()) {
+        if (value.is_number_integer()) {
+          set.sizes[axis] = value.get<int64_t>();
+        }
+      }
+    }
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
 void AsSizeCheck(const SizeVariant& variant, JobOptions& options) {
   options.sizes = variant.sizes;
   options.trials = std::min(options.trials, kSizeCheckTrials);

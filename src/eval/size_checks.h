@@ -14,6 +14,7 @@
 #include "eval/profile.h"
 #include "eval/size_variants.h"
 #include "eval/verdict.h"
+#include "task/source_file.h"
 #include "workers/protocol.h"
 
 namespace adaexplore {
@@ -27,6 +28,13 @@ inline constexpr int kSizeCheckTrials = 2;
 // a smoke test shrank them).
 std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalResult& result,
                                        int measurement);
+
+// The sets a FlashInfer-Trace definition's combined result is checked at: one per workload its
+// selection left out for the checks (task.check_workloads, in order; task/workload_selection.h),
+// named "workload <uuid>", its integer axes as the sizes. None unless the profile checks sizes
+// and the result is a correct first measurement.
+std::vector<SizeVariant> WorkloadChecksFor(const EvalProfile& profile, const SourceFile& task,
+                                           const EvalResult& combined, int measurement);
 
 // A check's job options from the candidate's own: the sizes set, kSizeCheckTrials trials, no
 // determinism rerun (the task's own sizes had it), and nothing timed, traced or compared with a

@@ -14,13 +14,18 @@ std::vector<SourceFile> SplitWorkloads(const SourceFile& task) {
   std::vector<SourceFile> parts;
   parts.reserve(task.workloads.size());
   for (const nlohmann::json& workload : task.workloads) {
-    SourceFile part = task;
-    part.workloads.clear();
-    part.workload = workload;
-    part.sha256 = Sha256Hex(task.sha256 + "\nworkload " + JsonText(workload));
-    parts.push_back(std::move(part));
+    parts.push_back(WorkloadPart(task, workload));
   }
   return parts;
+}
+
+SourceFile WorkloadPart(const SourceFile& task, const nlohmann::json& workload) {
+  SourceFile part = task;
+  part.workloads.clear();
+  part.check_workloads.clear();
+  part.workload = workload;
+  part.sha256 = Sha256Hex(task.sha256 + "\nworkload " + JsonText(workload));
+  return part;
 }
 
 std::string WorkloadLabel(const nlohmann::json& workload) {

@@ -20,6 +20,9 @@ namespace adaexplore {
 // One request per workload of `task` (each with `workload` set and its own content hash).
 std::vector<SourceFile> SplitWorkloads(const SourceFile& task);
 
+// The task `task` is on `workload` alone, as SplitWorkloads makes each.
+SourceFile WorkloadPart(const SourceFile& task, const nlohmann::json& workload);
+
 // `parts[i]` is the result on `task.workloads[i]`.
 EvalResult CombineWorkloads(const SourceFile& task, const std::vector<EvalResult>& parts);
 

@@ -27,6 +27,9 @@ struct SourceFile {
   std::string data_root;
   // The definition's own number of workloads when a selection (--workloads) kept fewer; 0: all.
   size_t workloads_total = 0;
+  // Up to two of the workloads a selection left out, at axis values the kept ones lack: a
+  // kernel correct on the kept ones is checked there too (--size-checks; eval/size_checks.h).
+  std::vector<nlohmann::json> check_workloads;
 };
 
 // Reads a .py file. Missing, unreadable, empty, binary or oversized files are errors that name

@@ -19,7 +19,8 @@ nlohmann::json TaskFileJson(const SourceFile& task) {
           {"path", task.path},
           {"workloads", task.workloads},
           {"data_root", task.data_root},
-          {"workloads_total", task.workloads_total}};
+          {"workloads_total", task.workloads_total},
+          {"check_workloads", task.check_workloads}};
 }
 
 SourceFile TaskFromStored(const std::string& name, const std::string& source,
@@ -35,9 +36,10 @@ SourceFile TaskFromStored(const std::string& name, const std::string& source,
   if (file.contains("workloads_total") && file["workloads_total"].is_number_unsigned()) {
     task.workloads_total = file["workloads_total"].get<size_t>();
   }
-  if (file.contains("workloads") && file["workloads"].is_array()) {
-    for (const nlohmann::json& w : file["workloads"]) {
-      task.workloads.push_back(w);
+  for (const char* key : {"workloads", "check_workloads"}) {
+    if (file.contains(key) && file[key].is_array()) {
+      auto& into = std::string_view(key) == "workloads" ? task.workloads : task.check_workloads;
+      into.assign(file[key].begin(), file[key].end());
     }
   }
   return task;

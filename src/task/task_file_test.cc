@@ -94,12 +94,14 @@ TEST(TaskFileTest, ATaskStoredAndReadBackIsTheSameTask) {
   Result<SourceFile> task =
       ReadTaskFile(kExamples + "/flashinfer/definitions/gemm/gemm_n16_k32.json");
   ASSERT_TRUE(task.ok());
+  task->check_workloads = {{{"uuid", "left-out"}, {"axes", {{"M", 7}}}}};
   const SourceFile back = TaskFromStored(task->name, task->source, TaskFileJson(*task));
   EXPECT_EQ(back.kind, TaskKind::kFlashInfer);
   EXPECT_EQ(back.sha256, task->sha256);
   EXPECT_EQ(back.path, task->path);
   EXPECT_EQ(back.data_root, task->data_root);
   EXPECT_EQ(back.workloads, task->workloads);
+  EXPECT_EQ(back.check_workloads, task->check_workloads);
   // A run recorded before the file was kept: a KernelBench task.
   EXPECT_EQ(TaskFromStored("relu", "import torch\n", nullptr).kind, TaskKind::kKernelBench);
 }

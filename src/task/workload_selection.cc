@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json_text.h"
+
 namespace adaexplore {
 namespace {
 
@@ -94,11 +96,47 @@ Status SelectWorkloads(const std::string& spec, SourceFile& task) {
     task.workloads_total = std::max(task.workloads_total, task.workloads.size());
   }
   std::vector<nlohmann::json> kept;
-  for (const size_t i : chosen) {
-    kept.push_back(std::move(task.workloads[i]));
+  std::vector<nlohmann::json> left_out;
+  for (size_t i = 0; i < task.workloads.size(); ++i) {
+    (chosen.contains(i) ? kept : left_out).push_back(std::move(task.workloads[i]));
   }
+  task.check_workloads = CheckWorkloads(kept, left_out);
   task.workloads = std::move(kept);
   return Status::Ok();
+}
+
+std::vector<nlohmann::json> CheckWorkloads(const std::vector<nlohmann::json>& kept,
+                                           const std::vector<nlohmann::json>& left_out) {
+  std::set<std::string> kept_axes;
+  for (const nlohmann::json& w : kept) {
+    kept_axes.insert(JsonText(w.value("axes", nlohmann::json::object())));
+  }
+  std::vector<std::pair<double, const nlohmann::json*>> others;
+  std::set<std::string> seen;
+  for (const nlohmann::json& w : left_out) {
+    const nlohmann::json axes =
+        w.is_object() ? w.value("axes", nlohmann::json::object()) : nlohmann::json::object();
+    if (!axes.is_object() || kept_axes.contains(JsonText(axes)) ||
+        !seen.insert(JsonText(axes)).second) {
+      continue;
+    }
+    double product = 1;
+    for (const auto& [axis, value] : axes.items()) {
+      if (value.is_number_integer()) {
+        product *= static_cast<double>(value.get<int64_t>());
+      }
+    }
+    others.emplace_back(product, &w);
+  }
+  std::ranges::stable_sort(others, {}, &std::pair<double, const nlohmann::json*>::first);
+  std::vector<nlohmann::json> chosen;
+  if (!others.empty()) {
+    chosen.push_back(*others.front().second);
+  }
+  if (others.size() > 1) {
+    chosen.push_back(*others[others.size() / 2].second);
+  }
+  return chosen;
 }
 
 }  // namespace adaexplore

@@ -58,5 +58,31 @@ TEST(WorkloadSelectionTest, ASelectionOfNothingOrOfAnUnknownWorkloadIsAnError) {
   EXPECT_TRUE(SelectWorkloads("2", plain).ok());
 }
 
+TEST(WorkloadSelectionTest, ASelectionKeepsTwoLeftOutWorkloadsAtOtherAxesForTheChecks) {
+  SourceFile task = Definition(5);
+  ASSERT_TRUE(SelectWorkloads("2", task).ok());
+  ASSERT_EQ(task.check_workloads.size(), 2u);  // The smallest left out, and the median one.
+  EXPECT_EQ(task.check_workloads[0]["uuid"], "w3");
+  EXPECT_EQ(task.check_workloads[1]["uuid"], "w4");
+  // All of them kept: nothing left out to check.
+  SourceFile all = Definition(5);
+  ASSERT_TRUE(SelectWorkloads("", all).ok());
+  EXPECT_TRUE(all.check_workloads.empty());
+}
+
+TEST(WorkloadSelectionTest, LeftOutWorkloadsAtAxesAKeptOneHasAreNoCheck) {
+  const std::vector<nlohmann::json> kept = {{{"uuid", "a"}, {"axes", {{"M", 7}, {"N", 64}}}}};
+  const std::vector<nlohmann::json> left_out = {
+      {{"uuid", "b"}, {"axes", {{"M", 7}, {"N", 64}}}},  // The kept one's axes, other data.
+      {{"uuid", "c"}, {"axes", {{"M", 900}, {"N", 64}}}},
+      {{"uuid", "d"}, {"axes", {{"M", 900}, {"N", 64}}}},  // Axes already chosen.
+      {{"uuid", "e"}, {"axes", {{"M", 3}, {"N", 64}}}}};
+  const std::vector<nlohmann::json> chosen = CheckWorkloads(kept, left_out);
+  ASSERT_EQ(chosen.size(), 2u);
+  EXPECT_EQ(chosen[0]["uuid"], "e");
+  EXPECT_EQ(chosen[1]["uuid"], "c");
+  EXPECT_TRUE(CheckWorkloads(kept, {left_out[0]}).empty());
+}
+
 }  // namespace
 }  // namespace adaexplore

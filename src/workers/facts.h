@@ -272,8 +272,8 @@ struct ResizeFacts {
 
 // One compute-sanitizer tool's run of the candidate (the job's `sanitize` option;
 // python/.../evaluation/sanitizer.py): how it ended by the tool's exit status (clean, errors,
-// target_failed, tool_failed, timed_out, signal, missing), the error count the tool's summaries
-// gave, its first error records and the output's end. What each means: eval/sanitizer.h.
+// target_failed, tool_failed, timed_out, signal, missing, unusable), the error count the tool's
+// summaries gave, its first error records and the output's end. What each means: eval/sanitizer.h.
 enum class SanitizerEnded {
   kClean,         // The call completed and the tool found nothing (exit status 0).
   kErrors,        // The tool found errors (its error exit status, 86).
@@ -282,11 +282,12 @@ enum class SanitizerEnded {
   kTimedOut,      // The run did not end within its limit.
   kSignal,        // A signal ended the tool.
   kMissing,       // No tool on the worker.
+  kUnusable,      // The harness's own target failed under it: it cannot run CUDA here.
 };
 
 template <>
 struct EnumTraits<SanitizerEnded> {
-  static constexpr std::array<std::pair<SanitizerEnded, std::string_view>, 7> kNames = {{
+  static constexpr std::array<std::pair<SanitizerEnded, std::string_view>, 8> kNames = {{
       {SanitizerEnded::kClean, "clean"},
       {SanitizerEnded::kErrors, "errors"},
       {SanitizerEnded::kTargetFailed, "target_failed"},
@@ -294,6 +295,7 @@ struct EnumTraits<SanitizerEnded> {
       {SanitizerEnded::kTimedOut, "timed_out"},
       {SanitizerEnded::kSignal, "signal"},
       {SanitizerEnded::kMissing, "missing"},
+      {SanitizerEnded::kUnusable, "unusable"},
   }};
 };
 

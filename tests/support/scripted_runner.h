@@ -51,12 +51,17 @@ class ScriptedRunner : public JobRunner {
     const bool baseline = job.message["options"].value("baseline", false);
     const std::string task = job.message["task"].value("filename", "");
     const auto own = facts_by_task_.find(task);
+    const nlohmann::json& workload = job.message["task"].value("workload", nlohmann::json());
+    const auto own_workload = workload.is_object()
+                                  ? facts_by_workload_.find(workload.value("uuid", ""))
+                                  : facts_by_workload_.end();
     const bool other_sizes = !job.message["options"].value("sizes", nlohmann::json::object()).empty();
     const bool sanitize = !job.message["options"].value("sanitize", nlohmann::json::array()).empty();
     nlohmann::json facts = baseline ? nlohmann::json{{"status", "ok"},
                                                      {"timing", {{"reference_ms", {2.0}}}}}
                            : sanitize && sanitizer_facts_ ? *sanitizer_facts_
                            : other_sizes && sizes_facts_ ? *sizes_facts_
+                           : own_workload != facts_by_workload_.end() ? own_workload->second
                            : own != facts_by_task_.end() ? own->second
                                                          : facts_;
     queue_.push_back(PoolOutcome{.id = job.id,
@@ -101,6 +106,11 @@ class ScriptedRunner : public JobRunner {
   // `facts` instead.
   void SetSanitizerFacts(nlohmann::json facts) { sanitizer_facts_ = std::move(facts); }
 
+  // Jobs on the FlashInfer-Trace workload `uuid` are answered with `facts` instead.
+  void SetWorkloadFacts(const std::string& uuid, nlohmann::json facts) {
+    facts_by_workload_[uuid] = std::move(facts);
+  }
+
   // Jobs of the task file `filename` ("relu.py") are answered with `facts` instead.
   void SetTaskFacts(const std::string& filename, nlohmann::json facts) {
     facts_by_task_[filename] = std::move(facts);
@@ -113,6 +123,7 @@ class ScriptedRunner : public JobRunner {
   int* jobs_;
   nlohmann::json facts_;
   std::map<std::string, nlohmann::json> facts_by_task_;
+  std::map<std::string, nlohmann::json> facts_by_workload_;
   std::optional<nlohmann::json> sizes_facts_;
   std::optional<nlohmann::json> sanitizer_facts_;
   std::vector<nlohmann::json>* options_seen_ = nullptr;

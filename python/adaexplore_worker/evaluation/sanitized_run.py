@@ -4,9 +4,13 @@ synchronised. Nothing is compared or timed, and no reference runs: every kernel 
 the candidate's, or torch's making its inputs.
 
     python -m adaexplore_worker.evaluation.sanitized_run --job J --task T --candidate C
+    python -m adaexplore_worker.evaluation.sanitized_run --probe
 
 Exits 0 when the call returned, sanitizer.TARGET_FAILED (after printing why) when the task, the
-candidate's import, its construction or its call raised.
+candidate's import, its construction or its call raised. `--probe` is the harness's own target,
+run under the tool before the candidate's: it starts the device and runs one of torch's kernels,
+loading neither task nor candidate, so a tool that cannot run CUDA in this sandbox is told from a
+kernel that breaks its run.
 """
 
 from __future__ import annotations
@@ -32,18 +36,34 @@ class _NoChannel:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="adaexplore_worker.evaluation.sanitized_run")
-    parser.add_argument("--job", required=True)
-    parser.add_argument("--task", required=True)
-    parser.add_argument("--candidate", required=True)
+    parser.add_argument("--probe", action="store_true")
+    parser.add_argument("--job")
+    parser.add_argument("--task")
+    parser.add_argument("--candidate")
     args = parser.parse_args(argv)
+    if not args.probe and not (args.job and args.task and args.candidate):
+        parser.error("--job, --task and --candidate, or --probe")
     try:
-        call(args.job, args.task, args.candidate)
+        if args.probe:
+            probe()
+        else:
+            call(args.job, args.task, args.candidate)
     except BaseException:  # noqa: BLE001 - whatever ended the call, said on the tool's output.
         sys.stderr.write("adaexplore: the sanitized call did not complete:\n"
                          + traceback.format_exc(limit=-8))
         sys.stderr.flush()
         return TARGET_FAILED
     return 0
+
+
+def probe() -> None:
+    import torch
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    x = torch.ones(64, device=device)
+    assert float((x * 2).sum()) == 128.0
+    if device == "cuda":
+        torch.cuda.synchronize()
 
 
 def call(job_file: str, task_path: str, candidate_path: str) -> None:

@@ -13,6 +13,13 @@ the candidate shares that output (it is the target's too), so it may add to them
 them; the status decides. The output goes to a file without a name, read back through this
 process's own descriptor.
 
+Before the candidate's runs, the first tool runs the harness's own target (sanitized_run.probe:
+the device started, one of torch's kernels, no task, no candidate). If that does not end clean,
+the tool cannot run CUDA in this sandbox (the H100 image of 2026-12-07: cudaGetDeviceCount's
+"Error 304: OS call failed" before the first instrumented call), and every tool is `unusable`:
+the C++ side says not run, which bars nothing. No candidate code has run by then, so no
+candidate can make its own runs unusable.
+
 The caching allocator is off in the target (PYTORCH_NO_CUDA_MEMORY_CACHING): every tensor is an
 allocation of its own, and memcheck's padding after each makes a read past an input's end an
 access outside any allocation rather than into the next tensor's storage.
@@ -105,6 +112,15 @@ def run(job: Job, task_path: str, candidate_path: str, job_dir: str,
     told["nonce"] = ""  # The candidate reads this file: nothing that authenticates a result.
     with open(job_file, "w", encoding="utf-8") as f:
         json.dump(told, f)
+    # The harness's own target first, under the first tool: a tool that cannot run CUDA in this
+    # sandbox (no candidate code has run yet) is unusable here, never the kernel's failure.
+    first = job.options.sanitize[0] if job.options.sanitize else ""
+    probe = _run_tool(first, job, job_file, task_path, "", job_dir) if first else {}
+    if probe and probe["ended"] not in ("clean", "missing"):
+        for tool in job.options.sanitize:
+            into.append({**probe, "tool": tool, "ended": "unusable",
+                         "wall_s": probe["wall_s"] if tool == first else 0.0})
+        return
     for tool in job.options.sanitize:
         try:
             into.append(_run_tool(tool, job, job_file, task_path, candidate_path, job_dir))
@@ -134,8 +150,10 @@ def _run_tool(tool: str, job: Job, job_file: str, task_path: str, candidate_path
         fact["tail"] = FOUND.get("missing", "compute-sanitizer not found")
         fact["ended"] = "missing"
         return fact
+    # No candidate: the harness's probe (sanitized_run.probe).
     target = [sys.executable, "-m", "adaexplore_worker.evaluation.sanitized_run",
-              "--job", job_file, "--task", task_path, "--candidate", candidate_path]
+              *(["--job", job_file, "--task", task_path, "--candidate", candidate_path]
+                if candidate_path else ["--probe"])]
     env = dict(os.environ, PYTORCH_NO_CUDA_MEMORY_CACHING="1")
     started = time.perf_counter()
     # A file without a name: the candidate reaches it only through its own output descriptors.

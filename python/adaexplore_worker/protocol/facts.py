@@ -174,12 +174,13 @@ class ResizeFacts(TypedDict, total=False):
 
 class SanitizerRun(TypedDict, total=False):
     """One compute-sanitizer tool's run of the candidate (sanitizer.py): how it ended (clean,
-    errors, target_failed, tool_failed, timed_out, signal, missing), the error count its
+    errors, target_failed, tool_failed, timed_out, signal, missing, unusable: the harness's own
+    target failed under it), the error count its
     summary gives, its first error records and the output's tail."""
 
     tool: str
     ended: Literal["clean", "errors", "target_failed", "tool_failed", "timed_out", "signal",
-                   "missing"]
+                   "missing", "unusable"]
     exit_code: int | None
     signal: int | None
     wall_s: float
