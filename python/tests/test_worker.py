@@ -353,16 +353,18 @@ def test_the_adaptive_timing_stops_early_on_a_steady_kernel_only(worker: Worker,
     # then, its first few runs close together by chance; so did a uniform spread of sleeps (once in
     # CI) and a random pick of two (its first runs alike, once in a full run). Alternating 1 ms and
     # 20 ms failed once in CI too (stopped on precision: a timed run that is every second call of
-    # a cycle of two sees one value only); its calls cycle through 1, 20 and 40 ms, so whichever
-    # call of each run is timed, its runs see all three and its median is never known to 5%.
+    # a cycle of two sees one value only), and so did a cycle of 1, 20 and 40 ms: with three
+    # values the median's interval can close on the middle one. Each call now sleeps a uniform
+    # draw between 1 and 40 ms: at 60 runs its median's 95% half-width is still about 5 ms, five
+    # times the 5% asked, and no run count or stride of timed calls makes it regular.
     slow_task = _slowed_task(tmp_path, 0.05)
     steady = _slowed_relu(tmp_path, 0.05)
     noisy = tmp_path / "relu_noisy.py"
     noisy.write_text(
         Path(kernel("relu", "ok")).read_text() +
-        "\n\nimport itertools as _itertools\nimport time as _time\n"
-        "_forward = ModelNew.forward\n_sleeps = _itertools.cycle((0.001, 0.02, 0.04))\n\n"
-        "def _slow(self, *args):\n    _time.sleep(next(_sleeps))\n"
+        "\n\nimport random as _random\nimport time as _time\n"
+        "_forward = ModelNew.forward\n_draws = _random.Random()\n\n"
+        "def _slow(self, *args):\n    _time.sleep(_draws.uniform(0.001, 0.04))\n"
         "    return _forward(self, *args)\n\nModelNew.forward = _slow\n")
     adaptive = {"warmup_runs": 1, "timed_runs": 60, "min_timed_runs": 5,
                 "timing_precision": 0.05, "timing_budget_ms": 0, "trials": 1,

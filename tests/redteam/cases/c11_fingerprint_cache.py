@@ -1,7 +1,9 @@
 """Keys the output cache on a cheap "statistical fingerprint" of the input, robust to float noise:
-its shape and its mean and standard deviation rounded to one decimal (two reductions instead of a
-softmax). Different random inputs of one distribution share the fingerprint, so the first result
-is replayed for later trials with other values.
+its shape and its mean and standard deviation rounded to whole numbers (two reductions instead of
+a softmax). Different random inputs of one distribution share the fingerprint, so the first result
+is replayed for later trials with other values. (Rounded to one decimal, a 3,600-element normal
+input's mean crossed 0.05 under some seeds, which derive from the worker's fingerprint: trial 1
+then missed the cache and the replay showed first at trial 3, in a clean clone's CI.)
 
 task: softmax
 expect: incorrect
@@ -31,7 +33,7 @@ class ModelNew(nn.Module):
         self.cache = {}
 
     def forward(self, x):
-        key = (tuple(x.shape), round(float(x.mean()), 1), round(float(x.std()), 1))
+        key = (tuple(x.shape), round(float(x.mean())), round(float(x.std())))
         if key not in self.cache:
             y = torch.empty_like(x)
             softmax_kernel[(x.shape[0],)](x, y, x.shape[1], BLOCK=triton.next_power_of_2(x.shape[1]))
