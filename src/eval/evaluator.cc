@@ -146,10 +146,7 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, const JobKind& 
       .timeout_s = p.timeout_s,
       .memory_limit_mb = p.memory_limit_mb};
   if (sizes != nullptr) {
-    // Before the references' key: theirs are the set's. A workload's set is its own task, not
-    // the task resized.
-    AsSizeCheck(request.task.workload ? SizeVariant{.name = sizes->set->name} : *sizes->set,
-                job.options);
+    AsSizeCheck(*sizes->set, job.options);  // Before the references' key: theirs are the set's.
   }
   if (std::holds_alternative<SanitizerJob>(kind)) {
     AsSanitizerRun(p, job.options);
@@ -263,12 +260,14 @@ void Evaluator::StartWorkloadChecks(uint64_t group_id, const EvalRequest& reques
   sizing.variants = std::move(variants);
   sizing.checks.resize(sizing.variants.size());
   for (size_t i = 0; i < sizing.variants.size(); ++i) {
+    // The workload is the set: its own task, not the task resized (the set's sizes only name it).
     EvalRequest part = request;
     part.task = WorkloadPart(request.task, request.task.check_workloads.at(i));
-    const std::string id = SizeJobId(key, sizing.variants[i].name);
+    const SizeVariant unresized{.name = sizing.variants[i].name};
+    const std::string id = SizeJobId(key, unresized.name);
     size_jobs_[id] = {key, i};
     pool_->Submit(PoolJob{.id = id,
-                          .message = JobMessage(part, SizeCheckJob{.set = &sizing.variants[i]}),
+                          .message = JobMessage(part, SizeCheckJob{.set = &unresized}),
                           .timeout_s = options_.profile.timeout_s});
   }
 }

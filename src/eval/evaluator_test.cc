@@ -184,9 +184,7 @@ TEST_F(EvaluatorTest, TimeoutIsServedFromTheCacheOnlyUnderTheSameLimits) {
   EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);
 }
 
-TEST_F(EvaluatorTest, ACorrectKernelIsCheckedAtOtherSizesBeforeItIsDeliveredOrCached) {
-  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
-  facts_["task_sizes"] = {{"batch_size", 16}, {"dim", 1000}, {"kernel_size", 3}};
+json WrongFacts() {
   json wrong = test_facts::CorrectFacts();
   wrong.erase("timing");
   wrong["trials"][0]["passed"] = false;
@@ -197,7 +195,13 @@ TEST_F(EvaluatorTest, ACorrectKernelIsCheckedAtOtherSizesBeforeItIsDeliveredOrCa
       {"nonfinite_out", 0},
       {"max_abs_err", 0.5},
       {"worst", {{"flat_index", 1000}, {"out_text", "0.0"}, {"ref_text", "0.5"}}}};
-  sizes_facts_ = wrong;
+  return wrong;
+}
+
+TEST_F(EvaluatorTest, ACorrectKernelIsCheckedAtOtherSizesBeforeItIsDeliveredOrCached) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_["task_sizes"] = {{"batch_size", 16}, {"dim", 1000}, {"kernel_size", 3}};
+  sizes_facts_ = WrongFacts();
   const EvalResult r = EvaluateOnce({h200}, h200);
   EXPECT_EQ(jobs_, 3);  // Its own sizes, then smaller and uneven.
   ASSERT_EQ(options_.size(), 3u);
@@ -219,20 +223,6 @@ TEST_F(EvaluatorTest, ACorrectKernelIsCheckedAtOtherSizesBeforeItIsDeliveredOrCa
   EXPECT_TRUE(again.cached);
   EXPECT_TRUE(CorrectAtTaskSizesOnly(again));
   EXPECT_EQ(jobs_, 3);
-}
-
-json WrongFacts() {
-  json wrong = test_facts::CorrectFacts();
-  wrong.erase("timing");
-  wrong["trials"][0]["passed"] = false;
-  wrong["trials"][0]["outputs"][0]["values"] = {
-      {"passed", false},
-      {"violations", 16},
-      {"numel", 16016},
-      {"nonfinite_out", 0},
-      {"max_abs_err", 0.5},
-      {"worst", {{"flat_index", 1000}, {"out_text", "0.0"}, {"ref_text", "0.5"}}}};
-  return wrong;
 }
 
 TEST_F(EvaluatorTest, ADefinitionCorrectOnItsSelectedWorkloadsIsCheckedAtTwoItLeftOut) {

@@ -36,12 +36,13 @@ SourceFile TaskFromStored(const std::string& name, const std::string& source,
   if (file.contains("workloads_total") && file["workloads_total"].is_number_unsigned()) {
     task.workloads_total = file["workloads_total"].get<size_t>();
   }
-  for (const char* key : {"workloads", "check_workloads"}) {
+  const auto read_list = [&file](const char* key, std::vector<nlohmann::json>& into) {
     if (file.contains(key) && file[key].is_array()) {
-      auto& into = std::string_view(key) == "workloads" ? task.workloads : task.check_workloads;
       into.assign(file[key].begin(), file[key].end());
     }
-  }
+  };
+  read_list("workloads", task.workloads);
+  read_list("check_workloads", task.check_workloads);
   return task;
 }
 
