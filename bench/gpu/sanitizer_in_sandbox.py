@@ -3,7 +3,9 @@ CUDA (on the H100 of 2026-12-07 every run inside the sandbox ended "cudaGetDevic
 304: OS call failed" before the first instrumented call). Runs the tool (memcheck) on a target
 that starts CUDA and launches one kernel, under the sandbox's write rules (Landlock: its devices,
 /tmp, and the confined process's own /proc/<pid>, which CUDA's start writes) applied to the tool
-and its target, then with /proc writable, then the target alone under the same rules. The first
+and its target, then with /proc writable, then the target alone under the same rules, then as a
+sanitizer job runs now (/proc writable, the target narrowing its writes back to its own folder,
+which a write to the tool's folder checks). The first
 run of 2026-12-07 (each protection alone; landlock then lacked the devices) found only Landlock
 failing. Prints one line per variant: the exit status and the output's end.
 
@@ -20,6 +22,18 @@ from adaexplore_worker.sandbox import privileges, syscall_filter  # noqa: E402
 TARGET = ("import torch; x = torch.ones(4, device='cuda'); torch.cuda.synchronize(); "
           "print('target ok', float((x * 2).sum()))")
 WRITABLE = "/tmp/adx-sanitizer-probe"
+PYTHON = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+# Narrowed, then a write to the tool's /proc folder (its parent's), which must be refused.
+NARROWED = """
+import os
+from adaexplore_worker.sandbox import sandbox
+sandbox.own_proc_only()
+try:
+    os.close(os.open(f"/proc/{os.getppid()}/comm", os.O_WRONLY))
+    print("the tool's /proc/<pid>/comm: opened for writing (escaped)")
+except OSError as e:
+    print("the tool's /proc/<pid>/comm: held", e)
+""" + TARGET.replace("; ", "\n")
 
 
 def confine(layers, denied=None):
@@ -41,12 +55,12 @@ def confine(layers, denied=None):
     return apply
 
 
-def run(name, tool, layers, denied=None, prefix=()):
+def run(name, tool, layers, denied=None, prefix=(), target=TARGET):
     started = time.time()
     try:
-        command = ([sys.executable, "-c", TARGET] if tool == sys.executable else
+        command = ([sys.executable, "-c", target] if tool == sys.executable else
                    [tool, "--tool", "memcheck", "--error-exitcode", "86", sys.executable, "-c",
-                    TARGET])
+                    target])
         p = subprocess.run([*prefix, *command], preexec_fn=confine(layers, denied),
                            capture_output=True, text=True, timeout=100, cwd=WRITABLE)
         tail = (p.stdout + p.stderr).strip().replace("\n", " | ")[-500:]
@@ -68,6 +82,11 @@ def main():
     run("landlock, /proc writable", tool, ["landlock_proc"])
     run("landlock as the sandbox, no tool", sys.executable, ["landlock"], None, ())
     run("all, /proc writable", tool, ["caps", "landlock_proc", "seccomp"], full)
+    # As a sanitizer job runs now: /proc writable for the tool, the target narrowing its own
+    # writes back to its /proc folder (sandbox.own_proc_only) before CUDA starts.
+    os.environ["PYTHONPATH"] = PYTHON
+    run("all, target narrowed", tool, ["caps", "landlock_proc", "seccomp"], full,
+        target=NARROWED)
 
 
 if __name__ == "__main__":

@@ -133,6 +133,37 @@ def test_a_candidate_that_kills_the_tool_is_not_taken_for_a_clean_run(
     assert run["ended"] == "signal" and run["signal"] == 9
 
 
+def test_the_target_writes_its_own_proc_folder_and_reaches_no_other_process(
+        sanitizing_worker: Worker, tmp_path: Path) -> None:
+    """A sanitizer job's sandbox lets the namespace's /proc be written (the tool's target is a
+    process of its own, and CUDA's start writes its folder); the target narrows that back to
+    its own folder before the candidate is imported, and the evaluator is not dumpable: the
+    candidate reaches neither the tool's folder nor the evaluator's memory or settings."""
+    prober = _variant(tmp_path, "prober", "\n".join([
+        "import os",
+        "def _try(what, path, flags):",
+        "    try:",
+        "        os.close(os.open(path, flags))",
+        "        print('PROC', what, 'reached', flush=True)",
+        "    except OSError as e:",
+        "        print('PROC', what, 'held', e.errno, flush=True)",
+        "_try('own', '/proc/self/comm', os.O_WRONLY)",
+        "_try('tool', f'/proc/{os.getppid()}/comm', os.O_WRONLY)",
+        "_try('tool_adj', f'/proc/{os.getppid()}/oom_score_adj', os.O_WRONLY)",
+        "evaluator = os.getppid()",
+        "with open(f'/proc/{evaluator}/status') as f:",
+        "    evaluator = int(next(l for l in f if l.startswith('PPid:')).split()[1])",
+        "_try('evaluator', f'/proc/{evaluator}/comm', os.O_WRONLY)",
+        "_try('evaluator_mem', f'/proc/{evaluator}/mem', os.O_RDONLY)",
+        "_try('evaluator_environ', f'/proc/{evaluator}/environ', os.O_RDONLY)"]))
+    (run,) = _sanitize(sanitizing_worker, prober, ["memcheck"])["sanitizer"]
+    assert run["ended"] == "clean", run
+    seen = dict(line.split()[1:3] for line in run["tail"].splitlines()
+                if line.startswith("PROC "))
+    assert seen == {"own": "reached", "tool": "held", "tool_adj": "held", "evaluator": "held",
+                    "evaluator_mem": "held", "evaluator_environ": "held"}, run["tail"]
+
+
 def test_a_tool_that_cannot_run_the_harnesss_own_target_is_unusable_for_every_tool(
         tmp_path: Path) -> None:
     """The tool fails on the probe (no candidate code has run): each tool says unusable, never

@@ -11,6 +11,12 @@ candidate's import, its construction or its call raised. `--probe` is the harnes
 run under the tool before the candidate's: it starts the device and runs one of torch's kernels,
 loading neither task nor candidate, so a tool that cannot run CUDA in this sandbox is told from a
 kernel that breaks its run.
+
+First of all, the process narrows its writes to its own /proc folder (sandbox.own_proc_only): a
+sanitizer job's sandbox lets the namespace's whole /proc be written, since this process is not
+the evaluator and CUDA's start writes its own folder; the candidate's code must not reach the
+tool's or the evaluator's. Where that fails, nothing of the candidate runs (TARGET_FAILED, which
+the probe turns into an unusable tool).
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ def main(argv: list[str]) -> int:
     if not args.probe and not (args.job and args.task and args.candidate):
         parser.error("--job, --task and --candidate, or --probe")
     try:
+        from ..sandbox import sandbox
+        sandbox.own_proc_only()
         if args.probe:
             probe()
         else:

@@ -27,6 +27,7 @@ access outside any allocation rather than into the next tensor's storage.
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import json
 import os
@@ -65,6 +66,7 @@ SUMMARY = re.compile(r"(?:ERROR SUMMARY: (\d{1,9}) errors?|RACECHECK SUMMARY: \d
 NOT_ERRORS = ("Warning", "Target application", "COMPUTE-SANITIZER", "ERROR SUMMARY",
               "RACECHECK SUMMARY", "(")
 POLL_S = 0.25
+PR_SET_DUMPABLE = 4
 # Set at worker start (find): the tool's path, or why there is none.
 FOUND: dict[str, str] = {"missing": "not looked for"}
 
@@ -112,6 +114,10 @@ def run(job: Job, task_path: str, candidate_path: str, job_dir: str,
     told["nonce"] = ""  # The candidate reads this file: nothing that authenticates a result.
     with open(job_file, "w", encoding="utf-8") as f:
         json.dump(told, f)
+    # The tool and its target run as this process's user, and may write the namespace's /proc
+    # up to the target's own narrowing (sandbox.own_proc_only): this process's memory, descriptors
+    # and settings are no longer theirs to open (nor the candidate's, whose target is no tool).
+    _not_dumpable()
     # The harness's own target first, under the first tool: a tool that cannot run CUDA in this
     # sandbox (no candidate code has run yet) is unusable here, never the kernel's failure.
     first = job.options.sanitize[0] if job.options.sanitize else ""
@@ -131,6 +137,13 @@ def run(job: Job, task_path: str, candidate_path: str, job_dir: str,
         finally:
             # Whatever the run left (a daemon of the target's) ends before the next one starts.
             process_tree.kill_descendants(os.getpid(), set())
+
+
+def _not_dumpable() -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"prctl(PR_SET_DUMPABLE): {os.strerror(errno)}")
 
 
 def command(tool: str, path: str, target: list[str]) -> list[str]:

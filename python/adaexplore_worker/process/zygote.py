@@ -338,7 +338,8 @@ class Zygote:
         # Before the fork: the zygote's limits and the child both use it.
         static = integrity.static_facts(load.candidate_python(job.task.kind,
                                                               job.candidate.source))
-        box = self.sandboxing.plan(files, job.task.data_root, job.memory_limit_mb)
+        box = self.sandboxing.plan(files, job.task.data_root, job.memory_limit_mb,
+                                   tool_targets=bool(job.options.sanitize))
         outputs_fd = judge.outputs_file(job_id)
         # The references the judge reads: the cache's sealed entry, or the file this child fills.
         references = next(iter(plan.fds), None) if plan is not None else None

@@ -40,7 +40,7 @@ GPU_DEVICES = ("nvidia*", "nvidia-caps", "dri")
 # Files under /etc no candidate needs and a root-run one could read and print into its errors.
 MASKED = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/ssh",
           "/etc/sudoers", "/etc/sudoers.d", "/etc/security/opasswd")
-PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs")
+PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs", "driver")
 PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "ppc64le": 203}
 DECOY = "/.landlock-decoy"
 

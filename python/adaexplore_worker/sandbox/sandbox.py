@@ -68,6 +68,11 @@ class Plan:
     frozen: list[str] = field(default_factory=list)  # Writable by the harness, then read-only.
     shm_bytes: int = 1 << 30
     decoy: str = ""  # The self-test's: bound read-write at mount_view.DECOY, never writable.
+    # The namespace's whole /proc writable, not only the evaluator's folder: a sanitizer job's
+    # (compute-sanitizer's target is a process of its own, and CUDA's start writes its /proc
+    # folder). Only with the mount view (the namespace's own procfs); the target narrows it
+    # back to its own folder before any candidate code (own_proc_only).
+    tool_targets: bool = False
 
 
 @dataclass
@@ -80,8 +85,10 @@ class Settings:
     frozen: list[str] = field(default_factory=list)  # FlashInfer's kernel cache.
     containment: dict[str, Any] = field(default_factory=dict)  # The self-test's facts.
 
-    def plan(self, files: Any, data_root: str, memory_limit_mb: float) -> Plan:
-        """The sandbox of one job (files: job_files.JobFiles; data_root: the task's data)."""
+    def plan(self, files: Any, data_root: str, memory_limit_mb: float,
+             tool_targets: bool = False) -> Plan:
+        """The sandbox of one job (files: job_files.JobFiles; data_root: the task's data;
+        tool_targets: a sanitizer job's, Plan.tool_targets)."""
         readable = list(self.readable)
         if data_root:  # A FlashInfer-Trace dataset: its workloads' blobs, never the folders above.
             readable.append(os.path.join(data_root, "blob"))
@@ -89,7 +96,7 @@ class Settings:
         return Plan(enabled=self.enabled, job_dir=files.job_dir, root=files.root,
                     writable=[files.job_dir, files.cache_dir], readable=readable,
                     frozen=list(self.frozen),
-                    shm_bytes=max(MIN_SHM, shm))
+                    shm_bytes=max(MIN_SHM, shm), tool_targets=tool_targets)
 
 
 @dataclass
@@ -203,13 +210,28 @@ def _scratch_places(box: Sandbox) -> list[str]:
     """Where else the candidate may write: its private /dev and /tmp inside the mount view;
     without one, only the devices a kernel opens for writing and the shared /dev/shm. Either
     way its own process's /proc folder (its threads' names, its own settings): CUDA cannot start
-    without a write there, and no other process's is in it."""
+    without a write there, and no other process's is in it. A sanitizer job's evaluator never
+    imports the candidate, and the tool's target needs its own folder: there the namespace's
+    whole /proc, which the target narrows back (own_proc_only)."""
     own = [os.path.realpath("/proc/self")]  # CUDA's start writes there (H200: else error 304).
     if box.facts.get("mount_view"):
-        return ["/dev", "/tmp", *own]
+        return ["/dev", "/tmp", *(["/proc"] if box.plan.tool_targets else own)]
     nodes = ["/dev/null", "/dev/zero", "/dev/full", "/dev/shm"]
     nodes += [f"/dev/{n}" for n in os.listdir("/dev") if n.startswith("nvidia")]
     return [*nodes, *own]
+
+
+def own_proc_only() -> int:
+    """In a process whose writes may reach other processes' /proc folders (a sanitizer job's
+    tool target, Plan.tool_targets), before any candidate code: a Landlock layer of its own
+    that allows every top-level folder but /proc, and of /proc only this process's folder.
+    Layers stack, so the evaluator's rules still bound the rest. Returns the ABI, 0 where this
+    kernel has no Landlock (then the evaluator had none either)."""
+    if privileges.landlock_abi() < 1:
+        return 0
+    places = [os.path.join("/", name) for name in os.listdir("/") if name != "proc"]
+    privileges.set_no_new_privs()
+    return privileges.restrict_writes([*places, os.path.realpath("/proc/self")])
 
 
 def _unshare(box: Sandbox) -> bool:
