@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # The extra checks on correct kernels on the GPU, in calls of under ten minutes (PART):
+#   PART=sanitizer: which of the sandbox's layers lets compute-sanitizer's target start CUDA
+#               (sanitizer_in_sandbox.py), then the known-answer cases (sanitizer_cases.sh).
+#   PART=redteam: the strict red team in full, alone (it needs more than 300 s at 4 slots).
 #   PART=tools: compute-sanitizer's known-answer cases (sanitizer_cases.sh), then the showcase
 #               trees' kernels the release scored correct, under paper with --size-checks
 #               (size_checks.sh SETS=showcase): the marked count.
@@ -41,7 +44,23 @@ own_l2() {  # name, then eval's extra arguments: the hand-written Level-2 kernel
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$W/gpu.txt" 2>&1
 git log -1 --format=%H >"$W/tree.txt" 2>/dev/null
+redteam() {
+  step redteam env PROFILE=strict SLOTS=4 LIMIT="${REDTEAM_LIMIT:-290}" bash -c \
+    'source bench/gpu/common.sh; install_sandbox_filter; export LD_LIBRARY_PATH=$PWD/.device/lib
+     bash bench/gpu/redteam.sh'
+}
 case $PART in
+  sanitizer)
+    step sanitizer_in_sandbox bash -c 'source bench/gpu/common.sh; install_sandbox_filter
+      export LD_LIBRARY_PATH=$PWD/.device/lib
+      tool=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
+      timeout 200 python3 bench/gpu/sanitizer_in_sandbox.py "$tool" | tee "$OUT/diag.txt"'
+    step sanitizer env LIMIT="${SANITIZER_LIMIT:-300}" TOOL_LIMIT=120 \
+      bash bench/gpu/sanitizer_cases.sh
+    ;;
+  redteam)
+    redteam
+    ;;
   tools)
     step sanitizer env LIMIT="${SANITIZER_LIMIT:-220}" TOOL_LIMIT=90 \
       bash bench/gpu/sanitizer_cases.sh
@@ -49,9 +68,7 @@ case $PART in
       bash bench/gpu/size_checks.sh
     ;;
   cost)
-    step redteam env PROFILE=strict SLOTS=4 LIMIT="${REDTEAM_LIMIT:-290}" bash -c \
-      'source bench/gpu/common.sh; install_sandbox_filter; export LD_LIBRARY_PATH=$PWD/.device/lib
-       bash bench/gpu/redteam.sh'
+    redteam
     install_sandbox_filter
     export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for run in l2_with_size_checks:--size-checks l2_without:--no-size-checks; do

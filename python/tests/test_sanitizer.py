@@ -67,7 +67,7 @@ def test_a_clean_kernel_runs_once_under_each_tool_with_the_caching_allocator_off
     # No trial, timing or reference: the sanitizer's job is only that.
     assert "trials" not in facts or facts["trials"] == []
     assert "timing" not in facts and "reference" not in facts
-    assert "sanitize" in facts["phases"]
+    assert "sanitize_probe" in facts["phases"] and "sanitize" in facts["phases"]
 
 
 def test_errors_the_tool_finds_are_reported_with_their_records(sanitizing_worker: Worker,
@@ -182,6 +182,8 @@ def test_a_tool_that_cannot_run_the_harnesss_own_target_is_unusable_for_every_to
     # One run only, the probe's: its time is the first tool's, the second's is none.
     assert runs[0]["wall_s"] > 0 and runs[1]["wall_s"] == 0.0
     assert runs[1]["tail"] == runs[0]["tail"]
+    # The probe has a phase of its own, and the candidate's phase never began.
+    assert "sanitize_probe" in facts["phases"] and "sanitize" not in facts["phases"]
 
 
 def test_without_the_tool_each_run_says_it_is_missing(worker: Worker) -> None:

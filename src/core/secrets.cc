@@ -128,11 +128,18 @@ std::vector<std::string> WithheldValues() {
       if (equals == std::string_view::npos || PassesToCandidates(text.substr(0, equals))) {
         continue;
       }
+      const std::string_view name = text.substr(0, equals);
       std::string_view value = text.substr(equals + 1);
       // A path (ADAEXPLORE_PYTHON, OLDPWD, `_`) is no secret, and redacting it would blank the
-      // file names of every traceback; anything else of that length may be one.
+      // file names of every traceback. Nor is a plain lowercase word outside a credential's
+      // variable (PART=sanitizer, STAGE=reference): redacted, it broke the harness's own names
+      // in every result (a key of the facts) and words in every reason. Anything else of that
+      // length may be one.
       const bool path = value.starts_with('/') && value.find_first_of(" \t:@") == value.npos;
-      if (value.size() >= kMinWithheldValueLength && !path) {
+      const bool word = !IsCredentialVariable(name) && std::ranges::all_of(value, [](char c) {
+        return (c >= 'a' && c <= 'z') || c == '_' || c == '-';
+      });
+      if (value.size() >= kMinWithheldValueLength && !path && !word) {
         out.emplace_back(value);
       }
     }

@@ -54,6 +54,8 @@ TEST(SecretsTest, WithheldValuesAreTheLongOnesThatAreNotPaths) {
   ::setenv("ADAEXPLORE_TEST_DB_URL", "postgres://user:pw@db/x", 1);
   ::setenv("ADAEXPLORE_TEST_SHORT", "abc", 1);
   ::setenv("ADAEXPLORE_TEST_SOME_PATH", "/opt/some/python", 1);
+  ::setenv("ADAEXPLORE_TEST_PART", "sanitizer", 1);     // A word: the facts' own key.
+  ::setenv("ADAEXPLORE_TEST_PASSWORD", "sunshine", 1);  // A word, but a credential's.
   const std::vector<std::string> values = WithheldValues();
   auto has = [&](std::string_view v) {
     return std::find(values.begin(), values.end(), v) != values.end();
@@ -61,6 +63,8 @@ TEST(SecretsTest, WithheldValuesAreTheLongOnesThatAreNotPaths) {
   EXPECT_TRUE(has("postgres://user:pw@db/x"));
   EXPECT_FALSE(has("abc"));
   EXPECT_FALSE(has("/opt/some/python"));
+  EXPECT_FALSE(has("sanitizer"));
+  EXPECT_TRUE(has("sunshine"));
 }
 
 TEST(SecretsTest, RedactsEveryStringOfAJsonValueKeysIncluded) {

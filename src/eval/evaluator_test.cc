@@ -249,7 +249,7 @@ TEST_F(EvaluatorTest, ADefinitionCorrectOnItsSelectedWorkloadsIsCheckedAtTwoItLe
   EXPECT_TRUE(CorrectAtTaskSizesOnly(r));
   ASSERT_FALSE(r.findings.empty());
   EXPECT_TRUE(r.findings.back().starts_with(
-      "correct at the task's sizes only: wrong at M=4096 (workload w9)"))
+      "correct on its selected workloads only: wrong at M=4096 (workload w9)"))
       << r.findings.back();
   EXPECT_EQ(evaluator->outstanding(), 0u);
   // Not a first measurement, or not checked under this profile: no checks.

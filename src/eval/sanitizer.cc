@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <string_view>
 
 #include "core/text.h"
 #include "workers/facts.h"
@@ -78,6 +80,17 @@ bool ToolsStarted(const nlohmann::json& facts) {
          facts.value("phase", nlohmann::json()) == "sanitize";
 }
 
+// Whether the job ended in a phase that runs no candidate code: the task's, or the tool's probe
+// of the harness's own target (a limit or the harness ending it there is never the kernel's).
+bool EndedBeforeTheCandidate(const nlohmann::json& facts) {
+  static constexpr std::array<std::string_view, 4> kBefore = {"starting", "load_task", "reference",
+                                                              "sanitize_probe"};
+  if (!facts.is_object() || !facts.contains("phase") || !facts["phase"].is_string()) {
+    return false;
+  }
+  return std::ranges::find(kBefore, facts["phase"].get<std::string>()) != kBefore.end();
+}
+
 std::string CheckText(const SanitizerCheck& check) {
   if (check.outcome == SanitizerOutcome::kErrors) {
     return fmt::format("compute-sanitizer {} found {}: {}", check.tool,
@@ -139,9 +152,9 @@ std::vector<SanitizerCheck> ReadSanitizerFacts(const nlohmann::json& facts,
     // tools had started, the candidate's code had run: whatever ended the job may be its doing
     // (killed, out of time, facts it made unreadable). Before, the harness's or the task's.
     const bool candidates =
-        ToolsStarted(facts) ||
-        (status.ok() && (*status == FactStatus::kTimeout || *status == FactStatus::kCrash ||
-                         *status == FactStatus::kMemoryLimit));
+        ToolsStarted(facts) || (!EndedBeforeTheCandidate(facts) && status.ok() &&
+                                (*status == FactStatus::kTimeout || *status == FactStatus::kCrash ||
+                                 *status == FactStatus::kMemoryLimit));
     std::string said;
     if (!typed.ok()) {
       said = typed.status().message();

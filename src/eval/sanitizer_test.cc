@@ -193,6 +193,24 @@ TEST(SanitizerTest, AJobKilledBeforeAToolRanIsNotVouchedFor) {
   }
 }
 
+TEST(SanitizerTest, AJobEndedBeforeTheCandidatesPhaseBarsNothing) {
+  // A limit or a crash while the tool ran the harness's own target (or in the task's phases):
+  // no candidate code had run, so nothing of it is the kernel's.
+  for (const char* phase : {"sanitize_probe", "load_task", "reference"}) {
+    for (const char* status : {"timeout", "crash", "memory_limit"}) {
+      const std::vector<SanitizerCheck> checks =
+          ReadSanitizerFacts({{"status", status}, {"phase", phase}}, kBoth);
+      EXPECT_EQ(checks[0].outcome, SanitizerOutcome::kNotRun) << phase << " " << status;
+      EXPECT_EQ(checks[1].outcome, SanitizerOutcome::kNotRun) << phase << " " << status;
+    }
+  }
+  // Ended in the candidate's phase, or where the facts do not say: not vouched for.
+  EXPECT_EQ(ReadSanitizerFacts({{"status", "timeout"}, {"phase", "sanitize"}}, kBoth)[0].outcome,
+            SanitizerOutcome::kFailed);
+  EXPECT_EQ(ReadSanitizerFacts({{"status", "timeout"}}, kBoth)[0].outcome,
+            SanitizerOutcome::kFailed);
+}
+
 TEST(SanitizerTest, OnceTheToolsStartedAnyEndWithoutTheirRunsIsNotVouchedFor) {
   // The candidate's code ran in the sanitize phase: a harness error there, or facts it made
   // unreadable, may be its doing.

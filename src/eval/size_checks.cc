@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 
 namespace adaexplore {
 namespace {
+
+// A FlashInfer-Trace definition's workload check is named "workload <uuid>".
+constexpr std::string_view kWorkloadSetPrefix = "workload ";
 
 std::string CheckedAt(const SizeCheck& check) {
   return fmt::format("{} ({})", SizesText(check.sizes), check.set);
@@ -61,9 +66,9 @@ std::vector<SizeVariant> WorkloadChecksFor(const EvalProfile& profile, const Sou
   }
   std::vector<SizeVariant> sets;
   for (const nlohmann::json& workload : task.check_workloads) {
-    SizeVariant set{.name = fmt::format("workload {}", sets.size() + 1)};
+    SizeVariant set{.name = fmt::format("{}{}", kWorkloadSetPrefix, sets.size() + 1)};
     if (workload.is_object() && workload.contains("uuid") && workload["uuid"].is_string()) {
-      set.name = "workload " + workload["uuid"].get<std::string>();
+      set.name = std::string(kWorkloadSetPrefix) + workload["uuid"].get<std::string>();
     }
     if (workload.is_object() && workload.contains("axes") && workload["axes"].is_object()) {
       for (const auto& [axis, value] : workload["axes"].items()) {
@@ -119,8 +124,8 @@ SizeCheck ReadSizeCheck(const SizeVariant& variant, const EvalResult& checked, b
 
 void AddSizeChecks(std::vector<SizeCheck> checks, EvalResult& result) {
   result.size_checks = std::move(checks);
-  if (std::string wrong = WrongSizesText(result); !wrong.empty()) {
-    result.findings.push_back("correct at the task's sizes only: " + wrong);
+  if (std::string mark = SizesOnlyMark(result); !mark.empty()) {
+    result.findings.push_back(std::move(mark));
     return;
   }
   const bool cannot_vary = !result.size_checks.empty() &&
@@ -142,6 +147,19 @@ std::string WrongSizesText(const EvalResult& result) {
   for (const SizeCheck& check : result.size_checks) {
     if (check.outcome == SizeOutcome::kWrong) {
       return fmt::format("wrong at {}: {}", CheckedAt(check), check.detail);
+    }
+  }
+  return "";
+}
+
+std::string SizesOnlyMark(const EvalResult& result) {
+  for (const SizeCheck& check : result.size_checks) {
+    if (check.outcome == SizeOutcome::kWrong) {
+      return fmt::format("{}: {}",
+                         check.set.starts_with(kWorkloadSetPrefix)
+                             ? "correct on its selected workloads only"
+                             : "correct at the task's sizes only",
+                         WrongSizesText(result));
     }
   }
   return "";

@@ -56,4 +56,9 @@ bool CorrectAtTaskSizesOnly(const EvalResult& result);
 // for findings, prompts and reports; empty when none is wrong.
 std::string WrongSizesText(const EvalResult& result);
 
+// What the kernel is, with that line: "correct at the task's sizes only: wrong at ...", or for a
+// FlashInfer-Trace definition's workload checks "correct on its selected workloads only: wrong
+// at M=5 (workload ...): ..."; empty when none is wrong.
+std::string SizesOnlyMark(const EvalResult& result);
+
 }  // namespace adaexplore

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/enum_names.h"
 #include "eval/checks.h"
@@ -229,7 +230,9 @@ std::string PromptSet::FormatKernel(const KernelRecord& kernel, const std::strin
       out += "Profile: " + kernel.profile + ".\n";
     }
     if (!kernel.other_sizes.empty()) {
-      out += "Correct at the task's sizes only: " + kernel.other_sizes +
+      // "correct at the task's sizes only: wrong at ...", as a sentence.
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(kernel.other_sizes[0]))) +
+             kernel.other_sizes.substr(1) +
              ". Read every size from the inputs and mask the last partial block.\n";
     }
     if (!kernel.sanitizer.empty()) {

@@ -48,7 +48,8 @@ struct KernelRecord {
   // (eval/kernel_profile.h), when measured: why it is slow, not only that it is.
   std::optional<double> sol_fraction;
   std::string profile;
-  // A correct kernel wrong at another size set of the task: where and how (eval/size_checks.h).
+  // A correct kernel wrong at another size set of the task: what it is, where and how
+  // (SizesOnlyMark, eval/size_checks.h).
   std::string other_sizes;
   // A correct kernel compute-sanitizer found errors in or could not run (eval/sanitizer.h).
   std::string sanitizer;

@@ -21,7 +21,7 @@ KernelRecord RecordOf(int node, const std::string& code, const EvalResult& resul
                       .speedup = result.speedup,
                       .sol_fraction = result.sol_fraction,
                       .profile = result.profile_text,
-                      .other_sizes = WrongSizesText(result),
+                      .other_sizes = SizesOnlyMark(result),
                       .sanitizer = SanitizerText(result)};
   if (result.scope != TimingScope::kCall) {
     record.scope = std::string(EnumName(result.scope));

@@ -55,7 +55,8 @@ TEST(StepResultTest, AKernelCorrectAtTheTasksSizesOnlyIsMarkedAndShownToTheLlm) 
   EXPECT_FALSE(OutcomeOf(Correct(4.0), false).sizes_only);
   const KernelRecord record = RecordOf(1, "code", r);
   EXPECT_EQ(record.other_sizes,
-            "wrong at dim=1001 (uneven): incorrect: 16 of 16016 elements outside tolerance");
+            "correct at the task's sizes only: wrong at dim=1001 (uneven): incorrect: 16 of "
+            "16016 elements outside tolerance");
   const std::string shown = PromptSet::FormatKernel(record, "Kernel 1");
   EXPECT_NE(shown.find("Correct at the task's sizes only: wrong at dim=1001 (uneven)"),
             std::string::npos)

@@ -236,9 +236,14 @@ def run_sanitizer(ctx: Context, job: Job, task_path: str, candidate_path: str,
     session.slot()
     confine()
     ctx.facts["sanitizer"] = []
-    with session.gpu("shared"), session.phase("sanitize"):
-        sanitizer.run(job, task_path, candidate_path,
-                      os.path.dirname(os.path.abspath(candidate_path)), ctx.facts["sanitizer"])
+    job_dir = os.path.dirname(os.path.abspath(candidate_path))
+    with session.gpu("shared"):
+        # A phase of its own: a job that ends in it (a limit, the harness) ran no candidate code.
+        with session.phase("sanitize_probe"):
+            usable = sanitizer.probe(job, task_path, job_dir, ctx.facts["sanitizer"])
+        if usable:
+            with session.phase("sanitize"):
+                sanitizer.run(job, task_path, candidate_path, job_dir, ctx.facts["sanitizer"])
 
 
 def run_baseline(ctx: Context, job: Job, task_path: str) -> None:

@@ -105,28 +105,38 @@ def _wheel_paths() -> list[str]:
     return out
 
 
-def run(job: Job, task_path: str, candidate_path: str, job_dir: str,
-        into: list[dict[str, Any]]) -> None:
-    """Runs each tool of job.options.sanitize in turn, appending one fact per tool to `into` as
-    it ends (what a later tool's failure cannot take back)."""
-    job_file = os.path.join(job_dir, "sanitize-job.json")
+def probe(job: Job, task_path: str, job_dir: str, into: list[dict[str, Any]]) -> bool:
+    """The harness's own target under the first tool, before any candidate code: whether the
+    tool can run CUDA in this sandbox. Where it cannot, appends every tool's fact (`unusable`,
+    never the kernel's failure) to `into` and returns False. Writes the target's job file."""
     told = dataclasses.asdict(job)
     told["nonce"] = ""  # The candidate reads this file: nothing that authenticates a result.
-    with open(job_file, "w", encoding="utf-8") as f:
+    with open(_job_file(job_dir), "w", encoding="utf-8") as f:
         json.dump(told, f)
     # The tool and its target run as this process's user, and may write the namespace's /proc
     # up to the target's own narrowing (sandbox.own_proc_only): this process's memory, descriptors
     # and settings are no longer theirs to open (nor the candidate's, whose target is no tool).
     _not_dumpable()
-    # The harness's own target first, under the first tool: a tool that cannot run CUDA in this
-    # sandbox (no candidate code has run yet) is unusable here, never the kernel's failure.
     first = job.options.sanitize[0] if job.options.sanitize else ""
-    probe = _run_tool(first, job, job_file, task_path, "", job_dir) if first else {}
-    if probe and probe["ended"] not in ("clean", "missing"):
+    ran = _run_tool(first, job, _job_file(job_dir), task_path, "", job_dir) if first else {}
+    if ran and ran["ended"] not in ("clean", "missing"):
         for tool in job.options.sanitize:
-            into.append({**probe, "tool": tool, "ended": "unusable",
-                         "wall_s": probe["wall_s"] if tool == first else 0.0})
-        return
+            into.append({**ran, "tool": tool, "ended": "unusable",
+                         "wall_s": ran["wall_s"] if tool == first else 0.0})
+        return False
+    return True
+
+
+def _job_file(job_dir: str) -> str:
+    return os.path.join(job_dir, "sanitize-job.json")
+
+
+def run(job: Job, task_path: str, candidate_path: str, job_dir: str,
+        into: list[dict[str, Any]]) -> None:
+    """Runs each tool of job.options.sanitize on the candidate in turn (after `probe`),
+    appending one fact per tool to `into` as it ends (what a later tool's failure cannot take
+    back)."""
+    job_file = _job_file(job_dir)
     for tool in job.options.sanitize:
         try:
             into.append(_run_tool(tool, job, job_file, task_path, candidate_path, job_dir))
