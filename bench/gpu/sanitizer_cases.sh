@@ -18,8 +18,17 @@ cp examples/tasks/relu.py bench/gpu/sanitizer_cases/tasks/*.py "$CASES/tasks/"
 cp -r bench/gpu/sanitizer_cases/kernels/* "$CASES/kernels/"
 cp examples/kernels/relu/ok.py "$CASES/kernels/relu/ok.py"
 cp examples/cpp/relu/cuda_inline.py "$CASES/kernels/relu/cuda_ok.py"
-stamp "sanitizer cases"
+# KEEP: a pattern of the kernels to keep (relu/ok.py|relu/reads_past_end.py), for a short call;
+# TOOLS: the tools (default memcheck,racecheck).
+if [ -n "${KEEP:-}" ]; then
+  (cd "$CASES/kernels" && for f in */*.py; do [[ $f =~ ^(${KEEP})$ ]] || rm "$f"; done)
+  for d in "$CASES"/kernels/*/; do  # A task left without kernels goes too.
+    [ -n "$(ls "$d")" ] || rm -r "$d" "$CASES/tasks/$(basename "$d").py"
+  done
+fi
+stamp "sanitizer cases: $(cd "$CASES/kernels" && echo */*.py)"
 timeout "${LIMIT:-420}" "${EVAL[@]}" --sanitize --slots 1 --sanitizer-timeout "${TOOL_LIMIT:-150}" \
+  --sanitizer-tools "${TOOLS:-memcheck,racecheck}" \
   --tasks-dir "$CASES/tasks" --kernels-dir "$CASES/kernels" \
   >"$OUT/sanitizer_cases.jsonl" 2>"$OUT/sanitizer_cases.log"
 stamp "eval exited with $?"
