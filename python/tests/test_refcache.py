@@ -203,6 +203,24 @@ def _results(w: Worker, ids: list[str]) -> dict[str, dict]:
     return got
 
 
+def test_the_size_sets_references_are_kept_with_the_tasks_own(cached_worker: Worker) -> None:
+    """The size_sets option's references are stored with the task's: a later job of the key
+    takes them from the cache and runs the same set trials under the same judge indices."""
+    sets = [{"name": "uneven", "sizes": {"dim": 1001, "batch_size": 17}, "trials": 2}]
+    stored = cached_worker.evaluate(task("relu"), kernel("relu", "ok"),
+                                    options={"size_sets": sets}, reference_key="relu-sets")
+    hit = cached_worker.evaluate(task("relu"), kernel("relu", "ok"),
+                                 options={"size_sets": sets}, reference_key="relu-sets")
+    assert (stored["reference_cache"], hit["reference_cache"]) == ("stored", "hit")
+    own = len(stored["trials"])
+    for facts in (stored, hit):
+        (checked,) = facts["size_sets"]
+        assert checked["ran"] and [t["index"] for t in checked["trials"]] == [own, own + 1]
+        assert checked["resize"]["changed"]["dim"] == [1000, 1001]
+        assert {t["index"]: t["passed"] for t in facts["judge"]["trials"]} == \
+            {i: True for i in range(own + 2)}
+
+
 def test_jobs_of_one_key_share_references_and_reach_the_same_facts(cached_worker: Worker) -> None:
     first = cached_worker.evaluate(task("gemm_relu"), kernel("gemm_relu", "ok"),
                                    reference_key="gemm-relu-1")

@@ -322,6 +322,29 @@ struct SanitizerRun {
   }
 };
 
+// One of the `size_sets` option's sets, checked in the candidate's own job
+// (python/.../evaluation/trials.py, check_size_sets): how the task was resized, why its reference
+// could not be made there, whether the candidate's trials ran there (only once its own passed),
+// those trials (the judge's indices follow the task's own), and what its call raised there.
+struct SizeSetFacts {
+  std::string name;
+  ResizeFacts resize;
+  std::string reference_error;
+  bool ran = false;
+  std::vector<Trial> trials;
+  FactError error;
+
+  template <typename Self, typename Visitor>
+  static void Visit(Self& s, Visitor&& visit) {
+    visit("name", s.name);
+    visit("resize", s.resize);
+    visit("reference_error", s.reference_error);
+    visit("ran", s.ran);
+    visit("trials", s.trials);
+    visit("error", s.error);
+  }
+};
+
 // A smoke test's smaller task (--shrink; python/adaexplore_worker/evaluation/shrink.py): the factor
 // asked for, whether the task's kind allows it, and each size changed, from and to.
 struct ShrinkFacts {
@@ -736,6 +759,7 @@ struct Facts {
   // A KernelBench task's module-level integers as it loaded them (before --shrink or `sizes`).
   std::map<std::string, int64_t> task_sizes;
   std::optional<ResizeFacts> resize;    // Absent: no `sizes` option.
+  std::vector<SizeSetFacts> size_sets;  // Empty: no `size_sets` option.
   std::vector<SanitizerRun> sanitizer;  // Empty: no `sanitize` option.
   std::optional<ProfileFacts> profile;  // Absent: not profiled (docs/profiling.md).
   // Absent, or an empty object, when the worker timed nothing.
@@ -776,6 +800,7 @@ struct Facts {
     visit("shrink", s.shrink);
     visit("task_sizes", s.task_sizes);
     visit("resize", s.resize);
+    visit("size_sets", s.size_sets);
     visit("sanitizer", s.sanitizer);
     visit("profile", s.profile);
     visit("timing", s.timing);

@@ -70,6 +70,7 @@ bool HasAnyKind(const json& value, std::string_view kinds) {
 }
 
 Status Decode(const json& value, const std::string& where, JobOptions& out);
+Status Decode(const json& value, const std::string& where, std::vector<SizeSet>& out);
 Status Decode(const json& value, const std::string& where, SourceText& out);
 Status Decode(const json& value, const std::string& where, TaskText& out);
 
@@ -133,6 +134,18 @@ Status Decode(const json& value, const std::string& where, JobOptions& out) {
   return DecodeObject(value, where, out, [](auto& o, auto&& visit) { VisitJobOptions(o, visit); });
 }
 
+Status Decode(const json& value, const std::string& where, std::vector<SizeSet>& out) {
+  if (!value.is_array()) {
+    return ProtocolError(fmt::format("{} must be an array", where));
+  }
+  out.assign(value.size(), SizeSet{});
+  for (size_t i = 0; i < value.size(); ++i) {
+    RETURN_IF_ERROR(DecodeObject(value[i], fmt::format("{}[{}]", where, i), out[i],
+                                 [](auto& s, auto&& visit) { VisitSizeSet(s, visit); }));
+  }
+  return Status::Ok();
+}
+
 Status Decode(const json& value, const std::string& where, SourceText& out) {
   return DecodeObject(value, where, out, [](auto& t, auto&& visit) {
     visit("filename", t.filename);
@@ -159,6 +172,16 @@ json Encode(const T& value) {
 }
 
 json Encode(const JobOptions& options) { return ToJson(options); }
+
+json Encode(const std::vector<SizeSet>& sets) {
+  json j = json::array();
+  for (const SizeSet& set : sets) {
+    json one = json::object();
+    VisitSizeSet(set, [&](const char* name, const auto& field) { one[name] = field; });
+    j.push_back(std::move(one));
+  }
+  return j;
+}
 
 json Encode(const SourceText& text) {
   return {{"filename", text.filename}, {"source", text.source}};
@@ -283,6 +306,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& FactFields() {
       {"shrink", "object"},      // A smoke test's smaller task: factor, applies, changed.
       {"task_sizes", "object"},  // A KernelBench task's module-level integers as loaded.
       {"resize", "object"},      // Another size set (the `sizes` option): applies, changed.
+      {"size_sets", "array"},    // The size_sets option's sets, checked in this job.
       {"sanitizer", "array"},    // compute-sanitizer's runs (the `sanitize` option).
       {"profile", "object"},     // A hardware profile of the call: tool, kernels, call_us.
       {"poisoned_free_blocks", "integer"},

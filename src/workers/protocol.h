@@ -107,6 +107,23 @@ std::vector<FactStatus> AllFactStatuses();
 // facts.status of `facts`; a ProtocolError when it is missing or not a declared status.
 Result<FactStatus> StatusOf(const nlohmann::json& facts);
 
+// One of a KernelBench task's other size sets checked in the candidate's own job (size_sets):
+// the module-level integers it sets, and how many of the profile's first trials run at it.
+struct SizeSet {
+  std::string name;
+  std::map<std::string, int64_t> sizes;
+  int trials = 0;
+
+  bool operator==(const SizeSet&) const = default;
+};
+
+template <typename Set, typename Visitor>
+void VisitSizeSet(Set& s, Visitor&& visit) {
+  visit("name", s.name);
+  visit("sizes", s.sizes);
+  visit("trials", s.trials);
+}
+
 // How to evaluate one job: the profile (eval/profile.h) as the worker receives it. Every field is
 // sent, and the worker refuses a job that lacks one: it has no defaults of its own.
 struct JobOptions {
@@ -188,6 +205,10 @@ struct JobOptions {
   // one of the other size sets a correct kernel is checked at (eval/size_variants.h). Empty:
   // the task's own.
   std::map<std::string, int64_t> sizes;
+  // Other size sets checked in this job: their references made in the reference phase, before
+  // the candidate is imported, and sealed with the task's own for the judge; once the
+  // candidate's own trials (and rerun) passed, each set's trials run last. Empty: none.
+  std::vector<SizeSet> size_sets;
   // compute-sanitizer's tools to run the candidate's call under, in turn, instead of evaluating
   // it (eval/sanitizer.h); each run may take sanitize_timeout_s. Empty: an evaluation.
   std::vector<std::string> sanitize;
@@ -243,6 +264,7 @@ void VisitJobOptions(Options& o, Visitor&& visit) {
   visit("reject_rules", o.reject_rules);
   visit("shrink", o.shrink);
   visit("sizes", o.sizes);
+  visit("size_sets", o.size_sets);
   visit("sanitize", o.sanitize);
   visit("sanitize_timeout_s", o.sanitize_timeout_s);
 }

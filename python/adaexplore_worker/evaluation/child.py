@@ -7,7 +7,8 @@ runs on fresh copies of the same inputs; its outputs are checked for form and va
 for mutation, and the first trial is run twice for determinism (trials.py). Timing takes the
 device exclusively (the zygote arbitrates) and interleaves the reference with the candidate on
 fresh inputs every run, re-checking every timed output (measure.py); one more call runs under
-the profiler (trace.py). After any candidate code ran, runtime_checks.py records what it did.
+the profiler (trace.py). Last, the size_sets option's other sizes: their references made with the
+task's own, the candidate's trials there once its own passed (trials.check_size_sets). After any candidate code ran, runtime_checks.py records what it did.
 
 This file only orders the phases over one context.Context. The result is a dict of facts.
 Verdicts are decided by the C++ side.
@@ -194,6 +195,9 @@ def run(ctx: Context, job: Job, task_path: str, candidate_path: str,
     with session.part("dispatch.end"):
         dispatch_watch.record(dispatch_before, facts)
     facts["gpu_busy_ms"] = round(ctx.gpu_busy_ms, 3)
+    if ctx.size_sets:  # Last: nothing timed or traced follows a resized task.
+        with session.gpu("shared"), session.phase("size_sets"):
+            trials.check_size_sets(ctx, model_new_class)
 
 
 def _references(ctx: Context, plan: refcache.Plan | None) -> dict[str, Any] | None:

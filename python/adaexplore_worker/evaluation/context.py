@@ -122,6 +122,8 @@ class Context:
         self.reference_timing: dict[str, Any] | None = None
         self.seeds: list[int] = []
         self.references: list[dict[str, Any]] = []  # One per trial.
+        # The size_sets option's sets: {"facts": SizeSetFacts, "entries": their references}.
+        self.size_sets: list[dict[str, Any]] = []
         self.output_bytes = 0
         # runtime_checks.py, set just before the candidate is imported.
         self.audit: AuditWatch | None = None

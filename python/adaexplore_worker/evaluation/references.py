@@ -15,7 +15,7 @@ from ..integrity import autotune_share
 from ..protocol.channel import finite_or_none
 from ..protocol.facts import Status
 from ..task import LoadError
-from . import errors
+from . import errors, shrink
 from .context import Abort, Context
 from .runtime_checks import precision_flags
 
@@ -79,6 +79,7 @@ def make_references(ctx: Context) -> None:
         place(entry)
         ctx.references.append(entry)
     ctx.output_bytes = _output_bytes(ctx)
+    make_size_set_references(ctx, place)
     ctx.facts["reference"] = {
         "fp64": ctx.ref_exact is not None,
         "outputs": [{"shape": list(r.shape), "dtype": str(r.dtype).replace("torch.", "")}
@@ -86,6 +87,63 @@ def make_references(ctx: Context) -> None:
         "self_error": [e["self_error"] for e in ctx.references],
         "distributions": [e["distribution"] for e in ctx.references],
     }
+
+
+def make_size_set_references(ctx: Context, place: Callable[[dict[str, Any]], None]) -> None:
+    """The references of each of the size_sets option's sets, made as the task's own are (before
+    the candidate is imported): the task resized to the set, its Model built there, the first
+    `trials` of the task's own trials' seeds on the task's own inputs. A set whose reference
+    cannot be made says why (the task's asserts tie its sizes together) and has no trials; the
+    task's own references stand. The task's sizes, Model and init arguments are its own again
+    after. ctx.size_sets: each set's facts and entries (their judge indices follow the task's)."""
+    ctx.size_sets = []
+    if not ctx.o.size_sets:
+        return
+    assert ctx.task is not None
+    names = vars(ctx.task.module)
+    changed = {name for s in ctx.o.size_sets for name in s.sizes}
+    own_sizes = {name: names[name] for name in changed if type(names.get(name)) is int}
+    own = (ctx.init_args, ctx.ref_model, ctx.ref_exact, ctx.seeds)
+    index = len(ctx.references)
+    try:
+        for size_set in ctx.o.size_sets:
+            facts: dict[str, Any] = {"name": size_set.name, "reference_error": "", "ran": False,
+                                     "trials": []}
+            entries: list[dict[str, Any]] = []
+            ctx.size_sets.append({"facts": facts, "entries": entries})
+            facts["resize"] = shrink.resize_task(ctx.task, {**own_sizes, **size_set.sizes})
+            try:
+                ctx.init_args = make_init_args(ctx)
+                ctx.ref_model = ctx.build(ctx.task.model_class, candidate=False)
+                ctx.ref_exact = _exact_model(ctx) if own[2] is not None else None
+                for seed in own[3][:size_set.trials]:
+                    entry = _reference_for(ctx, seed, "task")
+                    entry.update(integrity=False, set=size_set.name, index=index)
+                    place(entry)
+                    entries.append(entry)
+                    index += 1
+            except Abort:  # _reference_for's task error: the set's, not the task's.
+                error = ctx.facts.pop("error", {})
+                ctx.facts["status"] = Status.OK
+                facts["reference_error"] = (f"{error.get('type', 'Error')}: "
+                                            f"{error.get('message', '')}")[:300]
+            except Exception as e:  # noqa: BLE001 - building the Model there failed.
+                facts["reference_error"] = f"{type(e).__name__}: {e}"[:300]
+            if facts["reference_error"]:
+                index -= len(entries)
+                entries.clear()
+    finally:
+        shrink.resize_task(ctx.task, own_sizes)
+        ctx.init_args, ctx.ref_model, ctx.ref_exact, ctx.seeds = own
+    ctx.facts["size_sets"] = [s["facts"] for s in ctx.size_sets]
+
+
+def _exact_model(ctx: Context) -> torch.nn.Module | None:
+    assert ctx.ref_model is not None
+    try:
+        return copy.deepcopy(ctx.ref_model).to(torch.float64)
+    except Exception:  # noqa: BLE001 - the set's references keep the task precision.
+        return None
 
 
 class _Placement:
@@ -115,8 +173,9 @@ def snapshot(ctx: Context, notes: list[str]) -> dict[str, Any]:
          "spec": e["spec"].items, "outputs": list(e["outputs"]),
          "maxima": e["maxima"], "self_error": e["self_error"], "integrity": e["integrity"],
          "expected": [(list(t.shape), str(t.dtype).replace("torch.", ""))
-                      for t in e["expected"]]}
-        for e in ctx.references],
+                      for t in e["expected"]], "set": e.get("set", "")}
+        for e in [*ctx.references, *(e for s in ctx.size_sets for e in s["entries"])]],
+        "size_sets": [s["facts"] for s in ctx.size_sets],
         "seeds": list(ctx.seeds), "reference": ctx.facts["reference"],
         "autotune": autotune_share.choices(),
         "null_kernels": ctx.facts.get("null_kernels"), "roofline": ctx.facts.get("roofline"),
@@ -129,16 +188,22 @@ def restore(ctx: Context, payload: dict[str, Any]) -> None:
     build_reference(ctx)
     autotune_share.seed(payload.get("autotune") or {})  # The configurations they were made with.
     ctx.seeds = list(payload["seeds"])
-    ctx.references = [
+    every = [
         {"seed": e["seed"], "distribution": e["distribution"], "base": e["base"],
          "spec": inputs.InputSpec(list(e["spec"])), "outputs": list(e["outputs"]),
          "maxima": list(e["maxima"]), "self_error": e["self_error"],
-         "integrity": e["integrity"],
+         "integrity": e["integrity"], "set": e.get("set", ""), "index": i,
          "expected": [torch.empty(shape, dtype=getattr(torch, dtype), device="meta")
                       for shape, dtype in e["expected"]]}
-        for e in payload["references"]]
+        for i, e in enumerate(payload["references"])]
+    ctx.references = [e for e in every if not e["set"]]
+    ctx.size_sets = [{"facts": dict(f, trials=[], ran=False),
+                      "entries": [e for e in every if e["set"] == f["name"]]}
+                     for f in payload.get("size_sets", [])]
+    if ctx.size_sets:
+        ctx.facts["size_sets"] = [s["facts"] for s in ctx.size_sets]
     place = _Placement(ctx)
-    for entry in ctx.references:
+    for entry in every:
         place(entry)
     ctx.output_bytes = _output_bytes(ctx)
     ctx.facts["reference"] = payload["reference"]

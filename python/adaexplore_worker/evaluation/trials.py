@@ -13,7 +13,9 @@ import torch
 from ..correctness import check, inputs
 from ..correctness.judge import RERUN
 from ..protocol.facts import Status
+from . import errors, shrink
 from .context import Context
+from .references import make_init_args
 from .runtime_checks import check_identities, enumerate_threads, note_threads
 
 POISON_BYTE = 0xFF  # NaN in every float format, -1 in signed integers.
@@ -67,47 +69,120 @@ def run_candidate(ctx: Context, args: list[Any], trial: int, during: str) -> Any
 
 
 def check_trials(ctx: Context) -> None:
-    criterion = ctx.o.criterion
-    atol, rtol = ctx.o.atol, ctx.o.rtol
     for i, ref in enumerate(ctx.references):
         x = ctx.make_inputs(ref["seed"], ref["base"])
         if inputs.InputSpec.of(x) != ref["spec"]:
             ctx.inputs_changed(i)
-        candidate_inputs = inputs.clone_inputs(x)
-        poison(ctx)
-        out = run_candidate(ctx, candidate_inputs, i, f"trial {i}")
-        trial: dict[str, Any] = {"index": i, "seed": ref["seed"],
-                                 "distribution": ref["distribution"],
-                                 "integrity": ref["integrity"]}
-        outputs = check.flatten_outputs(out)
-        if ctx.recorder is not None:  # What the judge compares, out of the candidate's reach.
-            with ctx.session.part("check.record"):
-                ctx.recorder.record(i, outputs)
-        trial["outputs"] = []
-        passed = len(outputs) == len(ref["outputs"])
-        if not passed:
-            trial["problems"] = [f"the candidate returned {len(outputs)} outputs, the "
-                                 f"reference {len(ref['outputs'])}"]
-        for got, expected, stored, ref_max in zip(outputs, ref["expected"], ref["outputs"],
-                                                  ref["maxima"]):
-            form = check.structure_facts(got, expected, candidate_inputs)
-            entry: dict[str, Any] = {"form": form}
-            if not form["problems"] or (form.get("shape_ok") and isinstance(got, torch.Tensor)):
-                entry["values"] = check.compare(got, stored, criterion, atol, rtol, ref_max)
-            passed = passed and not form["problems"] and entry.get("values", {}).get("passed",
-                                                                                    False)
-            trial["outputs"].append(entry)
-        trial["inputs_mutated"] = [j for j, (a, b) in enumerate(zip(candidate_inputs, x))
-                                   if not check.bitwise_equal(a, b)]
-        passed = passed and not trial["inputs_mutated"]
-        trial["passed"] = passed
+        trial, passed = _trial(ctx, ref, i, x, f"trial {i}", "check.record")
         ctx.facts["trials"].append(trial)
-        if i == 0:
-            ctx.first_output = [o.detach().clone() if isinstance(o, torch.Tensor) else o
-                                for o in outputs]
-        del out, outputs, candidate_inputs, x
         if not passed and ctx.o.stop_at_first_failure:
             break
+
+
+def check_size_sets(ctx: Context, model_new_class: type) -> None:
+    """The candidate at each of the size_sets option's sets whose references were made, once
+    its own trials (and rerun) passed, last of all: the task resized to the set, the candidate's
+    model built there, each of the set's trials as the task's own are checked, and recorded for
+    the judge under the set's indices. A call that raises ends that set's trials (its `error`),
+    not the evaluation; the task's sizes are its own again after."""
+    if not ctx.size_sets or not all_passed(ctx) or not ctx.facts.get("determinism_passed", True):
+        return
+    assert ctx.task is not None
+    names = vars(ctx.task.module)
+    own_sizes = {name: names[name] for s in ctx.o.size_sets for name in s.sizes
+                 if type(names.get(name)) is int}
+    own = (ctx.init_args, ctx.model_new)
+    try:
+        for size_set, wanted in zip(ctx.size_sets, ctx.o.size_sets):
+            facts, entries = size_set["facts"], size_set["entries"]
+            if not entries:
+                continue
+            facts["ran"] = True
+            shrink.resize_task(ctx.task, {**own_sizes, **wanted.sizes})
+            try:
+                ctx.init_args = make_init_args(ctx)
+                ctx.model_new = ctx.build(model_new_class, candidate=True)
+                for ref in entries:
+                    during = f"size set {facts['name']} trial {ref['index']}"
+                    x = ctx.make_inputs(ref["seed"], ref["base"])
+                    trial, _ = _trial(ctx, ref, ref["index"], x, during, "size_sets.record",
+                                      fail=False)
+                    facts["trials"].append(trial)
+            except _Raised as e:
+                facts["error"] = errors.describe(e.cause)
+            except Exception as e:  # noqa: BLE001 - its construction at the set raised.
+                facts["error"] = errors.describe(e)
+            ctx.model_new = None
+    finally:
+        shrink.resize_task(ctx.task, own_sizes)
+        ctx.init_args, ctx.model_new = own
+
+
+class _Raised(Exception):
+    """The candidate's call raised at a size set (run_candidate's failure, not the job's)."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _trial(ctx: Context, ref: dict[str, Any], index: int, x: list[Any], during: str,
+           record_part: str, fail: bool = True) -> tuple[dict[str, Any], bool]:
+    """One trial: the candidate on fresh copies of `x` in poisoned memory, its outputs
+    recorded for the judge under `index` and checked for form and value, the inputs for
+    mutation. `fail`: a raising call ends the evaluation (the task's own trials), else it is
+    raised as _Raised (a size set's)."""
+    criterion = ctx.o.criterion
+    atol, rtol = ctx.o.atol, ctx.o.rtol
+    candidate_inputs = inputs.clone_inputs(x)
+    poison(ctx)
+    if fail:
+        out = run_candidate(ctx, candidate_inputs, index, during)
+    else:
+        out = _run_or_raise(ctx, candidate_inputs, during)
+    trial: dict[str, Any] = {"index": index, "seed": ref["seed"],
+                             "distribution": ref["distribution"],
+                             "integrity": ref["integrity"]}
+    outputs = check.flatten_outputs(out)
+    if ctx.recorder is not None:  # What the judge compares, out of the candidate's reach.
+        with ctx.session.part(record_part):
+            ctx.recorder.record(index, outputs)
+    trial["outputs"] = []
+    passed = len(outputs) == len(ref["outputs"])
+    if not passed:
+        trial["problems"] = [f"the candidate returned {len(outputs)} outputs, the "
+                             f"reference {len(ref['outputs'])}"]
+    for got, expected, stored, ref_max in zip(outputs, ref["expected"], ref["outputs"],
+                                              ref["maxima"]):
+        form = check.structure_facts(got, expected, candidate_inputs)
+        entry: dict[str, Any] = {"form": form}
+        if not form["problems"] or (form.get("shape_ok") and isinstance(got, torch.Tensor)):
+            entry["values"] = check.compare(got, stored, criterion, atol, rtol, ref_max)
+        passed = passed and not form["problems"] and entry.get("values", {}).get("passed",
+                                                                                False)
+        trial["outputs"].append(entry)
+    trial["inputs_mutated"] = [j for j, (a, b) in enumerate(zip(candidate_inputs, x))
+                               if not check.bitwise_equal(a, b)]
+    passed = passed and not trial["inputs_mutated"]
+    trial["passed"] = passed
+    if index == 0 and fail:
+        ctx.first_output = [o.detach().clone() if isinstance(o, torch.Tensor) else o
+                            for o in outputs]
+    del out, outputs, candidate_inputs, x
+    return trial, passed
+
+
+def _run_or_raise(ctx: Context, args: list[Any], during: str) -> Any:
+    try:
+        with torch.no_grad():
+            with ctx.calls(during):
+                out = ctx.model_new(*args)  # type: ignore[misc]
+            check_identities(ctx)
+            if ctx.on_gpu:
+                torch.cuda.synchronize(ctx.device)
+            return out
+    except Exception as e:  # noqa: BLE001 - the set's; SystemExit and the like end the job.
+        raise _Raised(e) from e
 
 
 def all_passed(ctx: Context) -> bool:

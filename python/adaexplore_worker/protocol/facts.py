@@ -172,6 +172,21 @@ class ResizeFacts(TypedDict, total=False):
     derived: list[str]
 
 
+class SizeSetFacts(TypedDict, total=False):
+    """One of the size_sets option's sets, checked in the candidate's own job: how the task was
+    resized, why its reference could not be made there (reference_error; then nothing ran at
+    it), whether the candidate's trials ran at it (only once its own passed), those trials (the
+    judge's indices follow the task's own trials), and what ended them when the candidate
+    raised at this set (error)."""
+
+    name: str
+    resize: ResizeFacts
+    reference_error: str
+    ran: bool
+    trials: list[Trial]
+    error: ErrorFacts
+
+
 class SanitizerRun(TypedDict, total=False):
     """One compute-sanitizer tool's run of the candidate (sanitizer.py): how it ended (clean,
     errors, target_failed, tool_failed, timed_out, signal, missing, unusable: the harness's own
@@ -423,6 +438,7 @@ class Facts(TypedDict, total=False):
     shrink: ShrinkFacts
     task_sizes: dict[str, int]  # A KernelBench task's module-level integers as loaded.
     resize: ResizeFacts
+    size_sets: list[SizeSetFacts]  # The size_sets option's sets (trials.check_size_sets).
     sanitizer: list[SanitizerRun]  # compute-sanitizer's runs (the `sanitize` option).
     profile: ProfileFacts
     poisoned_free_blocks: int

@@ -16,6 +16,16 @@ Precision = Literal["fp32", "bf16", "fp16"]
 
 
 @dataclasses.dataclass(frozen=True)
+class SizeSet:
+    """One of a KernelBench task's other size sets (size_sets): the module-level integers it
+    sets, and how many of the profile's trials (the first ones, their seeds) run at it."""
+
+    name: str
+    sizes: dict[str, int]
+    trials: int
+
+
+@dataclasses.dataclass(frozen=True)
 class JobOptions:
     """How to evaluate: the C++ profile (src/eval/profile.h) as the worker receives it."""
 
@@ -76,6 +86,11 @@ class JobOptions:
     # A KernelBench task's module-level sizes set to these before its inputs and weights are made
     # (shrink.resize_task): one of the other size sets a kernel is checked at. Empty: its own.
     sizes: dict[str, int]
+    # Other size sets checked in this job (shrink.resize_task each): their references are made in
+    # the reference phase, before the candidate is imported, and sealed with the task's own for
+    # the judge; once the candidate's own trials and rerun passed, it runs each set's trials
+    # last (trials.check_size_sets). Empty: none.
+    size_sets: list[SizeSet]
     # compute-sanitizer's tools to run the candidate under, in turn, instead of evaluating it
     # (sanitizer.py); each run may take sanitize_timeout_s. Empty: an evaluation.
     sanitize: list[Literal["memcheck", "racecheck", "synccheck", "initcheck"]]
