@@ -137,7 +137,7 @@ std::vector<std::string> WithheldValues() {
       // length may be one.
       const bool path = value.starts_with('/') && value.find_first_of(" \t:@") == value.npos;
       const bool word = !IsCredentialVariable(name) && std::ranges::all_of(value, [](char c) {
-        return (c >= 'a' && c <= 'z') || c == '_' || c == '-';
+        return (c >= 'a' && c <= 'z') || c == '_';
       });
       if (value.size() >= kMinWithheldValueLength && !path && !word) {
         out.emplace_back(value);

@@ -14,7 +14,7 @@ from ..correctness import check, inputs
 from ..correctness.judge import RERUN
 from ..protocol.facts import Status
 from . import errors, shrink
-from .context import Context
+from .context import Abort, Context
 from .references import make_init_args
 from .runtime_checks import check_identities, enumerate_threads, note_threads
 
@@ -110,6 +110,8 @@ def check_size_sets(ctx: Context, model_new_class: type) -> None:
                     facts["trials"].append(trial)
             except _Raised as e:
                 facts["error"] = errors.describe(e.cause)
+            except Abort:
+                raise  # The harness ended the evaluation (its facts say why): not the set's.
             except Exception as e:  # noqa: BLE001 - its construction at the set raised.
                 facts["error"] = errors.describe(e)
             ctx.model_new = None
@@ -181,6 +183,8 @@ def _run_or_raise(ctx: Context, args: list[Any], during: str) -> Any:
             if ctx.on_gpu:
                 torch.cuda.synchronize(ctx.device)
             return out
+    except Abort:
+        raise
     except Exception as e:  # noqa: BLE001 - the set's; SystemExit and the like end the job.
         raise _Raised(e) from e
 
