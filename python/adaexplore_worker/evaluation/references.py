@@ -100,42 +100,46 @@ def make_size_set_references(ctx: Context, place: Callable[[dict[str, Any]], Non
     if not ctx.o.size_sets:
         return
     assert ctx.task is not None
-    names = vars(ctx.task.module)
-    changed = {name for s in ctx.o.size_sets for name in s.sizes}
-    own_sizes = {name: names[name] for name in changed if type(names.get(name)) is int}
     own = (ctx.init_args, ctx.ref_model, ctx.ref_exact, ctx.seeds)
     index = len(ctx.references)
     try:
-        for size_set in ctx.o.size_sets:
-            facts: dict[str, Any] = {"name": size_set.name, "reference_error": "", "ran": False,
-                                     "trials": []}
-            entries: list[dict[str, Any]] = []
-            ctx.size_sets.append({"facts": facts, "entries": entries})
-            facts["resize"] = shrink.resize_task(ctx.task, {**own_sizes, **size_set.sizes})
-            try:
-                ctx.init_args = make_init_args(ctx)
-                ctx.ref_model = ctx.build(ctx.task.model_class, candidate=False)
-                ctx.ref_exact = _exact_model(ctx) if own[2] is not None else None
-                for seed in own[3][:size_set.trials]:
-                    entry = _reference_for(ctx, seed, "task")
-                    entry.update(integrity=False, set=size_set.name, index=index)
-                    place(entry)
-                    entries.append(entry)
-                    index += 1
-            except Abort:  # _reference_for's task error: the set's, not the task's.
-                error = ctx.facts.pop("error", {})
-                ctx.facts["status"] = Status.OK
-                facts["reference_error"] = (f"{error.get('type', 'Error')}: "
-                                            f"{error.get('message', '')}")[:300]
-            except Exception as e:  # noqa: BLE001 - building the Model there failed.
-                facts["reference_error"] = f"{type(e).__name__}: {e}"[:300]
-            if facts["reference_error"]:
-                index -= len(entries)
-                entries.clear()
+        names = {n for s in ctx.o.size_sets for n in s.sizes}
+        with shrink.restored_after(ctx.task, names) as own_sizes:
+            _size_set_references(ctx, place, own, own_sizes, index)
     finally:
-        shrink.resize_task(ctx.task, own_sizes)
         ctx.init_args, ctx.ref_model, ctx.ref_exact, ctx.seeds = own
     ctx.facts["size_sets"] = [s["facts"] for s in ctx.size_sets]
+
+
+def _size_set_references(ctx: Context, place: Callable[[dict[str, Any]], None],
+                         own: tuple[Any, ...], own_sizes: dict[str, int], index: int) -> None:
+    assert ctx.task is not None
+    for size_set in ctx.o.size_sets:
+        facts: dict[str, Any] = {"name": size_set.name, "reference_error": "", "ran": False,
+                                 "trials": []}
+        entries: list[dict[str, Any]] = []
+        ctx.size_sets.append({"facts": facts, "entries": entries})
+        facts["resize"] = shrink.resize_task(ctx.task, {**own_sizes, **size_set.sizes})
+        try:
+            ctx.init_args = make_init_args(ctx)
+            ctx.ref_model = ctx.build(ctx.task.model_class, candidate=False)
+            ctx.ref_exact = _exact_model(ctx) if own[2] is not None else None
+            for seed in own[3][:size_set.trials]:
+                entry = _reference_for(ctx, seed, "task")
+                entry.update(integrity=False, set=size_set.name, index=index)
+                place(entry)
+                entries.append(entry)
+                index += 1
+        except Abort:  # _reference_for's task error: the set's, not the task's.
+            error = ctx.facts.pop("error", {})
+            ctx.facts["status"] = Status.OK
+            facts["reference_error"] = (f"{error.get('type', 'Error')}: "
+                                        f"{error.get('message', '')}")[:300]
+        except Exception as e:  # noqa: BLE001 - building the Model there failed.
+            facts["reference_error"] = f"{type(e).__name__}: {e}"[:300]
+        if facts["reference_error"]:
+            index -= len(entries)
+            entries.clear()
 
 
 def _exact_model(ctx: Context) -> torch.nn.Module | None:

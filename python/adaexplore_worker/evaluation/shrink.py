@@ -17,6 +17,8 @@ Either way, what the task computes from its sizes at module level (`bias_shape =
 from __future__ import annotations
 
 import ast
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from ..task import Task
@@ -142,3 +144,17 @@ def resize_task(task: Task, sizes: dict[str, int]) -> dict[str, Any]:
             facts["changed"][name] = [before, value]
     facts["derived"] = _rederive(task, set(facts["changed"]))
     return facts
+
+
+@contextlib.contextmanager
+def restored_after(task: Task, names: set[str]) -> Iterator[dict[str, int]]:
+    """The task's named module-level integers (those it has) set back to their values as they
+    are now, after the block, however it ends: the size_sets option resizes it set by set.
+    Yields those values (each set is applied over them, so one set's sizes never carry over)."""
+    values = vars(task.module)
+    own = {name: values[name] for name in names if type(values.get(name)) is int}
+    try:
+        yield own
+    finally:
+        resize_task(task, own)
+

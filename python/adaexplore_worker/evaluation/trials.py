@@ -88,35 +88,33 @@ def check_size_sets(ctx: Context, model_new_class: type) -> None:
     if not ctx.size_sets or not all_passed(ctx) or not ctx.facts.get("determinism_passed", True):
         return
     assert ctx.task is not None
-    names = vars(ctx.task.module)
-    own_sizes = {name: names[name] for s in ctx.o.size_sets for name in s.sizes
-                 if type(names.get(name)) is int}
     own = (ctx.init_args, ctx.model_new)
+    names = {n for s in ctx.o.size_sets for n in s.sizes}
     try:
-        for size_set, wanted in zip(ctx.size_sets, ctx.o.size_sets):
-            facts, entries = size_set["facts"], size_set["entries"]
-            if not entries:
-                continue
-            facts["ran"] = True
-            shrink.resize_task(ctx.task, {**own_sizes, **wanted.sizes})
-            try:
-                ctx.init_args = make_init_args(ctx)
-                ctx.model_new = ctx.build(model_new_class, candidate=True)
-                for ref in entries:
-                    during = f"size set {facts['name']} trial {ref['index']}"
-                    x = ctx.make_inputs(ref["seed"], ref["base"])
-                    trial, _ = _trial(ctx, ref, ref["index"], x, during, "size_sets.record",
-                                      fail=False)
-                    facts["trials"].append(trial)
-            except _Raised as e:
-                facts["error"] = errors.describe(e.cause)
-            except Abort:
-                raise  # The harness ended the evaluation (its facts say why): not the set's.
-            except Exception as e:  # noqa: BLE001 - its construction at the set raised.
-                facts["error"] = errors.describe(e)
-            ctx.model_new = None
+        with shrink.restored_after(ctx.task, names) as own_sizes:
+            for size_set, wanted in zip(ctx.size_sets, ctx.o.size_sets):
+                facts, entries = size_set["facts"], size_set["entries"]
+                if not entries:
+                    continue
+                facts["ran"] = True
+                shrink.resize_task(ctx.task, {**own_sizes, **wanted.sizes})
+                try:
+                    ctx.init_args = make_init_args(ctx)
+                    ctx.model_new = ctx.build(model_new_class, candidate=True)
+                    for ref in entries:
+                        during = f"size set {facts['name']} trial {ref['index']}"
+                        x = ctx.make_inputs(ref["seed"], ref["base"])
+                        trial, _ = _trial(ctx, ref, ref["index"], x, during, "size_sets.record",
+                                          fail=False)
+                        facts["trials"].append(trial)
+                except _Raised as e:
+                    facts["error"] = errors.describe(e.cause)
+                except Abort:
+                    raise  # The harness ended the evaluation (its facts say why): not the set's.
+                except Exception as e:  # noqa: BLE001 - its construction at the set raised.
+                    facts["error"] = errors.describe(e)
+                ctx.model_new = None
     finally:
-        shrink.resize_task(ctx.task, own_sizes)
         ctx.init_args, ctx.model_new = own
 
 
