@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The extra checks on correct kernels on the GPU, in calls of under ten minutes (PART):
 #   PART=sanitizer: which of the sandbox's layers lets compute-sanitizer's target start CUDA
-#               (sanitizer_in_sandbox.py), then the known-answer cases (sanitizer_cases.sh).
+#               (sanitizer_in_sandbox.py), where torch.compile spends its check in the sandbox
+#               (torch_compile_in_sandbox.sh), then the known-answer cases (sanitizer_cases.sh).
 #   PART=redteam: the strict red team in full, alone (it needs more than 300 s at 4 slots).
 #   PART=tools: compute-sanitizer's known-answer cases (sanitizer_cases.sh), then the showcase
 #               trees' kernels the release scored correct, under paper with --size-checks
@@ -55,6 +56,7 @@ case $PART in
       export LD_LIBRARY_PATH=$PWD/.device/lib
       tool=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
       timeout 200 python3 bench/gpu/sanitizer_in_sandbox.py "$tool" | tee "$OUT/diag.txt"'
+    step torch_compile env LIMIT="${COMPILE_LIMIT:-120}" bash bench/gpu/torch_compile_in_sandbox.sh
     step sanitizer env LIMIT="${SANITIZER_LIMIT:-300}" TOOL_LIMIT=120 \
       bash bench/gpu/sanitizer_cases.sh
     ;;

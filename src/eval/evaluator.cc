@@ -35,6 +35,11 @@ std::string SizeJobId(const std::string& key, const std::string& set) {
   return Sha256Builder().Add(key).Add("sizes " + set).Finish().substr(0, kJobIdLength);
 }
 
+// Where the sizes a task ran at under a profile (its TaskKey) are cached.
+std::string TaskSizesKey(const std::string& task_key) {
+  return Sha256Builder().Add("adaexplore-task-sizes-v1").Add(task_key).Finish();
+}
+
 // A result that only says the candidate hit a limit (the time limit, or the host-memory limit
 // that killed it) holds for that limit, not for others: it is cached under a key that names them.
 bool HitALimit(const nlohmann::json& facts, const EvalResult& result) {
@@ -147,6 +152,10 @@ nlohmann::json Evaluator::JobMessage(const EvalRequest& request, const JobKind& 
       .memory_limit_mb = p.memory_limit_mb};
   if (sizes != nullptr) {
     AsSizeCheck(*sizes->set, job.options);  // Before the references' key: theirs are the set's.
+  }
+  if (const auto* evaluate = std::get_if<EvaluateJob>(&kind); evaluate != nullptr) {
+    // Before the references' key too: the sets' references are made and kept with the task's.
+    job.options.size_sets = AsSizeSets(evaluate->size_sets, job.options.trials);
   }
   if (std::holds_alternative<SanitizerJob>(kind)) {
     AsSanitizerRun(p, job.options);
@@ -300,6 +309,43 @@ void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const Pool
   DeliverAll(key, result);
 }
 
+std::vector<SizeVariant> Evaluator::InJobSizeSets(const EvalRequest& request,
+                                                  const std::string& key) {
+  if (!options_.profile.size_checks || request.measurement > 0 || request.task.workload ||
+      !request.task.workloads.empty() || sets_apart_.contains(key)) {
+    return {};
+  }
+  const std::string task_key = TaskKey(request);
+  auto known = task_sizes_.find(task_key);
+  if (known == task_sizes_.end() && cache_ && !options_.refresh_cache) {
+    Result<std::optional<nlohmann::json>> hit = cache_->Find(TaskSizesKey(task_key));
+    if (hit.ok() && *hit) {
+      if (std::optional<std::map<std::string, int64_t>> sizes = RanAtSizes(**hit)) {
+        known = task_sizes_.emplace(task_key, std::move(*sizes)).first;
+      }
+    }
+  }
+  return known == task_sizes_.end() ? std::vector<SizeVariant>{} : SizeVariants(known->second);
+}
+
+void Evaluator::LearnTaskSizes(const EvalRequest& request, const nlohmann::json& facts) {
+  std::optional<std::map<std::string, int64_t>> sizes = RanAtSizes(facts);
+  if (!sizes || request.measurement > 0 || request.task.workload ||
+      !request.task.workloads.empty()) {
+    return;
+  }
+  const std::string task_key = TaskKey(request);
+  if (auto [it, fresh] = task_sizes_.try_emplace(task_key, *sizes); !fresh) {
+    return;
+  }
+  if (cache_) {
+    if (Status s = cache_->Store(TaskSizesKey(task_key), "task_sizes", {{"task_sizes", *sizes}});
+        !s.ok()) {
+      options_.logger->warn("could not store the task's sizes in the cache: {}", s.message());
+    }
+  }
+}
+
 std::string Evaluator::SanitizerKey(const EvalRequest& request) const {
   EvalRequest first = request;
   first.measurement = 0;
@@ -440,10 +486,15 @@ void Evaluator::SubmitAs(uint64_t id, EvalRequest request) {
   auto [it, fresh] = waiting_.try_emplace(key);
   it->second.push_back(id);
   if (fresh) {
-    pool_->Submit(PoolJob{.id = key.substr(0, 16),
-                          .message = JobMessage(requests_.at(id).first),
-                          .timeout_s = options_.profile.timeout_s,
-                          .avoid_worker = requests_.at(id).first.avoid_worker});
+    std::vector<SizeVariant> sets = InJobSizeSets(requests_.at(id).first, key);
+    if (!sets.empty()) {
+      in_job_sets_[key] = sets;
+    }
+    pool_->Submit(PoolJob{
+        .id = key.substr(0, 16),
+        .message = JobMessage(requests_.at(id).first, EvaluateJob{.size_sets = std::move(sets)}),
+        .timeout_s = options_.profile.timeout_s,
+        .avoid_worker = requests_.at(id).first.avoid_worker});
   }
 }
 
@@ -530,12 +581,48 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
       if (RanOutOfMemory(outcome.facts) && retried_alone_.insert(it->first).second) {
         options_.logger->info("job {} ran out of GPU memory beside others; retrying it alone",
                               outcome.id);
-        pool_->Submit(PoolJob{.id = outcome.id,
-                              .message = JobMessage(first, EvaluateJob{.alone = true}),
-                              .timeout_s = options_.profile.timeout_s});
+        const auto sets = in_job_sets_.find(it->first);
+        pool_->Submit(PoolJob{
+            .id = outcome.id,
+            .message = JobMessage(first, EvaluateJob{.alone = true,
+                                                     .size_sets = sets == in_job_sets_.end()
+                                                                      ? std::vector<SizeVariant>{}
+                                                                      : sets->second}),
+            .timeout_s = options_.profile.timeout_s});
+        continue;
+      }
+      // A job that ended while it checked the other sizes took its own sizes' verdict with it:
+      // it is made again without them, and each set gets a job of its own (where a crash there
+      // is the candidate's, at that set).
+      if (in_job_sets_.contains(it->first) && EndedAtSizeSets(outcome.facts)) {
+        options_.logger->info(
+            "job {} ended while it checked the task's other sizes; evaluating it again without "
+            "them, each set in a job of its own",
+            outcome.id);
+        in_job_sets_.erase(it->first);
+        sets_apart_.insert(it->first);
+        pool_->Submit(PoolJob{
+            .id = outcome.id,
+            .message = JobMessage(first, EvaluateJob{.alone = retried_alone_.contains(it->first)}),
+            .timeout_s = options_.profile.timeout_s});
         continue;
       }
       EvalResult result = Finish(first, it->first, outcome);
+      LearnTaskSizes(first, outcome.facts);
+      if (auto carried = in_job_sets_.extract(it->first);
+          !carried.empty() && !SizeChecksFor(options_.profile, result, first.measurement).empty()) {
+        const WorkerHello* measured = MeasuredBy(outcome);
+        AddSizeChecks(ReadSizeSets(carried.mapped(), outcome.facts, options_.profile,
+                                   measured == nullptr ? nullptr : &measured->ceilings),
+                      result);
+        if (std::ranges::none_of(result.size_checks, [](const SizeCheck& c) {
+              return c.outcome == SizeOutcome::kNotRun;
+            })) {
+          Store(outcome.facts, result);  // A set not judged is judged again next time.
+        }
+        DeliverAll(it->first, result);
+        continue;
+      }
       if (std::vector<SizeVariant> sets =
               SizeChecksFor(options_.profile, result, first.measurement);
           !sets.empty()) {

@@ -53,6 +53,9 @@ struct EvaluateJob {  // Evaluates it: checks, times and traces it as the profil
   // The job holds the device to itself in every phase (a retry after running out of device
   // memory beside others).
   bool alone = false;
+  // The task's other size sets, checked in the same job once the candidate is correct at its own
+  // (its size_sets option; eval/size_checks.h).
+  std::vector<SizeVariant> size_sets;
 };
 struct SizeCheckJob {  // Checks it at one of the task's other size sets (eval/size_checks.h).
   const SizeVariant* set = nullptr;
@@ -135,6 +138,12 @@ class Evaluator {
   void StartWorkloadChecks(uint64_t group_id, const EvalRequest& request, EvalResult combined,
                            std::vector<SizeVariant> variants);
   void FinishSizeCheck(const std::string& key, size_t index, const PoolOutcome& outcome);
+  // The sets a job for `request` checks itself: the task's other sizes once a job of its task
+  // reported them (this run, or the cache), none where the profile checks no sizes or the key's
+  // job ended at them before.
+  std::vector<SizeVariant> InJobSizeSets(const EvalRequest& request, const std::string& key);
+  // Keeps the sizes the task ran at (facts.task_sizes), here and in the cache.
+  void LearnTaskSizes(const EvalRequest& request, const nlohmann::json& facts);
   // Runs the sanitizer on request `id` (in requests_) before `judged` is delivered to it.
   void StartSanitizer(uint64_t id, EvalResult judged);
   void FinishSanitizer(const std::string& job_id, const PoolOutcome& outcome);
@@ -186,6 +195,12 @@ class Evaluator {
   };
   std::map<std::string, Sizing> sizing_;
   std::map<std::string, std::pair<std::string, size_t>> size_jobs_;  // Job id -> key, set.
+  // The sizes each task ran at, by TaskKey: a later candidate's job checks the other sets itself
+  // (size_sets) rather than one job per set. The sets each job in flight carries, by content
+  // key; and the keys whose job ended while it checked them, whose sets get jobs of their own.
+  std::map<std::string, std::map<std::string, int64_t>> task_sizes_;
+  std::map<std::string, std::vector<SizeVariant>> in_job_sets_;
+  std::set<std::string> sets_apart_;
   // A result waiting for its sanitizer job, by the job's id.
   struct Sanitizing {
     uint64_t id = 0;

@@ -31,6 +31,9 @@ class EvaluatorTest : public ::testing::Test {
     if (sizes_facts_) {
       runner->SetSizesFacts(*sizes_facts_);
     }
+    if (size_sets_facts_) {
+      runner->SetSizeSetsFacts(*size_sets_facts_);
+    }
     if (sanitizer_facts_) {
       runner->SetSanitizerFacts(*sanitizer_facts_);
     }
@@ -66,9 +69,10 @@ class EvaluatorTest : public ::testing::Test {
 
   TempDir dir_ = *TempDir::Create("evaluator-test");
   EvalProfile profile_ = StrictProfile();
-  json facts_ = test_facts::CorrectFacts();     // What every evaluation job reports.
-  std::optional<json> sizes_facts_;             // What a check at another size set reports.
-  std::optional<json> sanitizer_facts_;         // What a compute-sanitizer job reports.
+  json facts_ = test_facts::CorrectFacts();  // What every evaluation job reports.
+  std::optional<json> sizes_facts_;          // What a check at another size set reports.
+  std::optional<json> size_sets_facts_;  // What a job that checks the other sizes itself reports.
+  std::optional<json> sanitizer_facts_;  // What a compute-sanitizer job reports.
   std::map<std::string, json> workload_facts_;  // What a job on a workload reports, by uuid.
   int jobs_ = 0;
   std::vector<json> options_;  // Every job's options, as submitted.
@@ -271,12 +275,90 @@ TEST_F(EvaluatorTest, ASizeSetNotJudgedLeavesTheResultUncached) {
   ASSERT_EQ(r.size_checks.size(), 2u);
   EXPECT_EQ(r.size_checks[0].outcome, SizeOutcome::kNotRun);
   EXPECT_FALSE(CorrectAtTaskSizesOnly(r));  // Not judged is never a mark.
-  sizes_facts_ = test_facts::CorrectFacts();
+  // Judged again, this time to the end, in the candidate's own job: the task's sizes are known.
+  size_sets_facts_ = facts_;
+  (*size_sets_facts_)["size_sets"] = {
+      {{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
+      {{"name", "uneven"}, {"ran", true}, {"trials", {test_facts::PassingTrial(3)}}}};
   const EvalResult again = EvaluateOnce({h200}, h200);
-  EXPECT_FALSE(again.cached);  // Judged again, this time to the end.
+  EXPECT_FALSE(again.cached);
+  ASSERT_EQ(again.size_checks.size(), 2u);
   EXPECT_EQ(again.size_checks[0].outcome, SizeOutcome::kPassed);
-  EXPECT_EQ(jobs_, 6);
+  EXPECT_TRUE(again.size_checks[0].in_job);
+  EXPECT_EQ(jobs_, 4);
   EXPECT_TRUE(EvaluateOnce({h200}, h200).cached);
+}
+
+EvalRequest OtherCandidate() {
+  EvalRequest request = {
+      .task = {.path = "t.py", .name = "t", .source = "task", .sha256 = "aa11"},
+      .candidate = {.path = "k2.py", .name = "k2", .source = "kernel 2", .sha256 = "cc33"}};
+  return request;
+}
+
+TEST_F(EvaluatorTest, ALaterCandidateOfTheTaskChecksTheOtherSizesInItsOwnJob) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_["task_sizes"] = {{"batch_size", 16}, {"dim", 1000}};
+  sizes_facts_ = test_facts::CorrectFacts();
+  EXPECT_EQ(EvaluateOnce({h200}, h200).size_checks.size(), 2u);
+  EXPECT_EQ(jobs_, 3);  // The task's first candidate: a job per set, which reports its sizes.
+  size_sets_facts_ = facts_;
+  (*size_sets_facts_)["size_sets"] = {
+      {{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
+      {{"name", "uneven"},
+       {"ran", true},
+       {"trials", nlohmann::json::array()},
+       {"error", {{"type", "IndexError"}, {"message", "out of bounds"}}}}};
+  // Another run on the same cache: the sizes the task ran at were kept with the results.
+  Result<std::vector<EvalResult>> results =
+      Make({h200}, h200)->Run({OtherCandidate()}, nullptr, nullptr);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ(jobs_, 4);  // One job.
+  ASSERT_EQ(options_.size(), 4u);
+  EXPECT_TRUE(options_[0]["size_sets"].empty());
+  EXPECT_EQ(options_[3]["size_sets"],
+            json::array({{{"name", "smaller"}, {"sizes", {{"dim", 501}}}, {"trials", 2}},
+                         {{"name", "uneven"}, {"sizes", {{"dim", 1001}}}, {"trials", 2}}}));
+  EXPECT_TRUE(options_[3]["sizes"].empty());  // Its own sizes first: it is timed there.
+  const EvalResult& r = results->at(0);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  EXPECT_TRUE(r.speedup.has_value());
+  ASSERT_EQ(r.size_checks.size(), 2u);
+  EXPECT_EQ(r.size_checks[0].outcome, SizeOutcome::kPassed);
+  EXPECT_EQ(r.size_checks[1].outcome, SizeOutcome::kWrong);
+  EXPECT_TRUE(r.size_checks[1].in_job);
+  EXPECT_TRUE(r.findings.back().starts_with("correct at the task's sizes only: wrong at dim=1001"))
+      << r.findings.back();
+  // A confirmation (a later measurement) checks no sizes.
+  EvalRequest confirm = OtherCandidate();
+  confirm.measurement = 1;
+  ASSERT_TRUE(Make({h200}, h200)->Run({confirm}, nullptr, nullptr).ok());
+  ASSERT_EQ(options_.size(), 5u);
+  EXPECT_TRUE(options_[4]["size_sets"].empty());
+}
+
+TEST_F(EvaluatorTest, AJobThatEndedAtItsSizeSetsIsMadeAgainWithoutThem) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_["task_sizes"] = {{"dim", 1000}};
+  sizes_facts_ = test_facts::CorrectFacts();
+  EvaluateOnce({h200}, h200);
+  ASSERT_EQ(jobs_, 3);
+  // A crash at a set would take the verdict at the task's own sizes with it.
+  size_sets_facts_ = json{{"status", "crash"}, {"signal", 11}, {"phase", "size_sets"}};
+  sizes_facts_ = WrongFacts();
+  Result<std::vector<EvalResult>> results =
+      Make({h200}, h200)->Run({OtherCandidate()}, nullptr, nullptr);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ(jobs_, 7);  // The crash, its own sizes again, then a job per set.
+  ASSERT_EQ(options_.size(), 7u);
+  EXPECT_FALSE(options_[3]["size_sets"].empty());
+  EXPECT_TRUE(options_[4]["size_sets"].empty());
+  EXPECT_FALSE(options_[5]["sizes"].empty());
+  const EvalResult& r = results->at(0);
+  EXPECT_EQ(r.verdict, Verdict::kCorrect);
+  ASSERT_EQ(r.size_checks.size(), 2u);
+  EXPECT_EQ(r.size_checks[0].outcome, SizeOutcome::kWrong);
+  EXPECT_FALSE(r.size_checks[0].in_job);
 }
 
 TEST_F(EvaluatorTest, JobsOfTheSizeSetsHaveTheirOwnReferences) {

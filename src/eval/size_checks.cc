@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "workers/facts.h"
+
 namespace adaexplore {
 namespace {
 
@@ -16,31 +18,73 @@ std::string CheckedAt(const SizeCheck& check) {
   return fmt::format("{} ({})", SizesText(check.sizes), check.set);
 }
 
-// A job's own time: its phases (the worker's parts, named "phase.part", are inside them).
-double PhaseSeconds(const nlohmann::json& facts) {
+constexpr std::string_view kSizeSetsPhase = "size_sets";  // The worker's phase that checks them.
+
+// A job's own time: its phases (the worker's parts, named "phase.part", are inside them), or
+// only the phase `only`.
+double PhaseSeconds(const nlohmann::json& facts, std::string_view only = "") {
   if (!facts.is_object() || !facts.contains("phases") || !facts["phases"].is_object()) {
     return 0;
   }
   double seconds = 0;
   for (const auto& [name, value] : facts["phases"].items()) {
-    if (value.is_number() && name.find('.') == std::string::npos) {
+    if (value.is_number() && name.find('.') == std::string::npos &&
+        (only.empty() || name == only)) {
       seconds += value.get<double>();
     }
   }
   return seconds;
 }
 
+// One set of a job's facts.size_sets (`raw` as sent, `set` decoded), read as the result of a check
+// job of its own would be: its trials classified under the check's profile.
+SizeCheck ReadSizeSet(const SizeVariant& variant, const SizeSetFacts& set,
+                      const nlohmann::json& raw, const nlohmann::json& facts,
+                      const EvalProfile& profile, const DeviceCeilings* ceilings) {
+  SizeCheck check{.set = variant.name, .sizes = variant.sizes, .in_job = true};
+  if (!set.reference_error.empty()) {
+    check.outcome = SizeOutcome::kNotApplicable;
+    check.detail = "the task's reference cannot run at these sizes: " + set.reference_error;
+    return check;
+  }
+  if (!set.ran) {
+    check.detail = "the candidate's job did not reach these sizes";
+    return check;
+  }
+  if (!set.error.message.empty()) {
+    // Out of device memory beside other jobs is the machine's, not the kernel's.
+    const bool out_of_memory = set.error.out_of_memory && !set.error.cuda_error;
+    const std::string said = fmt::format("{}: raised {}: {}", VerdictName(Verdict::kRuntimeError),
+                                         set.error.type, set.error.message);
+    check.outcome = out_of_memory ? SizeOutcome::kNotRun : SizeOutcome::kWrong;
+    check.detail = out_of_memory ? "ran out of device memory beside other jobs: " + said : said;
+    return check;
+  }
+  // The job's facts with the set's trials as its own: every other fact (the judge's, the
+  // integrity checks') is the job's, which its own sizes' verdict read already.
+  nlohmann::json own = facts;
+  own["trials"] = raw.at("trials");
+  for (const char* key : {"size_sets", "timing", "determinism", "determinism_passed"}) {
+    own.erase(key);
+  }
+  EvalProfile checked = profile;
+  AsSizeCheck(variant, checked.job);
+  EvalResult result;
+  Classify(own, checked, result, ceilings);
+  check = ReadSizeCheck(variant, result, false);
+  check.in_job = true;
+  check.wall_s = 0;
+  return check;
+}
+
 }  // namespace
 
-std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalResult& result,
-                                       int measurement) {
-  if (!profile.size_checks || result.verdict != Verdict::kCorrect || measurement > 0 ||
-      !result.facts.is_object() || !result.facts.contains("task_sizes") ||
-      !result.facts["task_sizes"].is_object()) {
-    return {};
+std::optional<std::map<std::string, int64_t>> RanAtSizes(const nlohmann::json& facts) {
+  if (!facts.is_object() || !facts.contains("task_sizes") || !facts["task_sizes"].is_object()) {
+    return std::nullopt;
   }
   std::map<std::string, int64_t> sizes;
-  for (const auto& [name, value] : result.facts["task_sizes"].items()) {
+  for (const auto& [name, value] : facts["task_sizes"].items()) {
     if (value.is_number_integer()) {
       sizes[name] = value.get<int64_t>();
     }
@@ -48,7 +92,7 @@ std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalRes
   // A smoke test (--shrink) varies the sizes it ran at: its job shrinks the task first, then
   // sets the set's sizes.
   const nlohmann::json changed =
-      result.facts.value("shrink", nlohmann::json::object()).value("changed", nlohmann::json());
+      facts.value("shrink", nlohmann::json::object()).value("changed", nlohmann::json());
   if (changed.is_object()) {
     for (const auto& [name, from_to] : changed.items()) {
       if (from_to.is_array() && from_to.size() == 2 && from_to[1].is_number_integer()) {
@@ -56,7 +100,16 @@ std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalRes
       }
     }
   }
-  return SizeVariants(sizes);
+  return sizes;
+}
+
+std::vector<SizeVariant> SizeChecksFor(const EvalProfile& profile, const EvalResult& result,
+                                       int measurement) {
+  if (!profile.size_checks || result.verdict != Verdict::kCorrect || measurement > 0) {
+    return {};
+  }
+  const std::optional<std::map<std::string, int64_t>> sizes = RanAtSizes(result.facts);
+  return sizes ? SizeVariants(*sizes) : std::vector<SizeVariant>{};
 }
 
 std::vector<SizeVariant> WorkloadChecksFor(const EvalProfile& profile, const SourceFile& task,
@@ -88,6 +141,48 @@ void AsSizeCheck(const SizeVariant& variant, JobOptions& options) {
   options.integrity_distributions.clear();
   options.determinism_check = false;  // Checked at the task's own sizes.
   CheckOnly(options);
+}
+
+std::vector<SizeSet> AsSizeSets(const std::vector<SizeVariant>& variants, int trials) {
+  std::vector<SizeSet> sets;
+  for (const SizeVariant& variant : variants) {
+    sets.push_back({.name = variant.name,
+                    .sizes = variant.sizes,
+                    .trials = std::min(trials, kSizeCheckTrials)});
+  }
+  return sets;
+}
+
+std::vector<SizeCheck> ReadSizeSets(const std::vector<SizeVariant>& variants,
+                                    const nlohmann::json& facts, const EvalProfile& profile,
+                                    const DeviceCeilings* ceilings) {
+  const Result<Facts> decoded = DecodeFacts(facts);
+  const std::vector<SizeSetFacts> none;
+  const std::vector<SizeSetFacts>& sets = decoded.ok() ? decoded->size_sets : none;
+  // Each set that ran takes its share of the phase that checked them all.
+  const auto ran = std::ranges::count_if(sets, &SizeSetFacts::ran);
+  const double share = ran > 0 ? PhaseSeconds(facts, kSizeSetsPhase) / static_cast<double>(ran) : 0;
+  std::vector<SizeCheck> checks;
+  for (const SizeVariant& variant : variants) {
+    const auto set = std::ranges::find(sets, variant.name, &SizeSetFacts::name);
+    if (set == sets.end()) {
+      checks.push_back({.set = variant.name,
+                        .sizes = variant.sizes,
+                        .detail = "the candidate's job did not report these sizes",
+                        .in_job = true});
+      continue;
+    }
+    const nlohmann::json& raw = facts.at("size_sets").at(set - sets.begin());
+    checks.push_back(ReadSizeSet(variant, *set, raw, facts, profile, ceilings));
+    checks.back().busy_s = set->ran ? share : 0;
+  }
+  return checks;
+}
+
+bool EndedAtSizeSets(const nlohmann::json& facts) {
+  const Result<FactStatus> status = StatusOf(facts);
+  return status.ok() && *status != FactStatus::kOk && facts.contains("phase") &&
+         facts["phase"].is_string() && facts["phase"].get<std::string>() == kSizeSetsPhase;
 }
 
 SizeCheck ReadSizeCheck(const SizeVariant& variant, const EvalResult& checked, bool out_of_memory) {

@@ -9,8 +9,12 @@
 // tie the sizes together) says so and keeps its own sizes' check. The strict profile checks
 // (size_checks); the profiles that reproduce a harness do not.
 
+#include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "eval/classify.h"
 #include "eval/profile.h"
 #include "eval/size_variants.h"
 #include "eval/verdict.h"
@@ -22,6 +26,10 @@ namespace adaexplore {
 // Trials per size set: the first of the profile's input distributions, enough to find a kernel
 // that bakes in the task's sizes at a fraction of its own check's cost.
 inline constexpr int kSizeCheckTrials = 2;
+
+// The sizes the task ran at, from a job's facts: its task_sizes with --shrink's changes; none when
+// it reported none (not a KernelBench task, or it did not load).
+std::optional<std::map<std::string, int64_t>> RanAtSizes(const nlohmann::json& facts);
 
 // The sets `result` is checked at under `profile`: none unless it is correct, a first
 // measurement, and the task reported its sizes. Made from the sizes it ran at (--shrink's where
@@ -40,6 +48,22 @@ std::vector<SizeVariant> WorkloadChecksFor(const EvalProfile& profile, const Sou
 // determinism rerun (the task's own sizes had it), and nothing timed, traced or compared with a
 // baseline.
 void AsSizeCheck(const SizeVariant& variant, JobOptions& options);
+
+// The sets as a job's size_sets option: checked in the candidate's own job once its own trials
+// passed, each with the first of them (kSizeCheckTrials at most).
+std::vector<SizeSet> AsSizeSets(const std::vector<SizeVariant>& variants, int trials);
+
+// The checks a job that carried `variants` as its size_sets made, read from its facts as a check
+// job's result would be: each set's trials classified under the check's profile (the judge's
+// values at their indices), a set the task's reference cannot run at not applicable, a call or
+// construction that raised there wrong, a set the job did not reach not run.
+std::vector<SizeCheck> ReadSizeSets(const std::vector<SizeVariant>& variants,
+                                    const nlohmann::json& facts, const EvalProfile& profile,
+                                    const DeviceCeilings* ceilings);
+
+// The job ended (a crash, a limit) while it checked its size sets: the verdict at the task's own
+// sizes went with it, so the job is made again without them.
+bool EndedAtSizeSets(const nlohmann::json& facts);
 
 // What a check's classified result says. `out_of_memory`: the job ran out of device memory
 // beside others, which says nothing about the kernel.

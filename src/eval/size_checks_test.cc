@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "eval_facts.h"
+
 namespace adaexplore {
 namespace {
 
@@ -125,6 +127,126 @@ TEST(SizeChecksTest, ATaskWhoseSizesCannotVarySaysSo) {
   AddSizeChecks({{.set = "uneven", .outcome = SizeOutcome::kPassed}}, passed);
   EXPECT_TRUE(passed.findings.empty());
   EXPECT_FALSE(CorrectAtTaskSizesOnly(passed));
+}
+
+}  // namespace
+}  // namespace adaexplore
+
+namespace adaexplore {
+namespace {
+
+// A correct job's facts that carried `sets` as its size_sets option, its size_sets phase 0.5 s.
+nlohmann::json WithSets(nlohmann::json sets) {
+  nlohmann::json facts = test_facts::CorrectFacts();
+  facts["size_sets"] = std::move(sets);
+  facts["phases"] = {{"check", 1.0}, {"size_sets", 0.5}, {"size_sets.record", 0.1}};
+  return facts;
+}
+
+nlohmann::json FailingTrial(int index) {
+  nlohmann::json trial = test_facts::PassingTrial(index);
+  trial["passed"] = false;
+  trial["outputs"][0]["values"] = {
+      {"passed", false}, {"max_abs_err", 3.0}, {"max_rel_err", 1.5}, {"ref_max_abs", 2.0}};
+  return trial;
+}
+
+const SizeVariant kSmaller{.name = "smaller", .sizes = {{"dim", 501}}};
+
+TEST(SizeSetsInJobTest, EachSetOfTheCandidatesOwnJobIsReadAsItsOwnCheckWouldBe) {
+  const EvalProfile strict = StrictProfile();
+  const std::vector<SizeSet> sent = AsSizeSets({kSmaller, kUneven}, 5);
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[1], (SizeSet{.name = "uneven", .sizes = {{"dim", 1001}}, .trials = 2}));
+  EXPECT_EQ(AsSizeSets({kSmaller}, 1)[0].trials, 1);  // Never more than the candidate's own.
+
+  const nlohmann::json facts =
+      WithSets({{{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
+                {{"name", "uneven"}, {"ran", true}, {"trials", {FailingTrial(3)}}}});
+  const std::vector<SizeCheck> checks = ReadSizeSets({kSmaller, kUneven}, facts, strict, nullptr);
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[0].outcome, SizeOutcome::kPassed) << checks[0].detail;
+  EXPECT_EQ(checks[0].sizes, kSmaller.sizes);
+  EXPECT_TRUE(checks[0].in_job);
+  EXPECT_DOUBLE_EQ(checks[0].busy_s, 0.25);  // Its share of the size_sets phase.
+  EXPECT_DOUBLE_EQ(checks[0].wall_s, 0);
+  EXPECT_EQ(checks[1].outcome, SizeOutcome::kWrong);
+  EXPECT_TRUE(checks[1].detail.starts_with("incorrect: ")) << checks[1].detail;
+
+  EvalResult r = Checked(Verdict::kCorrect, "");
+  AddSizeChecks(checks, r);
+  EXPECT_TRUE(CorrectAtTaskSizesOnly(r));
+  EXPECT_EQ(SizeCheckFromJson(ToJson(r.size_checks[1])).in_job, true);
+}
+
+TEST(SizeSetsInJobTest, ARefusedReferenceARaisingCallAndAnUnreachedSetAreTheirOwnOutcomes) {
+  const EvalProfile strict = StrictProfile();
+  const SizeVariant larger{.name = "larger", .sizes = {{"dim", 2000}}};
+  const SizeVariant missing{.name = "missing", .sizes = {{"dim", 7}}};
+  const SizeVariant memory{.name = "memory", .sizes = {{"dim", 9}}};
+  const nlohmann::json facts =
+      WithSets({{{"name", "smaller"}, {"reference_error", "AssertionError: dim must be 1000"}},
+                {{"name", "uneven"},
+                 {"ran", true},
+                 {"trials", nlohmann::json::array()},
+                 {"error", {{"type", "IndexError"}, {"message", "index 1000 is out of bounds"}}}},
+                {{"name", "larger"}, {"ran", false}},
+                {{"name", "memory"},
+                 {"ran", true},
+                 {"error",
+                  {{"type", "OutOfMemoryError"},
+                   {"message", "CUDA out of memory"},
+                   {"out_of_memory", true}}}}});
+  const std::vector<SizeCheck> checks =
+      ReadSizeSets({kSmaller, kUneven, larger, missing, memory}, facts, strict, nullptr);
+  ASSERT_EQ(checks.size(), 5u);
+  EXPECT_EQ(checks[0].outcome, SizeOutcome::kNotApplicable);
+  EXPECT_NE(checks[0].detail.find("dim must be 1000"), std::string::npos) << checks[0].detail;
+  EXPECT_EQ(checks[1].outcome, SizeOutcome::kWrong);
+  EXPECT_EQ(checks[1].detail, "runtime_error: raised IndexError: index 1000 is out of bounds");
+  EXPECT_EQ(checks[2].outcome, SizeOutcome::kNotRun);
+  EXPECT_EQ(checks[2].busy_s, 0);
+  EXPECT_EQ(checks[3].outcome, SizeOutcome::kNotRun);  // The job never named it.
+  EXPECT_EQ(checks[4].outcome, SizeOutcome::kNotRun);  // Memory beside others: the machine's.
+  // Facts that do not read are no set's verdict.
+  nlohmann::json broken = facts;
+  broken["size_sets"][1]["ran"] = "yes";
+  for (const SizeCheck& check : ReadSizeSets({kSmaller, kUneven}, broken, strict, nullptr)) {
+    EXPECT_EQ(check.outcome, SizeOutcome::kNotRun);
+  }
+}
+
+TEST(SizeSetsInJobTest, ASetsOutputsAreTheJudgesAndATrialItNeverSawPassesNothing) {
+  const EvalProfile strict = StrictProfile();
+  nlohmann::json facts =
+      WithSets({{{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
+                {{"name", "uneven"}, {"ran", true}, {"trials", {test_facts::PassingTrial(3)}}}});
+  // The evaluation process said both passed; the judge compared the outputs itself.
+  nlohmann::json judged = nlohmann::json::array();
+  for (int index : {0, 1, 2}) {
+    nlohmann::json values = test_facts::PassingTrial(index)["outputs"][0]["values"];
+    if (index == 2) {
+      values = {
+          {"passed", false}, {"max_abs_err", 4.0}, {"max_rel_err", 2.0}, {"ref_max_abs", 2.0}};
+    }
+    judged.push_back({{"index", index},
+                      {"passed", index != 2},
+                      {"outputs", {values}},
+                      {"problems", nlohmann::json::array()}});
+  }
+  facts["judge"] = {{"references", "sealed"}, {"trials", judged}};
+  const std::vector<SizeCheck> checks = ReadSizeSets({kSmaller, kUneven}, facts, strict, nullptr);
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[0].outcome, SizeOutcome::kWrong) << checks[0].detail;
+  EXPECT_EQ(checks[1].outcome, SizeOutcome::kNotRun) << checks[1].detail;  // Forged: unjudged.
+}
+
+TEST(SizeSetsInJobTest, OnlyAJobThatEndedWhileItCheckedTheSetsEndedAtThem) {
+  EXPECT_TRUE(EndedAtSizeSets({{"status", "crash"}, {"signal", 11}, {"phase", "size_sets"}}));
+  EXPECT_TRUE(EndedAtSizeSets({{"status", "timeout"}, {"phase", "size_sets"}}));
+  EXPECT_FALSE(EndedAtSizeSets({{"status", "crash"}, {"phase", "check"}}));
+  EXPECT_FALSE(EndedAtSizeSets({{"status", "ok"}, {"phase", "size_sets"}}));
+  EXPECT_FALSE(EndedAtSizeSets({{"status", "crash"}, {"phase", 3}}));
 }
 
 }  // namespace

@@ -150,7 +150,8 @@ TimingStats TimingStatsFromJson(const nlohmann::json& j) {
 
 nlohmann::json ToJson(const SizeCheck& check) {
   return {{"set", check.set},       {"sizes", check.sizes},   {"outcome", EnumName(check.outcome)},
-          {"detail", check.detail}, {"wall_s", check.wall_s}, {"busy_s", check.busy_s}};
+          {"detail", check.detail}, {"wall_s", check.wall_s}, {"busy_s", check.busy_s},
+          {"in_job", check.in_job}};
 }
 
 SizeCheck SizeCheckFromJson(const nlohmann::json& j) {
@@ -159,7 +160,8 @@ SizeCheck SizeCheckFromJson(const nlohmann::json& j) {
       .outcome = EnumFromName<SizeOutcome>(j.value("outcome", "")).value_or(SizeOutcome::kNotRun),
       .detail = j.value("detail", ""),
       .wall_s = j.value("wall_s", 0.0),
-      .busy_s = j.value("busy_s", 0.0)};
+      .busy_s = j.value("busy_s", 0.0),
+      .in_job = j.value("in_job", false)};
   if (j.contains("sizes") && j["sizes"].is_object()) {
     for (const auto& [name, value] : j["sizes"].items()) {
       if (value.is_number_integer()) {

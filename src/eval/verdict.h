@@ -145,6 +145,9 @@ struct SizeCheck {
   std::string detail;  // Unless passed: the check's verdict and reason there.
   double wall_s = 0;   // The check's evaluation child, waits for a slot or the GPU included.
   double busy_s = 0;   // Its phases' own time (loading, references, import, checks).
+  // Checked in the candidate's own job (its size_sets option), not a job of its own: wall_s is 0
+  // and busy_s its share of that job's size_sets phase (its references came with the task's).
+  bool in_job = false;
 };
 
 nlohmann::json ToJson(const SizeCheck& check);

@@ -57,10 +57,13 @@ class ScriptedRunner : public JobRunner {
                                   : facts_by_workload_.end();
     const bool other_sizes = !job.message["options"].value("sizes", nlohmann::json::object()).empty();
     const bool sanitize = !job.message["options"].value("sanitize", nlohmann::json::array()).empty();
+    const bool size_sets =
+        !job.message["options"].value("size_sets", nlohmann::json::array()).empty();
     nlohmann::json facts = baseline ? nlohmann::json{{"status", "ok"},
                                                      {"timing", {{"reference_ms", {2.0}}}}}
                            : sanitize && sanitizer_facts_ ? *sanitizer_facts_
                            : other_sizes && sizes_facts_ ? *sizes_facts_
+                           : size_sets && size_sets_facts_ ? *size_sets_facts_
                            : own_workload != facts_by_workload_.end() ? own_workload->second
                            : own != facts_by_task_.end() ? own->second
                                                          : facts_;
@@ -102,6 +105,10 @@ class ScriptedRunner : public JobRunner {
   // with `facts` instead.
   void SetSizesFacts(nlohmann::json facts) { sizes_facts_ = std::move(facts); }
 
+  // Jobs with a `size_sets` option (the other sizes checked in the candidate's own job) are
+  // answered with `facts` instead.
+  void SetSizeSetsFacts(nlohmann::json facts) { size_sets_facts_ = std::move(facts); }
+
   // Jobs with a `sanitize` option (compute-sanitizer's runs, eval/sanitizer.h) are answered with
   // `facts` instead.
   void SetSanitizerFacts(nlohmann::json facts) { sanitizer_facts_ = std::move(facts); }
@@ -125,6 +132,7 @@ class ScriptedRunner : public JobRunner {
   std::map<std::string, nlohmann::json> facts_by_task_;
   std::map<std::string, nlohmann::json> facts_by_workload_;
   std::optional<nlohmann::json> sizes_facts_;
+  std::optional<nlohmann::json> size_sets_facts_;
   std::optional<nlohmann::json> sanitizer_facts_;
   std::vector<nlohmann::json>* options_seen_ = nullptr;
   std::deque<PoolOutcome> queue_;
