@@ -17,8 +17,8 @@ MARK = "correct at the task's sizes only"
 
 def check_phase_s(result):
     phases = result.get("facts", result.get("details", {})).get("phases", {})
-    return sum(v for k, v in phases.items()
-               if isinstance(v, (int, float)) and "." not in k and k not in ("timing", "trace"))
+    return sum(v for k, v in phases.items() if isinstance(v, (int, float)) and "." not in k
+               and k not in ("timing", "trace", "size_sets"))
 
 
 for path in sys.argv[1:]:
@@ -30,6 +30,7 @@ for path in sys.argv[1:]:
         continue
     print(f"## {os.path.basename(path)}: {len(rows)} results")
     shares, busy, whole, marked, correct = [], [], [], [], 0
+    in_job = apart = 0
     for r in rows:
         checks = r.get("size_checks", [])
         said = " ".join(f"{c['set']}={c['outcome']}" for c in checks) or "-"
@@ -44,14 +45,20 @@ for path in sys.argv[1:]:
         if any(f.startswith(MARK) for f in r.get("findings", [])):
             marked.append(r)
         own = check_phase_s(r)
-        spent = sum(c.get("wall_s", 0) for c in checks)
+        # A set the candidate's own job checked waited for nothing: its share of that job's
+        # size_sets phase is all it cost.
+        spent = sum(c.get("busy_s", 0) if c.get("in_job") else c.get("wall_s", 0)
+                    for c in checks)
+        in_job += sum(1 for c in checks if c.get("in_job"))
+        apart += sum(1 for c in checks if not c.get("in_job"))
         if checks and own > 0:
             shares.append(spent / own)
             if all("busy_s" in c for c in checks):
                 busy.append(sum(c["busy_s"] for c in checks) / own)
         if checks and r.get("wall_s", 0) > 0:
             whole.append(spent / r["wall_s"])
-    print(f"correct: {correct}; marked correct at the task's sizes only: {len(marked)}")
+    print(f"correct: {correct}; marked correct at the task's sizes only: {len(marked)}; "
+          f"checks in the candidate's own job: {in_job}, in jobs of their own: {apart}")
     if busy:
         print(f"size checks' own time (busy_s) over the candidate's own check phase: median "
               f"{statistics.median(busy):.2f}, worst {max(busy):.2f} ({len(busy)} kernels)")

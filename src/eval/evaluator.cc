@@ -317,7 +317,9 @@ std::vector<SizeVariant> Evaluator::InJobSizeSets(const EvalRequest& request,
   }
   const std::string task_key = TaskKey(request);
   auto known = task_sizes_.find(task_key);
-  if (known == task_sizes_.end() && cache_ && !options_.refresh_cache) {
+  // The sizes are the task's, not a candidate's result: --refresh, which measures the
+  // candidates again, still reads them.
+  if (known == task_sizes_.end() && cache_) {
     Result<std::optional<nlohmann::json>> hit = cache_->Find(TaskSizesKey(task_key));
     if (hit.ok() && *hit) {
       if (std::optional<std::map<std::string, int64_t>> sizes = RanAtSizes(**hit)) {

@@ -51,7 +51,11 @@ def poison(ctx: Context) -> None:
     del blocks  # Back to the caching allocator, still holding the poison.
 
 
-def run_candidate(ctx: Context, args: list[Any], trial: int, during: str) -> Any:
+def run_candidate(ctx: Context, args: list[Any], trial: int, during: str,
+                  fail: bool = True) -> Any:
+    """The candidate's call on `args`, its runtime checks after. `fail`: a raising call ends the
+    evaluation (the task's own trials); else it is raised as _Raised (a size set's: that set's
+    error), and only the harness's own Abort, or SystemExit and the like, end the job."""
     try:
         with torch.no_grad():
             start = time.perf_counter()
@@ -65,6 +69,10 @@ def run_candidate(ctx: Context, args: list[Any], trial: int, during: str) -> Any
             ctx.gpu_busy_ms += (time.perf_counter() - start) * 1e3
             return out
     except BaseException as e:  # noqa: BLE001
+        if not fail:
+            if isinstance(e, Abort) or not isinstance(e, Exception):
+                raise
+            raise _Raised(e) from e
         ctx.fail(Status.FORWARD_ERROR, e, trial=trial)
 
 
@@ -136,10 +144,7 @@ def _trial(ctx: Context, ref: dict[str, Any], index: int, x: list[Any], during: 
     atol, rtol = ctx.o.atol, ctx.o.rtol
     candidate_inputs = inputs.clone_inputs(x)
     poison(ctx)
-    if fail:
-        out = run_candidate(ctx, candidate_inputs, index, during)
-    else:
-        out = _run_or_raise(ctx, candidate_inputs, during)
+    out = run_candidate(ctx, candidate_inputs, index, during, fail=fail)
     trial: dict[str, Any] = {"index": index, "seed": ref["seed"],
                              "distribution": ref["distribution"],
                              "integrity": ref["integrity"]}
@@ -170,21 +175,6 @@ def _trial(ctx: Context, ref: dict[str, Any], index: int, x: list[Any], during: 
                             for o in outputs]
     del out, outputs, candidate_inputs, x
     return trial, passed
-
-
-def _run_or_raise(ctx: Context, args: list[Any], during: str) -> Any:
-    try:
-        with torch.no_grad():
-            with ctx.calls(during):
-                out = ctx.model_new(*args)  # type: ignore[misc]
-            check_identities(ctx)
-            if ctx.on_gpu:
-                torch.cuda.synchronize(ctx.device)
-            return out
-    except Abort:
-        raise
-    except Exception as e:  # noqa: BLE001 - the set's; SystemExit and the like end the job.
-        raise _Raised(e) from e
 
 
 def all_passed(ctx: Context) -> bool:
