@@ -26,6 +26,7 @@ class EvaluatorTest : public ::testing::Test {
     EvaluatorOptions options;
     options.profile = profile_;
     options.cache_path = dir_.path() + "/cache.sqlite";
+    options.refresh_cache = refresh_;
     auto runner = std::make_unique<ScriptedRunner>(std::move(ready), measured, &jobs_, facts_);
     runner->RecordOptionsIn(&options_);
     if (sizes_facts_) {
@@ -74,6 +75,7 @@ class EvaluatorTest : public ::testing::Test {
   std::optional<json> size_sets_facts_;  // What a job that checks the other sizes itself reports.
   std::optional<json> sanitizer_facts_;  // What a compute-sanitizer job reports.
   std::map<std::string, json> workload_facts_;  // What a job on a workload reports, by uuid.
+  bool refresh_ = false;                        // --refresh: evaluate again, overwriting the cache.
   int jobs_ = 0;
   std::vector<json> options_;  // Every job's options, as submitted.
   std::string expected_key_;
@@ -329,12 +331,18 @@ TEST_F(EvaluatorTest, ALaterCandidateOfTheTaskChecksTheOtherSizesInItsOwnJob) {
   EXPECT_TRUE(r.size_checks[1].in_job);
   EXPECT_TRUE(r.findings.back().starts_with("correct at the task's sizes only: wrong at dim=1001"))
       << r.findings.back();
+  // --refresh measures the candidate again; the task's sizes are the task's, read all the same.
+  refresh_ = true;
+  ASSERT_TRUE(Make({h200}, h200)->Run({OtherCandidate()}, nullptr, nullptr).ok());
+  ASSERT_EQ(options_.size(), 5u);
+  EXPECT_EQ(options_[4]["size_sets"].size(), 2u);
+  refresh_ = false;
   // A confirmation (a later measurement) checks no sizes.
   EvalRequest confirm = OtherCandidate();
   confirm.measurement = 1;
   ASSERT_TRUE(Make({h200}, h200)->Run({confirm}, nullptr, nullptr).ok());
-  ASSERT_EQ(options_.size(), 5u);
-  EXPECT_TRUE(options_[4]["size_sets"].empty());
+  ASSERT_EQ(options_.size(), 6u);
+  EXPECT_TRUE(options_[5]["size_sets"].empty());
 }
 
 TEST_F(EvaluatorTest, AJobThatEndedAtItsSizeSetsIsMadeAgainWithoutThem) {
