@@ -301,6 +301,7 @@ void Evaluator::FinishSizeCheck(const std::string& key, size_t index, const Pool
     ready_.emplace_back(*group, std::move(result));
     return;
   }
+  LearnMadeSets(requests_.at(waiting_.at(key).front()).first, result.size_checks);
   // A set not judged (a limit, the harness, memory beside others) is judged again next time.
   if (std::ranges::none_of(result.size_checks,
                            [](const SizeCheck& c) { return c.outcome == SizeOutcome::kNotRun; })) {
@@ -325,6 +326,13 @@ std::vector<SizeVariant> Evaluator::InJobSizeSets(const EvalRequest& request,
       if (std::optional<std::map<std::string, int64_t>> sizes = RanAtSizes(**hit)) {
         known = task_sizes_.emplace(task_key, std::move(*sizes)).first;
       }
+      if (const nlohmann::json made = (*hit)->value("made", nlohmann::json()); made.is_array()) {
+        for (const nlohmann::json& name : made) {
+          if (name.is_string()) {
+            made_sets_[task_key].insert(name.get<std::string>());
+          }
+        }
+      }
     }
   }
   return known == task_sizes_.end() ? std::vector<SizeVariant>{} : SizeVariants(known->second);
@@ -337,14 +345,36 @@ void Evaluator::LearnTaskSizes(const EvalRequest& request, const nlohmann::json&
     return;
   }
   const std::string task_key = TaskKey(request);
-  if (auto [it, fresh] = task_sizes_.try_emplace(task_key, *sizes); !fresh) {
+  if (auto [it, fresh] = task_sizes_.try_emplace(task_key, *sizes); fresh) {
+    StoreTaskSizes(task_key);
+  }
+}
+
+void Evaluator::LearnMadeSets(const EvalRequest& request, const std::vector<SizeCheck>& checks) {
+  const std::string task_key = TaskKey(request);
+  std::set<std::string>& made = made_sets_[task_key];
+  const size_t before = made.size();
+  for (const SizeCheck& check : checks) {
+    if (!check.in_job &&
+        (check.outcome == SizeOutcome::kPassed || check.outcome == SizeOutcome::kWrong)) {
+      made.insert(check.set);
+    }
+  }
+  if (made.size() != before && task_sizes_.contains(task_key)) {
+    StoreTaskSizes(task_key);
+  }
+}
+
+void Evaluator::StoreTaskSizes(const std::string& task_key) {
+  if (!cache_) {
     return;
   }
-  if (cache_) {
-    if (Status s = cache_->Store(TaskSizesKey(task_key), "task_sizes", {{"task_sizes", *sizes}});
-        !s.ok()) {
-      options_.logger->warn("could not store the task's sizes in the cache: {}", s.message());
-    }
+  const auto made = made_sets_.find(task_key);
+  const nlohmann::json stored = {
+      {"task_sizes", task_sizes_.at(task_key)},
+      {"made", made == made_sets_.end() ? nlohmann::json::array() : nlohmann::json(made->second)}};
+  if (Status s = cache_->Store(TaskSizesKey(task_key), "task_sizes", stored); !s.ok()) {
+    options_.logger->warn("could not store the task's sizes in the cache: {}", s.message());
   }
 }
 
@@ -615,7 +645,8 @@ Result<std::vector<std::pair<uint64_t, EvalResult>>> Evaluator::Poll(
           !carried.empty() && !SizeChecksFor(options_.profile, result, first.measurement).empty()) {
         const WorkerHello* measured = MeasuredBy(outcome);
         AddSizeChecks(ReadSizeSets(carried.mapped(), outcome.facts, options_.profile,
-                                   measured == nullptr ? nullptr : &measured->ceilings),
+                                   measured == nullptr ? nullptr : &measured->ceilings,
+                                   made_sets_[TaskKey(first)]),
                       result);
         if (std::ranges::none_of(result.size_checks, [](const SizeCheck& c) {
               return c.outcome == SizeOutcome::kNotRun;

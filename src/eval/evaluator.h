@@ -144,6 +144,10 @@ class Evaluator {
   std::vector<SizeVariant> InJobSizeSets(const EvalRequest& request, const std::string& key);
   // Keeps the sizes the task ran at (facts.task_sizes), here and in the cache.
   void LearnTaskSizes(const EvalRequest& request, const nlohmann::json& facts);
+  // Keeps the sets whose reference the task's own check jobs made (`checks` passed or wrong).
+  void LearnMadeSets(const EvalRequest& request, const std::vector<SizeCheck>& checks);
+  // Stores what is known of the task of `task_key`: its sizes and the sets made.
+  void StoreTaskSizes(const std::string& task_key);
   // Runs the sanitizer on request `id` (in requests_) before `judged` is delivered to it.
   void StartSanitizer(uint64_t id, EvalResult judged);
   void FinishSanitizer(const std::string& job_id, const PoolOutcome& outcome);
@@ -199,6 +203,9 @@ class Evaluator {
   // (size_sets) rather than one job per set. The sets each job in flight carries, by content
   // key; and the keys whose job ended while it checked them, whose sets get jobs of their own.
   std::map<std::string, std::map<std::string, int64_t>> task_sizes_;
+  // The sets whose reference a check job of the task made, by TaskKey: a candidate's own job that
+  // says the reference failed there forged it (eval/size_checks.h, ReadSizeSets).
+  std::map<std::string, std::set<std::string>> made_sets_;
   std::map<std::string, std::vector<SizeVariant>> in_job_sets_;
   std::set<std::string> sets_apart_;
   // A result waiting for its sanitizer job, by the job's id.

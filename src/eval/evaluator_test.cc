@@ -280,8 +280,12 @@ TEST_F(EvaluatorTest, ASizeSetNotJudgedLeavesTheResultUncached) {
   // Judged again, this time to the end, in the candidate's own job: the task's sizes are known.
   size_sets_facts_ = facts_;
   (*size_sets_facts_)["size_sets"] = {
-      {{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
-      {{"name", "uneven"}, {"ran", true}, {"trials", {test_facts::PassingTrial(3)}}}};
+      {{"name", "smaller"},
+       {"ran", true},
+       {"trials", {test_facts::PassingTrial(2), test_facts::PassingTrial(3)}}},
+      {{"name", "uneven"},
+       {"ran", true},
+       {"trials", {test_facts::PassingTrial(4), test_facts::PassingTrial(5)}}}};
   const EvalResult again = EvaluateOnce({h200}, h200);
   EXPECT_FALSE(again.cached);
   ASSERT_EQ(again.size_checks.size(), 2u);
@@ -306,7 +310,9 @@ TEST_F(EvaluatorTest, ALaterCandidateOfTheTaskChecksTheOtherSizesInItsOwnJob) {
   EXPECT_EQ(jobs_, 3);  // The task's first candidate: a job per set, which reports its sizes.
   size_sets_facts_ = facts_;
   (*size_sets_facts_)["size_sets"] = {
-      {{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
+      {{"name", "smaller"},
+       {"ran", true},
+       {"trials", {test_facts::PassingTrial(2), test_facts::PassingTrial(3)}}},
       {{"name", "uneven"},
        {"ran", true},
        {"trials", nlohmann::json::array()},
@@ -343,6 +349,28 @@ TEST_F(EvaluatorTest, ALaterCandidateOfTheTaskChecksTheOtherSizesInItsOwnJob) {
   ASSERT_TRUE(Make({h200}, h200)->Run({confirm}, nullptr, nullptr).ok());
   ASSERT_EQ(options_.size(), 6u);
   EXPECT_TRUE(options_[5]["size_sets"].empty());
+}
+
+TEST_F(EvaluatorTest, ACandidateCannotSayTheReferenceFailsWhereTheTasksCheckJobsMadeIt) {
+  const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
+  facts_["task_sizes"] = {{"dim", 1000}};
+  sizes_facts_ = test_facts::CorrectFacts();  // The task's first candidate: both sets made.
+  EvaluateOnce({h200}, h200);
+  ASSERT_EQ(jobs_, 3);
+  size_sets_facts_ = facts_;
+  (*size_sets_facts_)["size_sets"] = {
+      {{"name", "smaller"}, {"reference_error", "AssertionError: dim must be 1000"}},
+      {{"name", "uneven"}, {"reference_error", "AssertionError: dim must be 1000"}}};
+  // Another run on the same cache: what the task's check jobs made was kept with its sizes.
+  Result<std::vector<EvalResult>> results =
+      Make({h200}, h200)->Run({OtherCandidate()}, nullptr, nullptr);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ(jobs_, 4);
+  const EvalResult& r = results->at(0);
+  ASSERT_EQ(r.size_checks.size(), 2u);
+  EXPECT_EQ(r.size_checks[0].outcome, SizeOutcome::kWrong);
+  EXPECT_TRUE(r.size_checks[0].detail.starts_with("forged_result: ")) << r.size_checks[0].detail;
+  EXPECT_TRUE(CorrectAtTaskSizesOnly(r));
 }
 
 TEST_F(EvaluatorTest, AJobThatEndedAtItsSizeSetsIsMadeAgainWithoutThem) {

@@ -38,18 +38,37 @@ double PhaseSeconds(const nlohmann::json& facts, std::string_view only = "") {
 
 // One set of a job's facts.size_sets (`raw` as sent, `set` decoded), read as the result of a check
 // job of its own would be: its trials classified under the check's profile.
+// The evaluation process ran the candidate after it wrote a set's facts, so a candidate may
+// rewrite them: a job correct at its own sizes (the only one whose sets are read) ran every set
+// whose reference was made, all its trials; a set said to be beyond the task's reference where a
+// check job of the task's made it, or one not run or short of trials, is a result the harness
+// did not make, and wrong.
 SizeCheck ReadSizeSet(const SizeVariant& variant, const SizeSetFacts& set,
                       const nlohmann::json& raw, const nlohmann::json& facts,
-                      const EvalProfile& profile, const DeviceCeilings* ceilings) {
+                      const EvalProfile& profile, const DeviceCeilings* ceilings, bool made) {
   SizeCheck check{.set = variant.name, .sizes = variant.sizes, .in_job = true};
+  const auto forged = [&](const std::string& what) {
+    check.outcome = SizeOutcome::kWrong;
+    check.detail = fmt::format("forged_result: {}: a result the harness did not make", what);
+    return check;
+  };
+  const size_t trials = static_cast<size_t>(std::min(profile.job.trials, kSizeCheckTrials));
   if (!set.reference_error.empty()) {
+    if (made) {
+      return forged(
+          "the job said the task's reference cannot run at these sizes, where a check "
+          "job of the task's made it");
+    }
     check.outcome = SizeOutcome::kNotApplicable;
     check.detail = "the task's reference cannot run at these sizes: " + set.reference_error;
     return check;
   }
   if (!set.ran) {
-    check.detail = "the candidate's job did not reach these sizes";
-    return check;
+    return forged("the job was correct at its own sizes but did not run these");
+  }
+  if (set.error.message.empty() && set.trials.size() < trials) {
+    return forged(
+        fmt::format("the job reported {} of the set's {} trials", set.trials.size(), trials));
   }
   if (!set.error.message.empty()) {
     // Out of device memory beside other jobs is the machine's, not the kernel's.
@@ -72,6 +91,9 @@ SizeCheck ReadSizeSet(const SizeVariant& variant, const SizeSetFacts& set,
   EvalResult result;
   Classify(own, checked, result, ceilings);
   check = ReadSizeCheck(variant, result, false);
+  if (result.verdict == Verdict::kRejected && result.check == "forged_result") {
+    check.outcome = SizeOutcome::kWrong;  // Outputs the judge never saw: see above.
+  }
   check.in_job = true;
   check.wall_s = 0;
   return check;
@@ -155,7 +177,8 @@ std::vector<SizeSet> AsSizeSets(const std::vector<SizeVariant>& variants, int tr
 
 std::vector<SizeCheck> ReadSizeSets(const std::vector<SizeVariant>& variants,
                                     const nlohmann::json& facts, const EvalProfile& profile,
-                                    const DeviceCeilings* ceilings) {
+                                    const DeviceCeilings* ceilings,
+                                    const std::set<std::string>& made) {
   const Result<Facts> decoded = DecodeFacts(facts);
   const std::vector<SizeSetFacts> none;
   const std::vector<SizeSetFacts>& sets = decoded.ok() ? decoded->size_sets : none;
@@ -166,14 +189,20 @@ std::vector<SizeCheck> ReadSizeSets(const std::vector<SizeVariant>& variants,
   for (const SizeVariant& variant : variants) {
     const auto set = std::ranges::find(sets, variant.name, &SizeSetFacts::name);
     if (set == sets.end()) {
-      checks.push_back({.set = variant.name,
-                        .sizes = variant.sizes,
-                        .detail = "the candidate's job did not report these sizes",
-                        .in_job = true});
+      checks.push_back(
+          {.set = variant.name,
+           .sizes = variant.sizes,
+           .outcome = decoded.ok() ? SizeOutcome::kWrong : SizeOutcome::kNotRun,
+           .detail = decoded.ok() ? "forged_result: the job was correct at its own "
+                                    "sizes and did not report these: a result the "
+                                    "harness did not make"
+                                  : "the job's facts do not read: " + decoded.status().message(),
+           .in_job = true});
       continue;
     }
     const nlohmann::json& raw = facts.at("size_sets").at(set - sets.begin());
-    checks.push_back(ReadSizeSet(variant, *set, raw, facts, profile, ceilings));
+    checks.push_back(
+        ReadSizeSet(variant, *set, raw, facts, profile, ceilings, made.contains(variant.name)));
     checks.back().busy_s = set->ran ? share : 0;
   }
   return checks;

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,10 +57,13 @@ std::vector<SizeSet> AsSizeSets(const std::vector<SizeVariant>& variants, int tr
 // The checks a job that carried `variants` as its size_sets made, read from its facts as a check
 // job's result would be: each set's trials classified under the check's profile (the judge's
 // values at their indices), a set the task's reference cannot run at not applicable, a call or
-// construction that raised there wrong, a set the job did not reach not run.
+// construction that raised there wrong. The job ran the candidate after it wrote them: a set it
+// did not run or ran short of trials, or whose reference it says failed where the task's own
+// check jobs made it (`made`, by name), is forged, and wrong. Read only for a correct job.
 std::vector<SizeCheck> ReadSizeSets(const std::vector<SizeVariant>& variants,
                                     const nlohmann::json& facts, const EvalProfile& profile,
-                                    const DeviceCeilings* ceilings);
+                                    const DeviceCeilings* ceilings,
+                                    const std::set<std::string>& made = {});
 
 // The job ended (a crash, a limit) while it checked its size sets: the verdict at the task's own
 // sizes went with it, so the job is made again without them.

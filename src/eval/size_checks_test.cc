@@ -161,8 +161,12 @@ TEST(SizeSetsInJobTest, EachSetOfTheCandidatesOwnJobIsReadAsItsOwnCheckWouldBe) 
   EXPECT_EQ(AsSizeSets({kSmaller}, 1)[0].trials, 1);  // Never more than the candidate's own.
 
   const nlohmann::json facts =
-      WithSets({{{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
-                {{"name", "uneven"}, {"ran", true}, {"trials", {FailingTrial(3)}}}});
+      WithSets({{{"name", "smaller"},
+                 {"ran", true},
+                 {"trials", {test_facts::PassingTrial(2), test_facts::PassingTrial(3)}}},
+                {{"name", "uneven"},
+                 {"ran", true},
+                 {"trials", {test_facts::PassingTrial(4), FailingTrial(5)}}}});
   const std::vector<SizeCheck> checks = ReadSizeSets({kSmaller, kUneven}, facts, strict, nullptr);
   ASSERT_EQ(checks.size(), 2u);
   EXPECT_EQ(checks[0].outcome, SizeOutcome::kPassed) << checks[0].detail;
@@ -179,11 +183,12 @@ TEST(SizeSetsInJobTest, EachSetOfTheCandidatesOwnJobIsReadAsItsOwnCheckWouldBe) 
   EXPECT_EQ(SizeCheckFromJson(ToJson(r.size_checks[1])).in_job, true);
 }
 
-TEST(SizeSetsInJobTest, ARefusedReferenceARaisingCallAndAnUnreachedSetAreTheirOwnOutcomes) {
+TEST(SizeSetsInJobTest, ARefusedReferenceARaisingCallAndForgedSetsAreTheirOwnOutcomes) {
   const EvalProfile strict = StrictProfile();
   const SizeVariant larger{.name = "larger", .sizes = {{"dim", 2000}}};
   const SizeVariant missing{.name = "missing", .sizes = {{"dim", 7}}};
   const SizeVariant memory{.name = "memory", .sizes = {{"dim", 9}}};
+  const SizeVariant short_of{.name = "short", .sizes = {{"dim", 11}}};
   const nlohmann::json facts =
       WithSets({{{"name", "smaller"}, {"reference_error", "AssertionError: dim must be 1000"}},
                 {{"name", "uneven"},
@@ -196,18 +201,27 @@ TEST(SizeSetsInJobTest, ARefusedReferenceARaisingCallAndAnUnreachedSetAreTheirOw
                  {"error",
                   {{"type", "OutOfMemoryError"},
                    {"message", "CUDA out of memory"},
-                   {"out_of_memory", true}}}}});
+                   {"out_of_memory", true}}}},
+                {{"name", "short"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}}});
   const std::vector<SizeCheck> checks =
-      ReadSizeSets({kSmaller, kUneven, larger, missing, memory}, facts, strict, nullptr);
-  ASSERT_EQ(checks.size(), 5u);
+      ReadSizeSets({kSmaller, kUneven, larger, missing, memory, short_of}, facts, strict, nullptr);
+  ASSERT_EQ(checks.size(), 6u);
   EXPECT_EQ(checks[0].outcome, SizeOutcome::kNotApplicable);
   EXPECT_NE(checks[0].detail.find("dim must be 1000"), std::string::npos) << checks[0].detail;
   EXPECT_EQ(checks[1].outcome, SizeOutcome::kWrong);
   EXPECT_EQ(checks[1].detail, "runtime_error: raised IndexError: index 1000 is out of bounds");
-  EXPECT_EQ(checks[2].outcome, SizeOutcome::kNotRun);
-  EXPECT_EQ(checks[2].busy_s, 0);
-  EXPECT_EQ(checks[3].outcome, SizeOutcome::kNotRun);  // The job never named it.
   EXPECT_EQ(checks[4].outcome, SizeOutcome::kNotRun);  // Memory beside others: the machine's.
+  // The candidate ran in the process that wrote these facts after it wrote them. A correct job
+  // runs every set whose reference was made, all its trials, and reports every set it was sent.
+  for (size_t i : {2, 3, 5}) {
+    EXPECT_EQ(checks[i].outcome, SizeOutcome::kWrong) << checks[i].set;
+    EXPECT_TRUE(checks[i].detail.starts_with("forged_result: ")) << checks[i].detail;
+  }
+  EXPECT_EQ(checks[2].busy_s, 0);
+  // A reference the task's own check jobs made at those sizes does run there.
+  const std::vector<SizeCheck> made = ReadSizeSets({kSmaller}, facts, strict, nullptr, {"smaller"});
+  EXPECT_EQ(made[0].outcome, SizeOutcome::kWrong);
+  EXPECT_TRUE(made[0].detail.starts_with("forged_result: ")) << made[0].detail;
   // Facts that do not read are no set's verdict.
   nlohmann::json broken = facts;
   broken["size_sets"][1]["ran"] = "yes";
@@ -219,11 +233,16 @@ TEST(SizeSetsInJobTest, ARefusedReferenceARaisingCallAndAnUnreachedSetAreTheirOw
 TEST(SizeSetsInJobTest, ASetsOutputsAreTheJudgesAndATrialItNeverSawPassesNothing) {
   const EvalProfile strict = StrictProfile();
   nlohmann::json facts =
-      WithSets({{{"name", "smaller"}, {"ran", true}, {"trials", {test_facts::PassingTrial(2)}}},
-                {{"name", "uneven"}, {"ran", true}, {"trials", {test_facts::PassingTrial(3)}}}});
-  // The evaluation process said both passed; the judge compared the outputs itself.
+      WithSets({{{"name", "smaller"},
+                 {"ran", true},
+                 {"trials", {test_facts::PassingTrial(2), test_facts::PassingTrial(3)}}},
+                {{"name", "uneven"},
+                 {"ran", true},
+                 {"trials", {test_facts::PassingTrial(4), test_facts::PassingTrial(5)}}}});
+  // The evaluation process said all passed; the judge compared the outputs itself, and never
+  // saw trial 5.
   nlohmann::json judged = nlohmann::json::array();
-  for (int index : {0, 1, 2}) {
+  for (int index : {0, 1, 2, 3, 4}) {
     nlohmann::json values = test_facts::PassingTrial(index)["outputs"][0]["values"];
     if (index == 2) {
       values = {
@@ -238,7 +257,8 @@ TEST(SizeSetsInJobTest, ASetsOutputsAreTheJudgesAndATrialItNeverSawPassesNothing
   const std::vector<SizeCheck> checks = ReadSizeSets({kSmaller, kUneven}, facts, strict, nullptr);
   ASSERT_EQ(checks.size(), 2u);
   EXPECT_EQ(checks[0].outcome, SizeOutcome::kWrong) << checks[0].detail;
-  EXPECT_EQ(checks[1].outcome, SizeOutcome::kNotRun) << checks[1].detail;  // Forged: unjudged.
+  EXPECT_EQ(checks[1].outcome, SizeOutcome::kWrong) << checks[1].detail;
+  EXPECT_TRUE(checks[1].detail.starts_with("rejected: ")) << checks[1].detail;  // forged_result
 }
 
 TEST(SizeSetsInJobTest, OnlyAJobThatEndedWhileItCheckedTheSetsEndedAtThem) {
