@@ -269,6 +269,14 @@ TEST_F(EvaluatorTest, ADefinitionCorrectOnItsSelectedWorkloadsIsCheckedAtTwoItLe
   EXPECT_TRUE(unchecked->at(0).size_checks.empty());
 }
 
+// A set the candidate's own job checked, its two trials passing (the judge's indices from
+// `first`).
+json PassedSet(const std::string& name, int first) {
+  return {{"name", name},
+          {"ran", true},
+          {"trials", {test_facts::PassingTrial(first), test_facts::PassingTrial(first + 1)}}};
+}
+
 TEST_F(EvaluatorTest, ASizeSetNotJudgedLeavesTheResultUncached) {
   const WorkerHello h200 = Hello("NVIDIA H200", "2.11");
   facts_["task_sizes"] = {{"dim", 1000}};
@@ -279,13 +287,7 @@ TEST_F(EvaluatorTest, ASizeSetNotJudgedLeavesTheResultUncached) {
   EXPECT_FALSE(CorrectAtTaskSizesOnly(r));  // Not judged is never a mark.
   // Judged again, this time to the end, in the candidate's own job: the task's sizes are known.
   size_sets_facts_ = facts_;
-  (*size_sets_facts_)["size_sets"] = {
-      {{"name", "smaller"},
-       {"ran", true},
-       {"trials", {test_facts::PassingTrial(2), test_facts::PassingTrial(3)}}},
-      {{"name", "uneven"},
-       {"ran", true},
-       {"trials", {test_facts::PassingTrial(4), test_facts::PassingTrial(5)}}}};
+  (*size_sets_facts_)["size_sets"] = {PassedSet("smaller", 2), PassedSet("uneven", 4)};
   const EvalResult again = EvaluateOnce({h200}, h200);
   EXPECT_FALSE(again.cached);
   ASSERT_EQ(again.size_checks.size(), 2u);
@@ -310,9 +312,7 @@ TEST_F(EvaluatorTest, ALaterCandidateOfTheTaskChecksTheOtherSizesInItsOwnJob) {
   EXPECT_EQ(jobs_, 3);  // The task's first candidate: a job per set, which reports its sizes.
   size_sets_facts_ = facts_;
   (*size_sets_facts_)["size_sets"] = {
-      {{"name", "smaller"},
-       {"ran", true},
-       {"trials", {test_facts::PassingTrial(2), test_facts::PassingTrial(3)}}},
+      PassedSet("smaller", 2),
       {{"name", "uneven"},
        {"ran", true},
        {"trials", nlohmann::json::array()},
